@@ -1,0 +1,508 @@
+"""A strong Connect Four (7 x 6) solver in pure Python.
+
+The design follows Pascal Pons' tutorial "Solving Connect 4: how to build a perfect
+AI" (final version, without the opening book):
+
+* bitboards: a position is two integers, ``current`` (stones of the side to move)
+  and ``mask`` (all stones), 7 bits per column (6 cells plus a sentinel bit);
+* negamax with alpha-beta pruning, driven by null-window searches that narrow
+  the score interval (:meth:`Solver.solve`);
+* a transposition table keeping an upper or a lower bound per position;
+* only moves that do not hand the opponent an immediate win are explored, and
+  a position whose opponent has two threats is recognised as lost at once;
+* move ordering: the moves creating the most winning cells first, ties broken
+  centre-first.
+
+Scores are seen from the side to move: 0 is a draw, a win scores 22 minus the
+number of stones the winner has played at the end of the game, a loss the
+opposite.  So winning with your 4th stone scores 18 and a loss on the very last
+cell scores -1.
+
+Columns are 0-based (0 = leftmost) everywhere in this module except in
+:meth:`Position.from_moves`, which reads the 1-based move strings of the
+benchmark files, and :func:`choose_move_1based`.
+
+CPython performance notes, for the curious reader.  The hot function is the
+nested ``negamax`` built by :func:`_make_negamax`:
+
+* positions are passed as plain ints (no objects are created per node);
+* constants are bound as closure variables, never looked up as globals or
+  attributes;
+* the cells completing a four are computed for the four directions at once:
+  one multiplication copies the stones into four 100-bit "lanes", each shifted
+  by the step of its own direction (see :func:`winning_cells`);
+* a child never recomputes its opponent's winning cells: its parent computed
+  them to order its moves and passes them down.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+__all__ = [
+    "WIDTH",
+    "HEIGHT",
+    "MIN_SCORE",
+    "MAX_SCORE",
+    "Position",
+    "Solver",
+    "SearchTimeout",
+    "winning_cells",
+    "choose_move",
+    "choose_move_1based",
+    "LEVELS",
+]
+
+WIDTH = 7
+HEIGHT = 6
+_H1 = HEIGHT + 1  # bits per column, including the sentinel bit on top
+_SIZE = WIDTH * HEIGHT
+
+MIN_SCORE = -(_SIZE // 2) + 3  # -18: lose against a win with the 4th stone
+MAX_SCORE = (_SIZE + 1) // 2 - 3  # 18: win with the 4th stone
+
+# Bit (col * 7 + row) is the cell of column `col`, row `row` (row 0 = bottom).
+BOTTOM = tuple(1 << (c * _H1) for c in range(WIDTH))
+TOP = tuple(1 << (c * _H1 + HEIGHT - 1) for c in range(WIDTH))
+COLUMN = tuple(((1 << HEIGHT) - 1) << (c * _H1) for c in range(WIDTH))
+BOTTOM_MASK = sum(BOTTOM)
+BOARD_MASK = BOTTOM_MASK * ((1 << HEIGHT) - 1)
+
+# Centre first: 3, 2, 4, 1, 5, 0, 6.
+COLUMN_ORDER = tuple(WIDTH // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(WIDTH))
+
+# --- winning cells, four directions at once --------------------------------------
+#
+# A cell completes a four in the direction of step s if three of its neighbours
+# along that line are stones: at -3s,-2s,-s or -2s,-s,+s or -s,+s,+2s or +s,+2s,+3s.
+# With shifts, for one direction:
+#     left  = (p << s) & (p << 2s)          # neighbours at -s and -2s
+#     right = (p >> s) & (p >> 2s)          # neighbours at +s and +2s
+#     cells = left & ((p << 3s) | (p >> s)) | right & ((p << s) | (p >> 3s))
+# The steps are 1 (vertical), 7 (horizontal), 6 and 8 (diagonals).  Multiplying p
+# by a constant with one bit per lane, at `lane * 100 + 24 + k * step`, yields the
+# four shifts by k*step side by side; the bitwise formula then runs on all four
+# lanes at once and the lanes are finally OR-ed together.  The offset 24 makes
+# right shifts (k < 0) positive.  Bits the sentinel row lets through are
+# harmless: every window crossing a column boundary contains a sentinel cell,
+# which never holds a stone, and the result is masked with the board.
+_LANE = 100
+_BASE = 24
+_STEPS = (1, _H1, _H1 - 1, _H1 + 1)
+
+
+def _lanes(k: int) -> int:
+    return sum(1 << (d * _LANE + _BASE + k * s) for d, s in enumerate(_STEPS))
+
+
+_K1, _K2, _K3 = _lanes(1), _lanes(2), _lanes(3)
+_KM1, _KM2, _KM3 = _lanes(-1), _lanes(-2), _lanes(-3)
+
+
+def winning_cells(position: int, mask: int) -> int:
+    """Empty cells where one more stone of ``position`` would complete a four."""
+    a1 = position * _K1
+    b1 = position * _KM1
+    left = a1 & position * _K2
+    right = b1 & position * _KM2
+    r = left & (position * _K3 | b1) | right & (a1 | position * _KM3)
+    r |= r >> 2 * _LANE
+    r |= r >> _LANE
+    return (r >> _BASE) & (BOARD_MASK ^ mask)
+
+
+def _has_four(position: int) -> bool:
+    """True if ``position`` contains four aligned stones."""
+    for s in _STEPS:
+        m = position & (position >> s)
+        if m & (m >> 2 * s):
+            return True
+    return False
+
+
+# --- position -------------------------------------------------------------------
+
+
+class Position:
+    """A Connect Four position as two bitboards (see the module docstring).
+
+    ``current`` holds the stones of the side to move, ``mask`` all stones and
+    ``moves`` the number of stones played.  :meth:`key` is unique per position.
+    """
+
+    __slots__ = ("current", "mask", "moves")
+
+    def __init__(self, current: int = 0, mask: int = 0, moves: int = 0) -> None:
+        self.current = current
+        self.mask = mask
+        self.moves = moves
+
+    @classmethod
+    def from_moves(cls, moves: str) -> Position:
+        """Play a string of 1-based column digits from the empty board.
+
+        Raises ValueError for a character that is not a column digit, a move in
+        a full column, or a move played after the game was already won.
+        """
+        pos = cls()
+        won = False
+        for i, ch in enumerate(moves, start=1):
+            if ch not in "1234567"[:WIDTH]:
+                raise ValueError(f"move {i}: {ch!r} is not a column number 1-{WIDTH}")
+            if won:
+                raise ValueError(f"move {i}: the game was already won")
+            col = int(ch) - 1
+            if not pos.can_play(col):
+                raise ValueError(f"move {i}: column {ch} is full")
+            won = pos.is_winning_move(col)
+            pos.play(col)
+        return pos
+
+    def copy(self) -> Position:
+        return Position(self.current, self.mask, self.moves)
+
+    def key(self) -> int:
+        """A unique integer per position (fits in 49 bits)."""
+        return self.current + self.mask
+
+    def can_play(self, col: int) -> bool:
+        """True if column ``col`` (0-based) is not full."""
+        return not self.mask & TOP[col]
+
+    def play(self, col: int) -> None:
+        """Drop a stone of the side to move in column ``col`` (must be playable)."""
+        self.play_move((self.mask + BOTTOM[col]) & COLUMN[col])
+
+    def play_move(self, move: int) -> None:
+        """Play the single-bit ``move`` (a cell from :meth:`possible`)."""
+        self.current ^= self.mask
+        self.mask |= move
+        self.moves += 1
+
+    def possible(self) -> int:
+        """Bitboard of the playable cells, one per non-full column."""
+        return (self.mask + BOTTOM_MASK) & BOARD_MASK
+
+    def winning_position(self) -> int:
+        """Empty cells where the side to move would complete a four."""
+        return winning_cells(self.current, self.mask)
+
+    def opponent_winning_position(self) -> int:
+        """Empty cells where the opponent would complete a four."""
+        return winning_cells(self.current ^ self.mask, self.mask)
+
+    def can_win_next(self) -> bool:
+        return bool(self.winning_position() & self.possible())
+
+    def is_winning_move(self, col: int) -> bool:
+        """True if playing column ``col`` wins at once."""
+        return bool(self.winning_position() & self.possible() & COLUMN[col])
+
+    def possible_non_losing_moves(self) -> int:
+        """Playable cells after which the opponent cannot win at once.
+
+        Assumes the side to move cannot win at once.  Empty if the opponent has
+        two immediate threats.
+        """
+        possible = self.possible()
+        opp_win = self.opponent_winning_position()
+        forced = possible & opp_win
+        if forced:
+            if forced & (forced - 1):
+                return 0
+            possible = forced
+        return possible & ~(opp_win >> 1)
+
+    def move_score(self, move: int) -> int:
+        """Number of winning cells the side to move would have after ``move``."""
+        return winning_cells(self.current | move, self.mask).bit_count()
+
+    def is_won(self) -> bool:
+        """True if the player who moved last has four in a row."""
+        return _has_four(self.current ^ self.mask)
+
+    def is_full(self) -> bool:
+        return self.moves == _SIZE
+
+    def legal_columns(self) -> list[int]:
+        """Non-full columns, left to right."""
+        return [c for c in range(WIDTH) if not self.mask & TOP[c]]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.current == other.current and self.mask == other.mask
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"Position(current={self.current:#x}, mask={self.mask:#x}, moves={self.moves})"
+
+    def __str__(self) -> str:
+        """The grid, top row first; X is the first player, O the second."""
+        first = self.current if self.moves % 2 == 0 else self.current ^ self.mask
+        rows = []
+        for row in reversed(range(HEIGHT)):
+            line = []
+            for col in range(WIDTH):
+                bit = 1 << (col * _H1 + row)
+                line.append("." if not self.mask & bit else "X" if first & bit else "O")
+            rows.append(" ".join(line))
+        rows.append(" ".join(str(c + 1) for c in range(WIDTH)))
+        return "\n".join(rows)
+
+
+# --- solver -------------------------------------------------------------------------
+
+
+class SearchTimeout(Exception):
+    """Raised inside a search when its deadline has passed."""
+
+
+# Bounds indexed by the number of stones played (see negamax).
+_LOSS = tuple(-((_SIZE - m) // 2) for m in range(_SIZE + 1))  # opponent wins next move
+_LOW = tuple(-((_SIZE - 2 - m) // 2) for m in range(_SIZE + 1))  # opponent cannot win next
+_HIGH = tuple((_SIZE - 1 - m) // 2 for m in range(_SIZE + 1))  # we cannot win next
+_LOWER_TAG = 64  # table values >= 32 are lower bounds stored as bound + 64
+
+# The periodic check (deadline, table size) runs every this many nodes + 1.
+_CHECK_EVERY = 0x3FF
+
+
+def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: int):
+    """Build the recursive negamax over ``table``; return it and a node counter.
+
+    ``negamax(cur, mask, opp_win, moves, alpha, beta)`` scores the position
+    with stones ``cur`` for the side to move, all stones ``mask`` after
+    ``moves`` moves, and ``opp_win`` the opponent's winning cells.  The side to
+    move must not be able to win at once.  The result r satisfies: if
+    alpha < r < beta it is the exact score; if r <= alpha the score is <= r;
+    if r >= beta the score is >= r.
+    """
+    nodes = 0
+    table_get = table.get
+    k1, k2, k3, km1, km2, km3 = _K1, _K2, _K3, _KM1, _KM2, _KM3
+    lane, lane2, base = _LANE, 2 * _LANE, _BASE
+    bottom_mask, board_mask = BOTTOM_MASK, BOARD_MASK
+    order = tuple(COLUMN[c] for c in COLUMN_ORDER)
+    ranks = tuple(range(WIDTH - 1, -1, -1))  # tie-break: centre (rank 6) first
+    order_ranks = tuple(zip(order, ranks))
+    loss, low, high = _LOSS, _LOW, _HIGH
+    draw_moves = _SIZE - 2
+    lower_tag = _LOWER_TAG
+    clock = time.monotonic
+
+    def housekeeping() -> None:
+        if deadline is not None and clock() > deadline:
+            raise SearchTimeout
+        if len(table) > max_entries:
+            table.clear()
+
+    def negamax(cur: int, mask: int, opp_win: int, moves: int, alpha: int, beta: int) -> int:
+        nonlocal nodes
+        nodes += 1
+        if not nodes & _CHECK_EVERY:
+            housekeeping()
+
+        # Moves that do not let the opponent win at once.
+        possible = (mask + bottom_mask) & board_mask
+        forced = possible & opp_win
+        if forced:
+            if forced & (forced - 1):  # two threats: we lose next move
+                return loss[moves]
+            possible = forced
+        possible &= ~(opp_win >> 1)  # never play below an opponent's winning cell
+        if not possible:
+            return loss[moves]
+        if moves >= draw_moves:  # two cells left, nobody can win
+            return 0
+
+        # Score bounds: the opponent cannot win next move, we cannot win now.
+        bound = low[moves]
+        if alpha < bound:
+            alpha = bound
+            if alpha >= beta:
+                return alpha
+        bound = high[moves]
+        if beta > bound:
+            beta = bound
+            if alpha >= beta:
+                return beta
+
+        key = cur + mask
+        bound = table_get(key)
+        if bound is not None:
+            if bound >= 32:  # lower bound
+                bound -= lower_tag
+                if alpha < bound:
+                    alpha = bound
+                    if alpha >= beta:
+                        return alpha
+            elif beta > bound:  # upper bound
+                beta = bound
+                if alpha >= beta:
+                    return beta
+
+        # Order the moves by the number of winning cells they create.
+        empty = board_mask ^ mask
+        children = []
+        for col_mask, rank in order_ranks:
+            move = possible & col_mask
+            if move:
+                p = cur | move
+                a1 = p * k1
+                b1 = p * km1
+                r = a1 & p * k2 & (p * k3 | b1) | b1 & p * km2 & (a1 | p * km3)
+                r |= r >> lane2
+                r |= r >> lane
+                win = (r >> base) & (empty ^ move)
+                children.append((win.bit_count() * 8 + rank, move, win))
+        if len(children) > 1:
+            children.sort(reverse=True)
+
+        opp = cur ^ mask
+        moves += 1
+        for _, move, win in children:
+            score = -negamax(opp, mask | move, win, moves, -beta, -alpha)
+            if score >= beta:
+                table[key] = score + lower_tag
+                return score
+            if score > alpha:
+                alpha = score
+        table[key] = alpha
+        return alpha
+
+    def explored() -> int:
+        return nodes
+
+    return negamax, explored
+
+
+def _cdiv2(x: int) -> int:
+    """x / 2 rounded towards zero, as C++ does (Pons' search schedule uses it)."""
+    return -(-x // 2) if x < 0 else x // 2
+
+
+class Solver:
+    """Strong (exact score) or weak (win/draw/loss) Connect Four solver.
+
+    ``nodes`` counts the positions explored (one per negamax call) since the
+    last :meth:`reset`.  The transposition table is kept between calls; it is
+    emptied by :meth:`reset` and whenever it grows beyond ``max_entries``.
+    """
+
+    def __init__(self, max_entries: int = 4_000_000) -> None:
+        self.nodes = 0
+        self.max_entries = max_entries
+        self._table: dict[int, int] = {}
+
+    def reset(self) -> None:
+        """Empty the transposition table and zero the node counter."""
+        self.nodes = 0
+        self._table.clear()
+
+    def _search(self, deadline: float | None):
+        return _make_negamax(self._table, deadline, self.max_entries)
+
+    def solve(self, position: Position, weak: bool = False, deadline: float | None = None) -> int:
+        """Score of ``position`` for the side to move (see the module docstring).
+
+        With ``weak=True`` only the sign is exact: 1 win, 0 draw, -1 loss.  A
+        finished game scores as such (0 for a full board).  ``deadline``, a
+        :func:`time.monotonic` time, makes the search raise
+        :class:`SearchTimeout` when exceeded.
+        """
+        cur, mask, moves = position.current, position.mask, position.moves
+        if _has_four(cur ^ mask):  # the previous player has won
+            score = -((_SIZE + 2 - moves) // 2)
+            return max(-1, score) if weak else score
+        if moves == _SIZE:
+            return 0
+        if winning_cells(cur, mask) & (mask + BOTTOM_MASK) & BOARD_MASK:
+            score = (_SIZE + 1 - moves) // 2
+            return 1 if weak else score
+        lo = -((_SIZE - moves) // 2)
+        hi = (_SIZE + 1 - moves) // 2
+        if weak:
+            lo, hi = -1, 1
+        negamax, explored = self._search(deadline)
+        opp_win = winning_cells(cur ^ mask, mask)
+        try:
+            while lo < hi:  # narrow [lo, hi] with null-window searches
+                med = lo + (hi - lo) // 2
+                if med <= 0 and _cdiv2(lo) < med:
+                    med = _cdiv2(lo)
+                elif med >= 0 and _cdiv2(hi) > med:
+                    med = _cdiv2(hi)
+                r = negamax(cur, mask, opp_win, moves, med, med + 1)
+                if r <= med:
+                    hi = r
+                else:
+                    lo = r
+        finally:
+            self.nodes += explored()
+        return lo
+
+    def analyze(self, position: Position, weak: bool = False, deadline: float | None = None) -> list[int | None]:
+        """Score of each column (index 0-6) if played now; None for a full column.
+
+        Raises ValueError if the game is already over.
+        """
+        _check_playable(position)
+        scores: list[int | None] = []
+        for col in range(WIDTH):
+            if not position.can_play(col):
+                scores.append(None)
+            elif position.is_winning_move(col):
+                scores.append(1 if weak else (_SIZE + 1 - position.moves) // 2)
+            else:
+                child = position.copy()
+                child.play(col)
+                scores.append(-self.solve(child, weak, deadline))
+        return scores
+
+    def best_move(self, position: Position, deadline: float | None = None) -> tuple[int, int]:
+        """An optimal column and the position's exact score.
+
+        Among optimal moves the first in centre-first order is returned.  Raises
+        ValueError if the game is already over, :class:`SearchTimeout` past
+        ``deadline``.
+        """
+        _check_playable(position)
+        cur, mask, moves = position.current, position.mask, position.moves
+        possible = (mask + BOTTOM_MASK) & BOARD_MASK
+        win_now = winning_cells(cur, mask) & possible
+        if win_now:
+            col = next(c for c in COLUMN_ORDER if win_now & COLUMN[c])
+            return col, (_SIZE + 1 - moves) // 2
+        score = self.solve(position, deadline=deadline)
+        safe = position.possible_non_losing_moves()
+        if not safe:  # every move loses at once; at least block one threat
+            threats = possible & winning_cells(cur ^ mask, mask)
+            col = next(c for c in COLUMN_ORDER if (threats or possible) & COLUMN[c])
+            return col, score
+        negamax, explored = self._search(deadline)
+        try:
+            for col in COLUMN_ORDER:
+                move = safe & COLUMN[col]
+                if not move:
+                    continue
+                # Does the child score at most -score (so this move reaches score)?
+                child_cur = cur ^ mask
+                child_mask = mask | move
+                child_opp_win = winning_cells(cur | move, child_mask)
+                r = negamax(child_cur, child_mask, child_opp_win, moves + 1, -score, -score + 1)
+                if r <= -score:
+                    return col, score
+        finally:
+            self.nodes += explored()
+        raise AssertionError("no move reaches the solved score")  # pragma: no cover
+
+
+def _check_playable(position: Position) -> None:
+    if position.is_won():
+        raise ValueError("the game is already won")
+    if position.is_full():
+        raise ValueError("the board is full")

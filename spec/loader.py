@@ -1,0 +1,205 @@
+"""Read a specification's TOML files into :mod:`spec.model` values, checking them.
+
+A specification is a folder under ``spec/`` holding ``spec.toml`` (title, contract,
+the order of the type files), one TOML file per type, and ``errata.toml``.
+Every mistake in the data is reported as a :class:`SpecDataError` naming the file
+and the entry, so a reviewer can fix the data without reading this code.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from .model import Erratum, Operation, Parameter, Side, Specification, TypeSpec
+
+DATA_ROOT = Path(__file__).parent
+KINDS = frozenset(
+    {"constructor", "update", "accessor", "predicate", "comparison", "copy", "show", "query", "action"}
+)
+ERRATUM_KINDS = frozenset({"contradiction", "silence", "undeclared"})
+_SIGNATURE = re.compile(r"^(?P<name>\w+)\((?P<params>[\w,\s]*)\)\s*->\s*(?P<result>\w+)$")
+
+
+class SpecDataError(ValueError):
+    """The specification data is malformed; the message names the file and entry."""
+
+
+def available() -> tuple[str, ...]:
+    """The names of the specifications shipped with the kit."""
+    return tuple(sorted(p.parent.name for p in DATA_ROOT.glob("*/spec.toml")))
+
+
+@cache
+def load(name: str = "connect4") -> Specification:
+    """Load and check the specification called ``name`` (a folder under ``spec/``)."""
+    folder = DATA_ROOT / name
+    if not (folder / "spec.toml").is_file():
+        known = ", ".join(available()) or "none"
+        raise SpecDataError(f"no specification called {name!r} (known: {known})")
+    meta = _read(folder / "spec.toml")
+    types = tuple(_load_type(folder / f"{module}.toml") for module in meta["types"])
+    errata = _load_errata(folder / "errata.toml")
+    spec = Specification(
+        name=name,
+        title=meta["title"],
+        source=meta["source"],
+        summary=meta["summary"].strip(),
+        contract=meta["contract"].strip(),
+        primitives=dict(meta.get("primitives", {})),
+        types=types,
+        errata=errata,
+    )
+    _check_references(spec)
+    return spec
+
+
+def _read(path: Path) -> dict:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise SpecDataError(f"{path.name}: file is missing") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SpecDataError(f"{path.name}: not valid TOML: {e}") from None
+
+
+def _load_type(path: Path) -> TypeSpec:
+    data = _read(path)
+    head = data.get("type")
+    if not head:
+        raise SpecDataError(f"{path.name}: no [type] table")
+    name = head["name"]
+    module = path.stem
+    expected = module_name(name)
+    if module != expected:
+        raise SpecDataError(f"{path.name}: type {name} belongs in {expected}.toml")
+    operations = tuple(_load_operation(path.name, name, entry) for entry in data.get("operation", []))
+    names = [op.name for op in operations]
+    duplicated = {n for n in names if names.count(n) > 1}
+    if duplicated:
+        raise SpecDataError(f"{path.name}: operations listed twice: {', '.join(sorted(duplicated))}")
+    return TypeSpec(
+        name=name,
+        module=module,
+        purpose=head["purpose"].strip(),
+        components=tuple(head.get("components", ())),
+        value_range=head.get("range", "").strip(),
+        default=head.get("default", "").strip(),
+        imports=tuple(head.get("imports", ())),
+        operations=operations,
+        supplied=head.get("supplied", False),
+        note=head.get("note", "").strip(),
+    )
+
+
+def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
+    where = f"{filename}: operation {entry.get('name', '?')!r}"
+    try:
+        name = entry["name"]
+        forms = [_parse_signature(where, s) for s in entry["signatures"]]
+        names = entry.get("params", [])
+        kind = entry["kind"]
+        behaviour = entry["behaviour"].strip()
+    except KeyError as e:
+        raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
+    if kind not in KINDS:
+        raise SpecDataError(f"{where}: kind {kind!r} is not one of {', '.join(sorted(KINDS))}")
+    if any(f[0] != name for f in forms):
+        raise SpecDataError(f"{where}: a signature names another operation")
+    results = {f[2] for f in forms}
+    if len(results) != 1:
+        raise SpecDataError(f"{where}: overloads disagree on the result type")
+    forms.sort(key=lambda f: len(f[1]))
+    longest = forms[-1][1]
+    for _, types, _ in forms:
+        if tuple(types) != tuple(longest[: len(types)]):
+            raise SpecDataError(f"{where}: overloads must take prefixes of the longest form")
+    if len(names) != len(longest):
+        raise SpecDataError(f"{where}: {len(names)} parameter names for {len(longest)} parameters")
+    shortest = len(forms[0][1])
+    params = tuple(
+        Parameter(name=n, type=t, optional=i >= shortest) for i, (n, t) in enumerate(zip(names, longest))
+    )
+    return Operation(
+        type_name=type_name,
+        name=name,
+        params=params,
+        result=forms[0][2],
+        kind=kind,
+        behaviour=behaviour,
+        preconditions=tuple(entry.get("preconditions", ())),
+        calls=tuple(entry.get("calls", ())),
+        arities=tuple(len(f[1]) for f in forms),
+        extension=entry.get("extension", False),
+        note=entry.get("note", "").strip(),
+    )
+
+
+def _parse_signature(where: str, text: str) -> tuple[str, list[str], str]:
+    match = _SIGNATURE.match(text.strip())
+    if not match:
+        raise SpecDataError(f"{where}: cannot read signature {text!r} (expected 'name(T1, T2) -> R')")
+    params = [p.strip() for p in match["params"].split(",") if p.strip()]
+    return match["name"], params, match["result"]
+
+
+def _load_errata(path: Path) -> tuple[Erratum, ...]:
+    data = _read(path)
+    errata = []
+    for entry in data.get("erratum", []):
+        where = f"{path.name}: erratum {entry.get('id', '?')}"
+        try:
+            erratum = Erratum(
+                id=entry["id"],
+                title=entry["title"],
+                kind=entry["kind"],
+                operations=tuple(entry["operations"]),
+                sides=tuple(Side(where=s["where"], says=s["says"].strip()) for s in entry["sides"]),
+                ruling=entry["ruling"].strip(),
+                reason=entry["reason"].strip(),
+                accepts=entry["accepts"].strip(),
+            )
+        except KeyError as e:
+            raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
+        if erratum.kind not in ERRATUM_KINDS:
+            raise SpecDataError(f"{where}: kind {erratum.kind!r} is not one of {sorted(ERRATUM_KINDS)}")
+        if len(erratum.sides) < 1:
+            raise SpecDataError(f"{where}: says nothing about what the document says")
+        errata.append(erratum)
+    ids = [e.id for e in errata]
+    if len(set(ids)) != len(ids):
+        raise SpecDataError(f"{path.name}: erratum ids are not unique")
+    return tuple(errata)
+
+
+def _check_references(spec: Specification) -> None:
+    """Every call, parameter type and erratum target must name something specified."""
+    type_names = {t.name for t in spec.types} | set(spec.primitives)
+    for op in spec.operations(extensions=True):
+        for t in [p.type for p in op.params] + [op.result]:
+            if t not in type_names:
+                raise SpecDataError(f"{op.qualname}: unknown type {t!r}")
+        for call in op.calls:
+            _resolve(spec, call, f"{op.qualname} calls")
+    for erratum in spec.errata:
+        for target in erratum.operations:
+            if "." in target:
+                _resolve(spec, target, f"erratum {erratum.id}")
+            elif target not in type_names:
+                raise SpecDataError(f"erratum {erratum.id}: unknown type {target!r}")
+
+
+def _resolve(spec: Specification, qualname: str, context: str) -> None:
+    try:
+        spec.operation(qualname)
+    except KeyError:
+        raise SpecDataError(f"{context} {qualname!r}, which is not specified") from None
+
+
+def module_name(type_name: str) -> str:
+    """The contract's module for a type: snake_case of the name minus ``Type``."""
+    stem = type_name.removesuffix("Type")
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", stem).lower()

@@ -1,0 +1,188 @@
+"""The specification as typed values: types, operations, parameters and errata.
+
+Everything here is immutable and built only by :mod:`spec.loader`; the conformance
+suite, the documentation and the command line all read the same objects.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import attrs
+
+
+@attrs.frozen
+class Parameter:
+    """One positional parameter of an operation.
+
+    ``name`` is the Python parameter name used by the reference and the skeleton;
+    ``optional`` marks a trailing parameter that only the longer overloads take.
+    """
+
+    name: str
+    type: str
+    optional: bool = False
+
+
+@attrs.frozen
+class Operation:
+    """A documented operation of one type, with its overloads folded together.
+
+    ``arities`` are the parameter counts of the overloads, shortest first: each
+    overload takes a prefix of ``params`` (``newGridType`` takes 0, 1 or 3).
+    ``calls`` names the operations it is documented to call, as ``Type.operation``.
+    """
+
+    type_name: str
+    name: str
+    params: tuple[Parameter, ...]
+    result: str
+    kind: str
+    behaviour: str
+    preconditions: tuple[str, ...] = ()
+    calls: tuple[str, ...] = ()
+    arities: tuple[int, ...] = ()
+    extension: bool = False
+    note: str = ""
+
+    @property
+    def qualname(self) -> str:
+        """``Type.operation``, the name used by errata, markers and reports."""
+        return f"{self.type_name}.{self.name}"
+
+    @property
+    def signatures(self) -> tuple[str, ...]:
+        """Each overload written as the document writes signatures."""
+        forms = []
+        for arity in self.arities:
+            types = ",".join(p.type for p in self.params[:arity])
+            forms.append(f"{self.name}({types}) -> {self.result}")
+        return tuple(forms)
+
+    @property
+    def python_signature(self) -> str:
+        """The contract's Python form: ``occupySquare(grid, location, symbol)``."""
+        parts = [f"{p.name}=None" if p.optional else p.name for p in self.params]
+        return f"{self.name}({', '.join(parts)})"
+
+
+@attrs.frozen
+class TypeSpec:
+    """One type of the specification and its operations, in document order."""
+
+    name: str
+    module: str
+    purpose: str
+    components: tuple[str, ...]
+    value_range: str
+    default: str
+    imports: tuple[str, ...]
+    operations: tuple[Operation, ...]
+    supplied: bool = False
+    note: str = ""
+
+    def operation(self, name: str) -> Operation:
+        """The operation called ``name``; :class:`KeyError` if there is none."""
+        for op in self.operations:
+            if op.name == name:
+                return op
+        raise KeyError(f"{self.name} has no operation {name!r}")
+
+    @property
+    def documented(self) -> tuple[Operation, ...]:
+        """The operations the document declares (extensions left out)."""
+        return tuple(op for op in self.operations if not op.extension)
+
+    def mentions(self) -> tuple[str, ...]:
+        """Every type name this type imports, or its operations take, return or call."""
+        seen: dict[str, None] = {}
+        for name in self.imports:
+            seen.setdefault(name, None)
+        for op in self.operations:
+            for p in op.params:
+                seen.setdefault(p.type, None)
+            seen.setdefault(op.result, None)
+            for call in op.calls:
+                seen.setdefault(call.split(".")[0], None)
+        seen.pop(self.name, None)
+        return tuple(seen)
+
+
+@attrs.frozen
+class Side:
+    """What one place in the source document says."""
+
+    where: str
+    says: str
+
+
+@attrs.frozen
+class Erratum:
+    """A ruling on a place where the document contradicts itself or is silent.
+
+    ``accepts`` says which readings the conformance suite accepts, so a student
+    knows exactly what is and is not tested.
+    """
+
+    id: str
+    title: str
+    kind: str
+    operations: tuple[str, ...]
+    sides: tuple[Side, ...]
+    ruling: str
+    reason: str
+    accepts: str
+
+
+@attrs.frozen
+class Specification:
+    """A whole specification: its types, its errata and its Python contract."""
+
+    name: str
+    title: str
+    source: str
+    summary: str
+    contract: str
+    primitives: dict[str, str]
+    types: tuple[TypeSpec, ...]
+    errata: tuple[Erratum, ...]
+
+    def type(self, name: str) -> TypeSpec:
+        """The type called ``name`` (``"GridType"``) or with that module (``"grid"``)."""
+        for t in self.types:
+            if name in (t.name, t.module):
+                return t
+        raise KeyError(f"{self.name} has no type {name!r}")
+
+    def operation(self, qualname: str) -> Operation:
+        """The operation named ``Type.operation``."""
+        type_name, _, op_name = qualname.partition(".")
+        return self.type(type_name).operation(op_name)
+
+    def operations(self, *, extensions: bool = False) -> Iterator[Operation]:
+        """Every operation in document order; extensions only when asked for."""
+        for t in self.types:
+            for op in t.operations:
+                if extensions or not op.extension:
+                    yield op
+
+    @property
+    def extensions(self) -> tuple[Operation, ...]:
+        """Operations the kit adds beyond the document, each ruled in the errata."""
+        return tuple(op for op in self.operations(extensions=True) if op.extension)
+
+    def uses(self, type_name: str) -> tuple[str, ...]:
+        """The other specified types that ``type_name`` uses (primitives left out)."""
+        known = {t.name for t in self.types}
+        return tuple(n for n in self.type(type_name).mentions() if n in known)
+
+    def errata_for(self, qualname: str) -> tuple[Erratum, ...]:
+        """The errata entries that touch an operation or, given a type name, a type."""
+        return tuple(e for e in self.errata if qualname in e.operations)
+
+    def erratum(self, id: str) -> Erratum:
+        """The erratum with the given id."""
+        for e in self.errata:
+            if e.id == id:
+                return e
+        raise KeyError(f"{self.name} has no erratum {id!r}")
