@@ -73,7 +73,7 @@ def _load_type(path: Path) -> TypeSpec:
         raise SpecDataError(f"{path.name}: no [type] table")
     name = head["name"]
     module = path.stem
-    expected = module_name(name)
+    expected = head.get("module", module_name(name))
     if module != expected:
         raise SpecDataError(f"{path.name}: type {name} belongs in {expected}.toml")
     operations = tuple(_load_operation(path.name, name, entry) for entry in data.get("operation", []))
@@ -92,6 +92,7 @@ def _load_type(path: Path) -> TypeSpec:
         operations=operations,
         supplied=head.get("supplied", False),
         note=head.get("note", "").strip(),
+        class_name=head.get("class", ""),
     )
 
 

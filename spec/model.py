@@ -68,7 +68,12 @@ class Operation:
 
 @attrs.frozen
 class TypeSpec:
-    """One type of the specification and its operations, in document order."""
+    """One type of the specification and its operations, in document order.
+
+    ``class_name`` is empty for the module-of-functions contract; for a class-based
+    contract it names the class whose methods are the operations (the first parameter
+    of each non-constructor operation is the instance).
+    """
 
     name: str
     module: str
@@ -80,6 +85,7 @@ class TypeSpec:
     operations: tuple[Operation, ...]
     supplied: bool = False
     note: str = ""
+    class_name: str = ""
 
     def operation(self, name: str) -> Operation:
         """The operation called ``name``; :class:`KeyError` if there is none."""

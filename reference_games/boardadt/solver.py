@@ -506,3 +506,178 @@ def _check_playable(position: Position) -> None:
         raise ValueError("the game is already won")
     if position.is_full():
         raise ValueError("the board is full")
+
+
+# --- depth-limited search with a heuristic ------------------------------------------
+
+_WIN = 1000  # decided results score _WIN + exact score (wins) or -_WIN + exact score
+_DECIDED = _WIN // 2  # heuristic values stay far below this
+_CENTRE_WEIGHTS = ((COLUMN[3], 3), (COLUMN[2] | COLUMN[4], 2), (COLUMN[1] | COLUMN[5], 1))
+
+
+def _evaluate(cur: int, mask: int, own_win: int, opp_win: int) -> int:
+    """Heuristic value for the side to move: threats, then central stones."""
+    opp = cur ^ mask
+    value = 4 * (own_win.bit_count() - opp_win.bit_count())
+    for cells, weight in _CENTRE_WEIGHTS:
+        value += weight * ((cur & cells).bit_count() - (opp & cells).bit_count())
+    return value
+
+
+def _ordered_moves(cur: int, mask: int, moves_bits: int) -> list[int]:
+    """Single-bit moves of ``moves_bits``, most winning cells created first, then centre-first."""
+    scored = []
+    for rank, col in enumerate(COLUMN_ORDER):
+        move = moves_bits & COLUMN[col]
+        if move:
+            scored.append((-winning_cells(cur | move, mask).bit_count(), rank, move))
+    scored.sort()
+    return [move for _, _, move in scored]
+
+
+def _depth_search(position: Position, depth: int, deadline: float | None = None, first: int | None = None) -> tuple[int, int]:
+    """Best column and its value by alpha-beta to ``depth`` plies (>= 1).
+
+    Values of decided lines are exact (see ``_WIN``); undecided leaves are
+    scored by :func:`_evaluate`.  The side to move must not be able to win at
+    once and must have a safe move.  ``first``, a column, is tried first (the
+    best move of the previous iteration when deepening).
+    """
+    nodes = 0
+    clock = time.monotonic
+
+    def negamax(cur: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
+        nonlocal nodes
+        nodes += 1
+        if deadline is not None and not nodes & _CHECK_EVERY and clock() > deadline:
+            raise SearchTimeout
+        possible = (mask + BOTTOM_MASK) & BOARD_MASK
+        own_win = winning_cells(cur, mask)
+        if own_win & possible:
+            return _WIN + (_SIZE + 1 - moves) // 2
+        opp_win = winning_cells(cur ^ mask, mask)
+        forced = possible & opp_win
+        if forced:
+            if forced & (forced - 1):
+                return -_WIN + _LOSS[moves]
+            possible = forced
+        possible &= ~(opp_win >> 1)
+        if not possible:
+            return -_WIN + _LOSS[moves]
+        if moves >= _SIZE - 2:
+            return 0
+        if depth == 0:
+            return _evaluate(cur, mask, own_win, opp_win)
+        best = -2 * _WIN
+        for move in _ordered_moves(cur, mask, possible):
+            score = -negamax(cur ^ mask, mask | move, moves + 1, depth - 1, -beta, -alpha)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    cur, mask = position.current, position.mask
+    order = _ordered_moves(cur, mask, position.possible_non_losing_moves())
+    if first is not None:  # stable sort: the column `first` moves to the front
+        order.sort(key=lambda move: 0 if move & COLUMN[first] else 1)
+    alpha, best_move = -2 * _WIN, order[0]
+    for move in order:
+        score = -negamax(cur ^ mask, mask | move, position.moves + 1, depth - 1, -2 * _WIN, -alpha)
+        if score > alpha:
+            alpha, best_move = score, move
+    return _column_of(best_move), alpha
+
+
+def _column_of(move: int) -> int:
+    return (move.bit_length() - 1) // _H1
+
+
+# --- move choice ----------------------------------------------------------------------
+
+LEVELS = ("random", "greedy", "depth:N", "perfect")
+
+
+def choose_move(
+    position: Position,
+    level: str = "perfect",
+    budget_s: float = 1.0,
+    rng: random.Random | None = None,
+    *,
+    solver: Solver | None = None,
+) -> int:
+    """Choose a column (0-based) for the side to move; never a full column.
+
+    Levels:
+
+    * ``"random"``: any non-full column, drawn with ``rng``;
+    * ``"greedy"``: win at once if possible, else block an immediate loss, else
+      the most central non-full column;
+    * ``"depth:N"``: alpha-beta to N plies (N >= 1) with a heuristic (threats,
+      central stones) at the horizon;
+    * ``"perfect"``: a game-theoretically optimal move (fastest win, slowest
+      loss) when the solver finishes within half of ``budget_s`` seconds;
+      otherwise iterative deepening with the heuristic until the budget is
+      spent, returning the best move of the deepest completed search.
+
+    Pass a ``solver`` to keep its transposition table from move to move.
+    Raises ValueError if the game is over or the level is unknown.
+    """
+    _check_playable(position)
+    if not isinstance(level, str):
+        raise ValueError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+    cur, mask = position.current, position.mask
+    possible = position.possible()
+    if level == "random":
+        return (rng or random).choice(position.legal_columns())
+
+    # Every other level wins at once when it can and blocks a lone threat.
+    win_now = winning_cells(cur, mask) & possible
+    threats = winning_cells(cur ^ mask, mask) & possible
+    if level == "greedy":
+        for cells in (win_now, threats, possible):
+            if cells:
+                return next(c for c in COLUMN_ORDER if cells & COLUMN[c])
+    if level.startswith("depth:"):
+        try:
+            depth = int(level[len("depth:"):])
+        except ValueError:
+            depth = 0
+        if depth < 1:
+            raise ValueError(f"bad level {level!r}: depth must be a positive integer")
+    elif level != "perfect":
+        raise ValueError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+    if win_now:
+        return next(c for c in COLUMN_ORDER if win_now & COLUMN[c])
+    safe = position.possible_non_losing_moves()
+    if not safe:  # lost whatever we do: at least block a threat
+        return next(c for c in COLUMN_ORDER if (threats or possible) & COLUMN[c])
+    if not safe & (safe - 1):  # a single move does not lose at once
+        return _column_of(safe)
+    if level != "perfect":
+        return _depth_search(position, depth)[0]
+
+    if budget_s <= 0:
+        raise ValueError("budget_s must be positive")
+    start = time.monotonic()
+    try:
+        return (solver or Solver()).best_move(position, deadline=start + budget_s / 2)[0]
+    except SearchTimeout:
+        pass
+    deadline = start + budget_s
+    best = None
+    for depth in range(1, _SIZE - position.moves + 1):
+        try:  # the first iteration always completes, so there is a move
+            best, value = _depth_search(position, depth, deadline if best is not None else None, best)
+        except SearchTimeout:
+            break
+        if abs(value) >= _DECIDED:  # decided within the horizon: exact
+            break
+    return best
+
+
+def choose_move_1based(position: Position, level: str = "perfect", budget_s: float = 1.0, rng: random.Random | None = None, **kwargs) -> int:
+    """:func:`choose_move` with a 1-based column, as in move strings."""
+    return choose_move(position, level, budget_s, rng, **kwargs) + 1

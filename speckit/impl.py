@@ -1,0 +1,309 @@
+"""Load an implementation under test and reach its operations safely.
+
+An implementation is a package directory (or an importable module name) following a
+specification's contract. It is imported under a name unique to its path, so it can
+never collide with the reference ``adt`` or with another submission. Each operation
+is reached through :class:`TracedOperation`, which
+
+* records the call in the current :class:`~speckit.trace.Trace` (for failure messages),
+* stops a call that runs too long, and refuses to call it again in this run
+  (so a hanging operation fails each test that needs it quickly, and Hypothesis
+  cannot get stuck retrying it),
+* turns anything the operation raises into a test failure that names it,
+* checks that Boolean results are Python bools (erratum E39 of Connect-4).
+
+A missing module or function fails only the tests that use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import signal
+import sys
+import threading
+import types
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable
+
+from spec import Operation, Specification
+
+from .trace import TRACE
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Seconds one operation call may take, unless the operation is known to be heavy."""
+
+HEAVY_TIME_LIMIT = 30.0
+"""Seconds for operations that search or play (game-tree building, a whole game)."""
+
+HEAVY_KINDS = frozenset({"action"})
+HEAVY_OPERATIONS = frozenset(
+    {
+        "GameTreeType.buildGame",
+        "GameTreeType.generateLevel",
+        "GameTreeType.chooseBest",
+        "GameTreeType.findBest",
+        "GameTreeType.findMove",
+        "GameTreeType.adjustLevel",
+        "Connect4Type.makeComputerMove",
+    }
+)
+
+
+class ImplementationError(Exception):
+    """The implementation cannot be loaded at all (bad path, not a package)."""
+
+
+class SuiteFailure(AssertionError):
+    """A conformance failure caused by the implementation; pytest reports it as a failure."""
+
+
+class MissingOperation(SuiteFailure):
+    """The implementation has no such module or function."""
+
+
+class NotImplementedOperation(SuiteFailure):
+    """The operation exists but raises NotImplementedError (a fresh skeleton)."""
+
+
+class OperationFailed(SuiteFailure):
+    """The operation raised, ran too long, or returned a value of the wrong kind."""
+
+
+class _TimeLimitReached(BaseException):
+    """Raised inside an operation by the alarm; a BaseException so ``except Exception`` cannot swallow it."""
+
+
+def load(target: str | Path, spec: Specification) -> "Implementation":
+    """Load the implementation at ``target``: a package directory or an importable module name."""
+    path = Path(target)
+    if path.is_dir():
+        return Implementation(_import_directory(path.resolve()), spec, origin=str(path))
+    if path.exists():
+        raise ImplementationError(f"{target}: not a package directory (expected a folder of modules)")
+    text = str(target)
+    if not text.replace(".", "").replace("_", "").isalnum():
+        raise ImplementationError(f"{target}: no such folder")
+    try:
+        package = importlib.import_module(text)
+    except ModuleNotFoundError as e:
+        if e.name and text.startswith(e.name):
+            raise ImplementationError(f"{target}: no such folder, and no importable module of that name") from None
+        raise ImplementationError(f"{target}: importing it failed: {e}") from None
+    except Exception as e:  # noqa: BLE001 - any import-time failure is the implementation's
+        raise ImplementationError(f"{target}: importing it failed: {type(e).__name__}: {e}") from None
+    return Implementation(package, spec, origin=text)
+
+
+def _import_directory(path: Path) -> types.ModuleType:
+    """Import a package directory under a unique name; a folder without __init__.py works too."""
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    name = f"speckit_impl_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    init = path / "__init__.py"
+    if init.is_file():
+        module_spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(path)])
+        package = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = package
+        try:
+            module_spec.loader.exec_module(package)
+        except BaseException as e:  # noqa: BLE001 - report, don't crash the suite
+            sys.modules.pop(name, None)
+            raise ImplementationError(f"{path}/__init__.py could not be imported: {type(e).__name__}: {e}") from None
+    else:
+        if not any(path.glob("*.py")):
+            raise ImplementationError(f"{path}: not a package (no Python modules in it)")
+        package = types.ModuleType(name)
+        package.__path__ = [str(path)]
+        package.__file__ = None
+        sys.modules[name] = package
+    return package
+
+
+class Implementation:
+    """An implementation under test: its modules, reached through the specification."""
+
+    def __init__(self, package: types.ModuleType, spec: Specification, origin: str):
+        self.package = package
+        self.spec = spec
+        self.origin = origin
+        self._modules: dict[str, types.ModuleType | SuiteFailure] = {}
+        self._facades: dict[str, ModuleFacade] = {}
+        self.hung: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"<Implementation {self.origin}>"
+
+    def module(self, module_name: str) -> types.ModuleType:
+        """The implementation's module for a type, or :class:`MissingOperation` saying why not."""
+        cached = self._modules.get(module_name)
+        if cached is None:
+            cached = self._modules[module_name] = self._import(module_name)
+        if isinstance(cached, SuiteFailure):
+            raise type(cached)(str(cached))
+        return cached
+
+    def _import(self, module_name: str) -> types.ModuleType | SuiteFailure:
+        full = f"{self.package.__name__}.{module_name}"
+        try:
+            return importlib.import_module(full)
+        except ModuleNotFoundError as e:
+            if e.name == full:
+                return MissingOperation(f"the implementation has no module {module_name} (expected {module_name}.py)")
+            hint = ""
+            if e.name in {t.module for t in self.spec.types}:
+                hint = f" (import sibling modules relatively: from . import {e.name})"
+            return MissingOperation(f"module {module_name} could not be imported: {e}{hint}")
+        except SyntaxError as e:
+            return MissingOperation(f"module {module_name} has a syntax error at line {e.lineno}: {e.msg}")
+        except BaseException as e:  # noqa: BLE001 - any failure while importing is the module's
+            return MissingOperation(f"module {module_name} could not be imported: {type(e).__name__}: {e}")
+
+    def __getattr__(self, module_name: str) -> "ModuleFacade":
+        """``impl.grid`` is the grid module's operations, traced: ``impl.grid.occupySquare(g, l, s)``."""
+        if module_name.startswith("_"):
+            raise AttributeError(module_name)
+        facades = self.__dict__.setdefault("_facades", {})
+        if module_name not in facades:
+            try:
+                type_spec = self.spec.type(module_name)
+            except KeyError:
+                raise AttributeError(f"{self.spec.name} has no type with module {module_name!r}") from None
+            facades[module_name] = ModuleFacade(self, type_spec.name, module_name)
+        return facades[module_name]
+
+    def has(self, qualname: str) -> bool:
+        """Whether the implementation provides the operation (used for optional extensions)."""
+        op = self.spec.operation(qualname)
+        try:
+            module = self.module(self.spec.type(op.type_name).module)
+        except SuiteFailure:
+            return False
+        return callable(getattr(module, op.name, None))
+
+
+class ModuleFacade:
+    """The traced operations of one type, as attributes named like the operations."""
+
+    def __init__(self, impl: Implementation, type_name: str, module_name: str):
+        self._impl = impl
+        self._type_name = type_name
+        self._module_name = module_name
+        self._ops: dict[str, TracedOperation] = {}
+
+    def __getattr__(self, name: str) -> "TracedOperation":
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._ops:
+            try:
+                operation = self._impl.spec.operation(f"{self._type_name}.{name}")
+            except KeyError:
+                raise AttributeError(f"{self._type_name} has no documented operation {name!r}") from None
+            self._ops[name] = TracedOperation(self._impl, operation, self._module_name)
+        return self._ops[name]
+
+
+class TracedOperation:
+    """One operation of the implementation, called with tracing, a time limit and result checks."""
+
+    def __init__(self, impl: Implementation, operation: Operation, module_name: str):
+        self.impl = impl
+        self.operation = operation
+        self.module_name = module_name
+        self.label = f"{module_name}.{operation.name}"
+        primitive = impl.spec.primitives.get(operation.result, "")
+        self.expects_bool = primitive == "bool"
+        heavy = operation.kind in HEAVY_KINDS or operation.qualname in HEAVY_OPERATIONS
+        self.time_limit = HEAVY_TIME_LIMIT if heavy else DEFAULT_TIME_LIMIT
+
+    def function(self) -> Callable[..., Any]:
+        """The implementation's function, or :class:`MissingOperation`.
+
+        For a type the contract makes a class, a constructor is the class itself and
+        any other operation is a method, called on its first argument.
+        """
+        module = self.impl.module(self.module_name)
+        class_name = self.impl.spec.type(self.operation.type_name).class_name
+        if class_name:
+            return self._method(module, class_name)
+        function = getattr(module, self.operation.name, None)
+        if function is None:
+            raise MissingOperation(f"module {self.module_name} has no function {self.operation.name} ({self.operation.qualname})")
+        if not callable(function):
+            raise MissingOperation(f"{self.label} is not a function")
+        return function
+
+    def _method(self, module: types.ModuleType, class_name: str) -> Callable[..., Any]:
+        cls = getattr(module, class_name, None)
+        if not isinstance(cls, type):
+            raise MissingOperation(f"module {self.module_name} has no class {class_name}")
+        name = self.operation.name
+        if self.operation.kind == "constructor":
+            return cls
+        if not callable(getattr(cls, name, None)):
+            raise MissingOperation(f"class {class_name} has no method {name} ({self.operation.qualname})")
+
+        def call_method(instance: Any, *args: Any) -> Any:
+            return getattr(instance, name)(*args)
+
+        return call_method
+
+    def __call__(self, *args: Any) -> Any:
+        __tracebackhide__ = True
+        qualname = self.operation.qualname
+        function = self.function()
+        entry = TRACE.call(self.label, args)
+        # An operation that hung once fails at once from now on, from the same line,
+        # so Hypothesis sees one consistent failure and shrinks it quickly.
+        problem = self.impl.hung.get(qualname)
+        try:
+            if problem is None:
+                with _time_limit(self.time_limit):
+                    result = function(*args)
+        except NotImplementedError:
+            raise NotImplementedOperation(f"{qualname} is not implemented yet (it raises NotImplementedError)") from None
+        except _TimeLimitReached:
+            problem = f"{qualname} did not return within {self.time_limit:g} s (an endless loop?); it is not called again in this run"
+            self.impl.hung[qualname] = problem
+        except RecursionError:
+            problem = f"{qualname} recursed without end (RecursionError)"
+        except SystemExit as e:
+            problem = f"{qualname} tried to end the program (SystemExit {e.code!r})"
+        except Exception as e:  # noqa: BLE001 - whatever it raises is reported in the spec's terms
+            problem = f"{qualname} raised {type(e).__name__}: {e}"
+        if problem is None and self.expects_bool and not isinstance(result, bool):
+            problem = f"{qualname} returned {result!r} ({type(result).__name__}); a Boolean result must be True or False"
+        if problem is not None:
+            entry.failed(problem)
+            raise OperationFailed(problem)
+        entry.returned(result, self.expects_bool)
+        return result
+
+
+_alarm_active = False
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    """Interrupt the block after ``seconds`` (main thread only; elsewhere no limit)."""
+    global _alarm_active
+    usable = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    if not usable or _alarm_active:
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise _TimeLimitReached()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    _alarm_active = True
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        _alarm_active = False

@@ -1,0 +1,189 @@
+"""Shared Hypothesis strategies and builders for the Connect-4 conformance suite.
+
+Models are plain Python values the tests reason about:
+
+* an index, worth, level number or dimension is an ``int``;
+* a colour is ``"red"`` or ``"blue"``; a symbol is ``None`` (empty) or a colour;
+* a location is a ``(row, column)`` pair; a grid is ``(side, {location: colour})``.
+
+Builders turn a model into the implementation's value using only its documented
+constructors and updates (an index of value n is ``newIndexType()`` followed by
+n - 1 increments), always using each update's result (erratum E01).
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+RED, BLUE = "red", "blue"
+OTHER = {RED: BLUE, BLUE: RED}
+
+# Models -----------------------------------------------------------------------------
+
+index_numbers = st.integers(min_value=1, max_value=60)
+level_numbers = st.integers(min_value=0, max_value=60)
+worth_numbers = st.integers(min_value=-60, max_value=60)
+dimension_numbers = st.integers(min_value=4, max_value=60)
+colours = st.sampled_from([RED, BLUE])
+symbols = st.one_of(st.none(), colours)
+grid_sides = st.integers(min_value=4, max_value=8)
+
+
+def locations(side: int = 60) -> st.SearchStrategy[tuple[int, int]]:
+    """Locations with row and column from 1 to ``side``."""
+    return st.tuples(st.integers(1, side), st.integers(1, side))
+
+
+@st.composite
+def grids(draw, sides=grid_sides, fill=st.floats(0.0, 1.0)):
+    """A grid model: a side and marks on any squares, in any colours (no gravity: E18)."""
+    side = draw(sides)
+    squares = [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]
+    density = draw(fill)
+    marks = {}
+    for square in squares:
+        if draw(st.floats(0.0, 1.0)) < density:
+            marks[square] = draw(colours)
+    return side, marks
+
+
+@st.composite
+def played_grids(draw, sides=grid_sides, moves=None):
+    """A grid model reached by play: red first, colours alternating, stopping at a win or at random."""
+    side = draw(sides)
+    free = [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]
+    order = draw(st.permutations(free))
+    count = draw(st.integers(0, len(free))) if moves is None else min(moves, len(free))
+    marks: dict[tuple[int, int], str] = {}
+    colour = RED
+    for square in order[:count]:
+        marks[square] = colour
+        if winner(side, marks) is not None:
+            break
+        colour = OTHER[colour]
+    return side, marks
+
+
+# The oracle --------------------------------------------------------------------------
+
+DIRECTIONS = {"row": (0, 1), "column": (1, 0), "diagonal": (1, 1), "antidiagonal": (1, -1)}
+
+
+def lines_of(side: int, kinds=("row", "column", "diagonal", "antidiagonal")):
+    """Every four-square line of a side x side grid, as tuples of (row, column)."""
+    for kind in kinds:
+        dr, dc = DIRECTIONS[kind]
+        for r in range(1, side + 1):
+            for c in range(1, side + 1):
+                line = tuple((r + k * dr, c + k * dc) for k in range(4))
+                if all(1 <= rr <= side and 1 <= cc <= side for rr, cc in line):
+                    yield line
+
+
+def winners(side: int, marks: dict, kinds=("row", "column", "diagonal", "antidiagonal")) -> set[str]:
+    """The colours that fill some four-square line of the given kinds."""
+    found = set()
+    for line in lines_of(side, kinds):
+        colours_on = {marks.get(square) for square in line}
+        if len(colours_on) == 1 and None not in colours_on:
+            found |= colours_on
+    return found
+
+
+def winner(side: int, marks: dict):
+    """One winning colour, or None."""
+    return next(iter(sorted(winners(side, marks))), None)
+
+
+# Builders ----------------------------------------------------------------------------
+
+
+class Build:
+    """Makes the implementation's values from models, through documented operations only."""
+
+    def __init__(self, impl):
+        self.impl = impl
+
+    def index(self, n: int):
+        ops = self.impl.index
+        value = ops.newIndexType()
+        for _ in range(n - 1):
+            value = ops.increment(value)
+        return value
+
+    def level(self, n: int):
+        ops = self.impl.level_number
+        value = ops.newLevelNumberType()
+        for _ in range(n):
+            value = ops.increment(value)
+        return value
+
+    def worth(self, n: int):
+        ops = self.impl.worth
+        value = ops.newWorthType()
+        step = ops.increment if n > 0 else ops.decrement
+        for _ in range(abs(n)):
+            value = step(value)
+        return value
+
+    def dimension(self, n: int):
+        return self.impl.dimension.newDimensionType(self.index(n))
+
+    def colour(self, name: str):
+        value = self.impl.colour.newColourType()
+        return value if name == RED else self.impl.colour.invert(value)
+
+    def symbol(self, model):
+        ops = self.impl.symbol
+        return ops.newSymbolType() if model is None else ops.newSymbolType(self.colour(model))
+
+    def location(self, row: int, column: int):
+        ops = self.impl.location
+        value = ops.newLocationType()
+        value = ops.setRow(value, self.index(row))
+        return ops.setColumn(value, self.index(column))
+
+    def player(self, model):
+        return self.impl.player.newPlayerType(self.symbol(model))
+
+    def square(self, location: tuple[int, int], symbol=None):
+        return self.impl.square.newSquareType(self.location(*location), self.symbol(symbol))
+
+    def grid(self, side: int, marks: dict | None = None):
+        ops = self.impl.grid
+        value = ops.newGridType(self.dimension(side))
+        for (row, column), colour in sorted((marks or {}).items()):
+            value = ops.occupySquare(value, self.location(row, column), self.symbol(colour))
+        return value
+
+
+# Readers: what a value's model is, found through documented operations ------------------
+
+
+class Read:
+    """Reads models back from the implementation's values, through documented operations only."""
+
+    def __init__(self, impl):
+        self.impl = impl
+        self.build = Build(impl)
+
+    def symbol(self, value):
+        """None for an empty symbol, else its colour's name."""
+        ops = self.impl.symbol
+        if ops.isEmpty(value):
+            return None
+        red = self.build.colour(RED)
+        return RED if self.impl.colour.equals(ops.getColour(value), red) else BLUE
+
+    def colour(self, value):
+        return RED if self.impl.colour.equals(value, self.build.colour(RED)) else BLUE
+
+    def grid_marks(self, grid, side: int) -> dict:
+        """The marks on a grid of the given side, read square by square with getSymbol."""
+        marks = {}
+        for r in range(1, side + 1):
+            for c in range(1, side + 1):
+                model = self.symbol(self.impl.grid.getSymbol(grid, self.build.location(r, c)))
+                if model is not None:
+                    marks[(r, c)] = model
+        return marks
