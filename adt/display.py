@@ -49,7 +49,7 @@ def showBoard(display: Display, side: int) -> Display:
     require(side >= 1, "DisplayType.showBoard", f"the side must be at least 1 (got {side})")
     outside = [square for square in display.marks if max(square) > side]
     require(not outside, "DisplayType.showBoard", f"marks lie outside a {side} x {side} board: {sorted(outside)}")
-    display.stream.write(render(display.marks, side))
+    display.stream.write(_render(display.marks, side))
     display.stream.flush()
     display.marks.clear()
     return display
@@ -62,7 +62,7 @@ def showMessage(display: Display, text: str) -> Display:
     return display
 
 
-def render(marks: dict[tuple[int, int], str], side: int) -> str:
+def _render(marks: dict[tuple[int, int], str], side: int) -> str:
     """The text of a board: column numbers across the top, row numbers down the left."""
     width = len(str(side))
     header = " " * width + " " + " ".join(f"{c:>{width}}" for c in range(1, side + 1))

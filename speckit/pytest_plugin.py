@@ -17,10 +17,8 @@ from hypothesis import HealthCheck, Phase, settings
 import spec as spec_data
 
 from . import impl as impl_loader
+from .registry import kit
 from .testing import use_spec
-
-DEFAULT_IMPLEMENTATIONS = {"connect4": "adt"}
-"""The reference implementation tested when no ``--impl`` is given, per specification."""
 
 PROFILES = {
     "grading": dict(
@@ -84,7 +82,7 @@ def impl(request: pytest.FixtureRequest, _implementations) -> impl_loader.Implem
     name = spec_of(request.node)
     if name not in _implementations:
         specification = spec_data.load(name)
-        target = request.config.getoption("--impl") or DEFAULT_IMPLEMENTATIONS[name]
+        target = request.config.getoption("--impl") or kit(name).reference
         try:
             _implementations[name] = impl_loader.load(target, specification)
         except impl_loader.ImplementationError as e:

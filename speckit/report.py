@@ -1,0 +1,85 @@
+"""A pytest plugin that writes each test's outcome as JSON, for ``speckit check``, the zoo and grading.
+
+Loaded with ``-p speckit.report --speckit-report FILE``. For every test it records the
+operations it covers, its outcome, what kind of failure it was (missing operation, not
+implemented, conformance failure) and the failure's explanation; at the end it records
+which documented operations the implementation provides at all.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import spec as spec_data
+
+from . import impl as impl_loader
+from .pytest_plugin import spec_of
+from .registry import kit
+
+_results: list[dict] = []
+_specs: set[str] = set()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--speckit-report", default=None, metavar="FILE", help="write test outcomes as JSON to FILE")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        _specs.add(spec_of(item))
+        _results.append(_record(item, report, call))
+
+
+def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo) -> dict:
+    covers = [name for mark in item.iter_markers("covers") for name in mark.args]
+    record = {"test": item.nodeid, "covers": covers, "outcome": report.outcome, "kind": report.outcome, "message": ""}
+    if report.skipped:
+        record["message"] = _skip_reason(report)
+    elif report.failed:
+        error = call.excinfo.value if call.excinfo else None
+        record["kind"] = _kind(error)
+        record["message"] = _message(error, report)
+    return record
+
+
+def _kind(error: BaseException | None) -> str:
+    if isinstance(error, impl_loader.MissingOperation):
+        return "missing"
+    if isinstance(error, impl_loader.NotImplementedOperation):
+        return "not implemented"
+    return "failed"
+
+
+def _message(error: BaseException | None, report: pytest.TestReport) -> str:
+    if error is None:
+        return str(report.longrepr)[-2000:]
+    text = str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
+    notes = [n for n in getattr(error, "__notes__", []) if not n.startswith("You can reproduce")]
+    return "\n".join([text, *notes]).strip()
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    return longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    path = session.config.getoption("--speckit-report")
+    if not path:
+        return
+    target = session.config.getoption("--impl")
+    presence = {}
+    for name in sorted(_specs):
+        specification = spec_data.load(name)
+        try:
+            implementation = impl_loader.load(target or kit(name).reference, specification)
+        except impl_loader.ImplementationError:
+            continue
+        presence[name] = {op.qualname: implementation.has(op.qualname) for op in specification.operations(extensions=True)}
+    Path(path).write_text(json.dumps({"tests": _results, "presence": presence}, indent=1), encoding="utf-8")

@@ -1,0 +1,108 @@
+"""The zoo: faulty variants of a reference implementation that the suite must fail.
+
+Each mutant is a one-place textual patch of one reference module, kept as data in
+``tests/zoo/<spec>/<module>.toml``; its ``find`` text must occur exactly once, so a
+change to the reference that invalidates a mutant is reported instead of silently
+making the mutant correct. A mutant is *killed* when a test of the suite fails on it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import attrs
+
+import spec as spec_data
+
+from .registry import kit
+from .runner import SuiteRun, run_suite
+
+
+class ZooError(ValueError):
+    """A mutant's data is wrong (unknown module, patch text not found exactly once)."""
+
+
+@attrs.frozen
+class Mutant:
+    """One faulty variant: which module it patches and which documented behaviour it breaks."""
+
+    id: str
+    spec: str
+    module: str
+    breaks: str
+    description: str
+    find: str
+    replace: str
+
+    @property
+    def broken_type(self) -> str:
+        return self.breaks.split(".")[0]
+
+
+def load_mutants(spec_name: str) -> list[Mutant]:
+    """Every mutant of the specification's zoo, checked for well-formedness."""
+    specification = spec_data.load(spec_name)
+    mutants = []
+    for path in sorted(kit(spec_name).zoo_dir.glob("*.toml")):
+        with path.open("rb") as f:
+            entries = tomllib.load(f).get("mutant", [])
+        for entry in entries:
+            try:
+                mutant = Mutant(spec=spec_name, **entry)
+            except TypeError as e:
+                raise ZooError(f"{path.name}: mutant {entry.get('id', '?')}: {e}") from None
+            try:
+                specification.operation(mutant.breaks)
+            except KeyError:
+                raise ZooError(f"{path.name}: mutant {mutant.id} breaks {mutant.breaks!r}, which is not specified") from None
+            mutants.append(mutant)
+    ids = [m.id for m in mutants]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicated:
+        raise ZooError(f"mutant ids used twice: {', '.join(duplicated)}")
+    return mutants
+
+
+def materialise(mutant: Mutant, destination: Path) -> Path:
+    """Write the mutant as a package at ``destination`` (a copy of the reference, patched)."""
+    source = kit(mutant.spec).reference_dir
+    shutil.copytree(source, destination, ignore=shutil.ignore_patterns("__pycache__"))
+    target = destination / f"{mutant.module}.py"
+    if not target.is_file():
+        raise ZooError(f"mutant {mutant.id}: the reference has no module {mutant.module}")
+    text = target.read_text(encoding="utf-8")
+    count = text.count(mutant.find)
+    if count != 1:
+        raise ZooError(f"mutant {mutant.id}: its find text occurs {count} times in {mutant.module}.py (must be once)")
+    target.write_text(text.replace(mutant.find, mutant.replace), encoding="utf-8")
+    return destination
+
+
+def suite_files(mutant: Mutant) -> list[Path]:
+    """The test modules that should catch the mutant: those of the patched and the broken type."""
+    specification = spec_data.load(mutant.spec)
+    modules = {mutant.module, specification.type(mutant.broken_type).module}
+    suite = kit(mutant.spec).suite_dir
+    return sorted(p for m in modules if (p := suite / f"test_{m}.py").is_file())
+
+
+def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2) -> dict[str, SuiteRun]:
+    """Run each mutant's tests in its own child process, ``jobs`` at a time."""
+
+    def run(mutant: Mutant) -> tuple[str, SuiteRun]:
+        package = materialise(mutant, scratch / mutant.id.replace("-", "_"))
+        files = suite_files(mutant)
+        if not files:
+            return mutant.id, SuiteRun((), {}, -1, crash="no test module for the broken type")
+        return mutant.id, run_suite(mutant.spec, package, tests=files)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return dict(pool.map(run, mutants))
+
+
+def killed(run: SuiteRun) -> bool:
+    """Whether the suite failed the mutant with at least one conformance failure."""
+    return not run.crash and any(t["outcome"] == "failed" for t in run.tests)
