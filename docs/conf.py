@@ -33,7 +33,6 @@ nitpicky = False
 html_theme = "furo"
 html_title = "speckit"
 html_static_path = ["_static"]
-html_css_files = ["specdoc.css"]
 html_show_sourcelink = False
 
 graphviz_output_format = "svg"
@@ -51,3 +50,9 @@ def have(module):
     except ModuleNotFoundError:
         return False
 """
+
+
+def setup(app):
+    # Added here rather than in html_css_files, which furo extends (so the saved
+    # configuration would always look changed and every page be read again).
+    app.add_css_file("specdoc.css")

@@ -20,12 +20,14 @@ themselves are stubs written into ``types/`` when the builder starts.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import pkgutil
 import re
 from pathlib import Path
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.directives.other import TocTree
@@ -38,6 +40,7 @@ from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 from sphinx.util.osutil import relative_uri
 
 import spec as specdata
+from speckit.paths import suite_root
 from speckit.traceability import covering_tests
 
 logger = logging.getLogger(__name__)
@@ -59,18 +62,46 @@ def type_pages(spec: specdata.Specification) -> dict[str, str]:
     }
 
 
-def write_type_pages(app) -> None:
-    """``builder-inited``: write the type stubs (only when changed) and drop stale ones."""
-    folder = Path(app.srcdir) / PAGES_DIR
-    folder.mkdir(exist_ok=True)
-    pages = type_pages(specdata.load(app.config.specdoc_spec))
+def sync_type_pages(spec: specdata.Specification, srcdir: Path) -> list[Path]:
+    """Write the type stubs under ``srcdir`` (only those that changed); drop stale generated ones.
+
+    Returns the stub paths, in the specification's order.
+    """
+    folder = Path(srcdir) / PAGES_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    pages = type_pages(spec)
     for relative, text in pages.items():
-        path = Path(app.srcdir) / relative
+        path = Path(srcdir) / relative
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
     for path in folder.glob("*.rst"):
         if f"{PAGES_DIR}/{path.name}" not in pages and path.read_text(encoding="utf-8").startswith(GENERATED_MARK):
             path.unlink()
+    return [Path(srcdir) / relative for relative in pages]
+
+
+def toctree_entries(spec: specdata.Specification) -> list[str]:
+    """The ``spec-toctree`` entries: each type's page, in the specification's order."""
+    return [f"{t.name} </{PAGES_DIR}/{t.module}>" for t in spec.types]
+
+
+def suite_files(spec_name: str) -> list[Path]:
+    """The conformance suite's test modules of a specification."""
+    return sorted((suite_root() / spec_name).glob("test_*.py"))
+
+
+def outdated_by_new_tests(app, env, added, changed, removed) -> list[str]:
+    """``env-get-outdated``: re-read the type pages when test modules appear or vanish."""
+    files = [str(p) for p in suite_files(app.config.specdoc_spec)]
+    if getattr(env, "specdoc_test_files", None) == files:
+        return []
+    env.specdoc_test_files = files
+    return [doc for doc in env.found_docs if doc.startswith(f"{PAGES_DIR}/")]
+
+
+def write_type_pages(app) -> None:
+    """``builder-inited``: bring the type stubs in line with the specification."""
+    sync_type_pages(specdata.load(app.config.specdoc_spec), Path(app.srcdir))
 
 
 # ---------------------------------------------------------------- the spec domain
@@ -86,7 +117,11 @@ class SpecDomain(Domain):
         "op": ObjType("operation", "op"),
         "erratum": ObjType("erratum", "erratum"),
     }
-    roles = {"type": XRefRole(warn_dangling=True), "op": XRefRole(warn_dangling=True), "erratum": XRefRole(warn_dangling=True)}
+    roles = {
+        "type": XRefRole(warn_dangling=True),
+        "op": XRefRole(warn_dangling=True),
+        "erratum": XRefRole(warn_dangling=True, innernodeclass=nodes.inline),
+    }
     initial_data = {"objects": {}}  # (objtype, name) -> (docname, anchor, title)
     dangling_warnings = {
         "type": "no specified type called %(target)s",
@@ -183,7 +218,7 @@ def joined(items: list[nodes.Node], sep: str = ", ") -> list[nodes.Node]:
 
 def field_list(rows: list[tuple[str, list[nodes.Node] | nodes.Node]]) -> nodes.field_list:
     """A field list; each value is a body node, or inline nodes wrapped into a paragraph."""
-    fields = nodes.field_list()
+    fields = nodes.field_list(classes=["spec-fields"])
     for name, value in rows:
         body = nodes.field_body()
         if isinstance(value, list):
@@ -221,7 +256,7 @@ def table(headers: list[str], rows: list[list[list[nodes.Node]]], widths: list[i
         body += nodes.row("", *entries)
     group += head
     group += body
-    return nodes.table("", group, classes=["spec-table", *classes])
+    return nodes.table("", group, classes=["spec-table", "colwidths-given", *classes])
 
 
 def section(anchor: str, title: str, *children, classes=()) -> nodes.section:
@@ -243,19 +278,14 @@ class SpecDirective(SphinxDirective):
     @property
     def spec(self) -> specdata.Specification:
         spec = specdata.load(self.arguments[0])
-        folder = Path(specdata.loader.DATA_ROOT) / spec.name
-        for path in [folder, *sorted(folder.glob("*.toml"))]:
+        for path in sorted((Path(specdata.loader.DATA_ROOT) / spec.name).glob("*.toml")):
             self.env.note_dependency(str(path))
         return spec
 
     def coverage(self, spec: specdata.Specification) -> dict[str, tuple[str, ...]]:
-        """The covering tests, noting the test files so new markers trigger a rebuild."""
-        from speckit.paths import suite_root
-
-        folder = suite_root() / spec.name
-        if folder.is_dir():
-            for path in [folder, *sorted(folder.glob("test_*.py"))]:
-                self.env.note_dependency(str(path))
+        """The covering tests, noting the test files so changed markers trigger a rebuild."""
+        for path in suite_files(spec.name):
+            self.env.note_dependency(str(path))
         return covering_tests(spec)
 
     @property
@@ -279,12 +309,18 @@ class SpecSummary(SpecDirective):
         contract = nodes.topic("", nodes.title("The implementation contract", "The implementation contract"))
         contract.extend(paragraphs(spec, spec.contract))
         out.append(contract)
-        rows = [
-            [[xref("type", t.name, literal=True)], [nodes.literal(t.module, t.module)], rich(spec, t.purpose),
-             [nodes.Text(f"{len(t.documented)}" + (f" + {len(t.operations) - len(t.documented)}" if len(t.operations) > len(t.documented) else ""))],
-             [nodes.Text("kit" if t.supplied else "student")]]
-            for t in spec.types
-        ]
+        rows = []
+        for t in spec.types:
+            extra = len(t.operations) - len(t.documented)
+            count = f"{len(t.documented)}" + (f" + {extra}" if extra else "")
+            rows.append([
+                [xref("type", t.name, literal=True)],
+                [nodes.literal(t.module, t.module)],
+                rich(spec, t.purpose),
+                [nodes.Text(count)],
+                [nodes.Text("kit" if t.supplied else "student")],
+            ])
+        out.append(para("Operations are counted as documented + kit extensions."))
         out.append(table(["Type", "Module", "Purpose", "Operations", "Written by"], rows, [18, 12, 50, 10, 10]))
         prims = [[[nodes.literal(name, name)], [nodes.Text(meaning)]] for name, meaning in spec.primitives.items()]
         out.append(para("Primitive types used in signatures, and their Python form:"))
@@ -304,7 +340,8 @@ class SpecType(SpecDirective):
         self.domain.note("type", t.name, "", t.name)
         out: list[nodes.Node] = []
         if t.supplied:
-            note = nodes.admonition("", nodes.title("Supplied by the kit", "Supplied by the kit"), classes=["kit-supplied"])
+            title = nodes.title("Supplied by the kit", "Supplied by the kit")
+            note = nodes.admonition("", title, classes=["kit-supplied"])
             note += para(
                 "Students do not write this type: their ",
                 nodes.literal(f"{t.module}.py", f"{t.module}.py"),
@@ -320,8 +357,8 @@ class SpecType(SpecDirective):
             ("Components", bullets([rich(spec, c) for c in t.components]) if t.components else [nodes.Text("none")]),
             ("Range", rich(spec, t.value_range)),
             ("Default", rich(spec, t.default)),
-            ("Uses", joined([xref("type", n, literal=True) for n in spec.uses(t.name)]) or [nodes.Text("no other type")]),
-            ("Used by", joined([xref("type", n, literal=True) for n in used_by]) or [nodes.Text("no other type")]),
+            ("Uses", joined([xref("type", n) for n in spec.uses(t.name)]) or [nodes.Text("no other type")]),
+            ("Used by", joined([xref("type", n) for n in used_by]) or [nodes.Text("no other type")]),
         ]
         type_errata = spec.errata_for(t.name)
         if type_errata:
@@ -336,50 +373,54 @@ class SpecType(SpecDirective):
     def summary_table(self, spec, t, coverage):
         rows = []
         for op in t.operations:
-            sigs = [para(xref("op", op.qualname, s, literal=True)) for s in op.signatures]
+            # A zero-width space after each comma lets a long signature wrap between parameters.
+            sigs = [para(xref("op", op.qualname, s.replace(",", ",\u200b"), literal=True)) for s in op.signatures]
             kind = [nodes.Text(op.kind)]
             if op.extension:
                 kind += [nodes.Text(" "), nodes.inline("kit extension", "kit extension", classes=["kit-extension"])]
             errata = joined([xref("erratum", e.id) for e in spec.errata_for(op.qualname)]) or [nodes.Text("—")]
             tests = len(coverage.get(op.qualname, ()))
             rows.append([sigs, kind, errata, [nodes.Text(str(tests) if tests else "none yet")]])
-        return table(["Signature(s)", "Kind", "Errata", "Tests"], rows, [58, 16, 16, 10], classes=["spec-operations"])
+        return table(["Signature(s)", "Kind", "Errata", "Tests"], rows, [58, 14, 16, 12], classes=["spec-operations"])
 
     def operation(self, spec, op, coverage):
         self.domain.note("op", op.qualname, op.qualname, op.qualname)
         body: list[nodes.Node] = []
         if op.extension:
             note = nodes.admonition("", nodes.title("Kit extension", "Kit extension"), classes=["kit-extension"])
-            note += para(
-                "Not declared by the document: the kit adds it. ",
-                *(["Optional for students: "] if not spec.type(op.type_name).supplied else []),
-                "see ",
-                *joined([xref("erratum", e.id) for e in spec.errata_for(op.qualname)] or [nodes.Text("the type's note")]),
-                ".",
-            )
+            errata = joined([xref("erratum", e.id) for e in spec.errata_for(op.qualname)])
+            optional = "" if spec.type(op.type_name).supplied else " Optional for students."
+            see = [" (see ", *errata, ")"] if errata else [" (see the type's description above)"]
+            note += para("Not declared by the document: the kit adds it", *see, ".", optional)
             body.append(note)
         sigs = "\n".join(op.signatures)
-        body.append(nodes.literal_block(sigs, sigs, classes=["spec-signature"]))
+        body.append(nodes.literal_block(sigs, sigs, language="text", classes=["spec-signature"]))
         callers = [o.qualname for o in spec.operations(extensions=True) if op.qualname in o.calls]
         tests = coverage.get(op.qualname, ())
+        module = spec.type(op.type_name).module
+        python = [
+            nodes.literal(op.python_signature, op.python_signature),
+            nodes.Text(" in module "),
+            nodes.literal(module, module),
+        ]
         rows = [
-            ("Python", [nodes.literal(op.python_signature, op.python_signature), nodes.Text(" in module "),
-                        nodes.literal(spec.type(op.type_name).module, spec.type(op.type_name).module)]),
+            ("Python", python),
             ("Kind", [nodes.Text(op.kind + (" (kit extension)" if op.extension else ""))]),
             ("Behaviour", nodes.container("", *paragraphs(spec, op.behaviour))),
         ]
         if op.note:
             rows.append(("Note", nodes.container("", *paragraphs(spec, op.note))))
-        rows.append(("Preconditions", bullets([rich(spec, p) for p in op.preconditions]) if op.preconditions else [nodes.Text("none")]))
-        rows.append(("Calls", joined([xref("op", c, literal=True) for c in op.calls]) or [nodes.Text("no other operation")]))
+        preconditions = bullets([rich(spec, p) for p in op.preconditions]) if op.preconditions else [nodes.Text("none")]
+        rows.append(("Preconditions", preconditions))
+        calls = joined([xref("op", c, literal=True) for c in op.calls]) or [nodes.Text("no other operation")]
+        rows.append(("Calls", calls))
         if callers:
             rows.append(("Called by", joined([xref("op", c, literal=True) for c in callers])))
         errata = spec.errata_for(op.qualname)
         if errata:
             rows.append(("Errata", bullets([[xref("erratum", e.id), nodes.Text(f" {e.title}")] for e in errata])))
-        rows.append(
-            ("Tested by", bullets([[nodes.literal(t, t)] for t in tests]) if tests else [nodes.emphasis("no covering test yet", "no covering test yet")])
-        )
+        none_yet = [nodes.emphasis("no covering test yet", "no covering test yet")]
+        rows.append(("Tested by", bullets([[nodes.literal(t, t)] for t in tests]) if tests else none_yet))
         body.append(field_list(rows))
         title = op.name + (" (kit extension)" if op.extension else "")
         return section(op.qualname, title, *body, classes=["spec-operation"])
@@ -395,7 +436,7 @@ class SpecErrata(SpecDirective):
         for e in spec.errata:
             self.domain.note("erratum", e.id, e.id, f"{e.id}: {e.title}")
             targets = [xref("op" if "." in o else "type", o, literal=True) for o in e.operations]
-            sides = bullets([[nodes.emphasis(s.where, s.where), nodes.Text(": "), *rich(spec, s.says)] for s in e.sides])
+            sides = bullets([[nodes.emphasis(x.where, x.where), nodes.Text(": "), *rich(spec, x.says)] for x in e.sides])
             fields = field_list([
                 ("Kind", [nodes.Text(e.kind)]),
                 ("Touches", joined(targets)),
@@ -409,7 +450,12 @@ class SpecErrata(SpecDirective):
 
 
 class SpecUses(SpecDirective):
-    """A diagram of which type uses which (``Specification.uses``), each box linking to its page."""
+    """A diagram of which type uses which (``Specification.uses``), each box linking to its page.
+
+    Uses implied through another type are left out unless the ``:all:`` flag is given.
+    """
+
+    option_spec = {"all": directives.flag}
 
     def run(self):
         spec = self.spec
@@ -417,27 +463,51 @@ class SpecUses(SpecDirective):
         lines = [
             "digraph uses {",
             '  graph [rankdir=TB, ranksep=0.45, nodesep=0.25, bgcolor="transparent", fontname="Helvetica"];',
-            '  node [shape=box, style="rounded,filled", fillcolor="#eef2f8", color="#5a6b86", fontname="Helvetica", fontsize=13];',
+            '  node [shape=box, style="rounded,filled", fillcolor="#eef2f8", color="#5a6b86",'
+            ' fontname="Helvetica", fontsize=14];',
             '  edge [color="#8391a8", arrowsize=0.7];',
         ]
         for t in spec.types:
             url = relative_uri(here, f"{PAGES_DIR}/{t.module}{self.config.html_file_suffix or '.html'}")
             fill = ', fillcolor="#fdf3e1"' if t.supplied else ""
-            lines.append(f'  "{t.name}" [URL="{url}", target="_top", tooltip="{t.name}: {t.purpose.replace(chr(34), chr(39))}"{fill}];')
+            tooltip = f"{t.name}: {t.purpose}".replace('"', "'")
+            lines.append(f'  "{t.name}" [URL="{url}", target="_top", tooltip="{tooltip}"{fill}];')
         for t in spec.types:
             for used in spec.uses(t.name):
-                lines.append(f'  "{t.name}" -> "{used}";')
+                indirect = any(used in reachable(spec, other) for other in spec.uses(t.name) if other != used)
+                style = ' [style=dashed, color="#c3cad6"]' if indirect else ""
+                if "all" in self.options or not indirect:
+                    lines.append(f'  "{t.name}" -> "{used}"{style};')
         lines.append("}")
         node = graphviz()
         node["code"] = "\n".join(lines)
         node["options"] = {"docname": self.env.docname}
         node["alt"] = f"Which type of {spec.title} uses which"
         node["classes"] = ["spec-uses"]
+        node["align"] = "center"
         caption = para(
             "An arrow runs from a type to each type it uses (in its imports, parameters, results or documented calls). "
-            "Shaded boxes are supplied by the kit. Click a box for its page."
+            + (
+                "A dashed arrow is a use that also goes through another type. "
+                if "all" in self.options
+                else "A use that also goes through another type is left out, for clarity; "
+                "each type's page lists all its uses. "
+            )
+            + "Shaded boxes are supplied by the kit. Click a box for its page."
         )
         return [node, caption]
+
+
+def reachable(spec: specdata.Specification, type_name: str) -> set[str]:
+    """Every type ``type_name`` uses, directly or through other types."""
+    seen: set[str] = set()
+    todo = list(spec.uses(type_name))
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(spec.uses(name))
+    return seen
 
 
 class SpecToctree(TocTree):
@@ -447,7 +517,7 @@ class SpecToctree(TocTree):
 
     def run(self):
         spec = specdata.load(self.arguments[0])
-        self.content = StringList([f"{t.name} </{PAGES_DIR}/{t.module}>" for t in spec.types], source="spec-toctree")
+        self.content = StringList(toctree_entries(spec), source="spec-toctree")
         return super().run()
 
 
@@ -491,11 +561,12 @@ class ImportableModules(SphinxDirective):
                 continue
             lines += [f"``{full}``", "-" * (len(full) + 4), "", f".. automodule:: {full}", "   :members:", ""]
         if missing:
-            lines += ["Not yet importable", "-" * 18, "", "These modules exist but do not import yet, so they are left out: "
-                      + ", ".join(missing) + ".", ""]
+            lines += ["Not yet importable", "-" * 18, ""]
+            lines += [f"These modules exist but do not import yet, so they are left out: {', '.join(missing)}.", ""]
         container = nodes.section()
         container.document = self.state.document
-        nested_parse_with_titles(self.state, StringList(lines, source=f"importable-modules {package.__name__}"), container)
+        source = StringList(lines, source=f"importable-modules {package.__name__}")
+        nested_parse_with_titles(self.state, source, container)
         return container.children
 
 
@@ -513,4 +584,7 @@ def setup(app):
     }.items():
         app.add_directive(name, directive)
     app.connect("builder-inited", write_type_pages)
-    return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
+    app.connect("env-get-outdated", outdated_by_new_tests)
+    # The environment version follows this file's text, so editing the extension re-reads every page.
+    env_version = int(hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8], 16)
+    return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": env_version}
