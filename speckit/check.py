@@ -37,18 +37,27 @@ def statuses(spec: Specification, run: SuiteRun) -> list[OperationStatus]:
     """The status of every operation (documented ones, then extensions the implementation has)."""
     result = []
     for op in spec.operations(extensions=True):
-        present = run.presence.get(op.qualname, True)
-        if op.extension and not present:
+        if spec.type(op.type_name).supplied:
+            continue  # the kit supplies Display and Input; students do not write them
+        state = run.presence.get(op.qualname, "present")
+        if op.extension and state == "missing":
             continue
         covering = [t for t in run.tests if op.qualname in t["covers"]]
-        result.append(_status(op.qualname, op.extension, present, covering))
+        result.append(_status(op.qualname, op.extension, state, covering))
     return result
 
 
-def _status(qualname: str, extension: bool, present: bool, covering: list[dict]) -> OperationStatus:
+def _status(qualname: str, extension: bool, state: str, covering: list[dict]) -> OperationStatus:
+    structural = [t for t in covering if t.get("structural")]
+    covering = [t for t in covering if not t.get("structural")]
     count = len(covering)
-    if not present:
+    if state == "missing":
         return OperationStatus(qualname, MISSING, count, f"the implementation has no {qualname}", extension)
+    if state == "not implemented":
+        return OperationStatus(qualname, NOT_IMPLEMENTED, count, f"{qualname} is not implemented yet (it raises NotImplementedError)", extension)
+    for test in structural:
+        if test["outcome"] == "failed":
+            return OperationStatus(qualname, FAILED, count, f"{test['test']}\n{test['message']}", extension)
     blocked = 0
     for test in covering:
         if test["outcome"] != "failed":
@@ -84,14 +93,17 @@ def render(spec: Specification, rows: list[OperationStatus], *, origin: str, exp
         for row in block:
             name = row.qualname.split(".")[1] + (" [extension]" if row.extension else "")
             out.append(f"  {name:<{width + 12}} {row.status:<16} {row.tests} test{'s' if row.tests != 1 else ''}")
-            if row.status in BAD and row.explanation and row.status != MISSING:
+            if row.status in BAD and row.explanation and row.status not in (MISSING, NOT_IMPLEMENTED):
                 lines = row.explanation.strip().splitlines()
                 shown = lines[:explain_lines] + (["..."] if len(lines) > explain_lines else [])
                 out.extend(f"      | {line}" for line in shown)
         out.append("")
     totals = Counter(row.status for row in rows if not row.extension)
     documented = sum(totals.values())
-    out.append(f"{documented} documented operations: " + ", ".join(f"{totals[s]} {s}" for s in (PASSED, FAILED, MISSING, NOT_IMPLEMENTED, UNTESTED) if totals[s]))
+    supplied = [t.name for t in spec.types if t.supplied]
+    if supplied:
+        out.append(f"Supplied by the kit, not checked: {', '.join(supplied)}.")
+    out.append(f"{documented} operations to implement: " + ", ".join(f"{totals[s]} {s}" for s in (PASSED, FAILED, MISSING, NOT_IMPLEMENTED, UNTESTED) if totals[s]))
     return "\n".join(out)
 
 

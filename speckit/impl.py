@@ -13,15 +13,23 @@ is reached through :class:`TracedOperation`, which
 * checks that Boolean results are Python bools (erratum E39 of Connect-4).
 
 A missing module or function fails only the tests that use it.
+
+By default the implementation is imported into the test process. With
+``load(..., sandbox=config)`` (``pytest --sandbox``) it runs instead in a separate,
+unprivileged operation server (:mod:`speckit.sandbox`); the tests then hold opaque
+handles to its values, and every call crosses the process boundary.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import inspect
 import importlib
 import importlib.util
 import signal
 import sys
+import textwrap
 import threading
 import types
 from contextlib import contextmanager
@@ -76,8 +84,17 @@ class _TimeLimitReached(BaseException):
     """Raised inside an operation by the alarm; a BaseException so ``except Exception`` cannot swallow it."""
 
 
-def load(target: str | Path, spec: Specification) -> "Implementation":
-    """Load the implementation at ``target``: a package directory or an importable module name."""
+def load(target: str | Path, spec: Specification, *, sandbox: Any = None) -> "Implementation":
+    """Load the implementation at ``target``: a package directory or an importable module name.
+
+    With ``sandbox`` (a :class:`speckit.sandbox.SandboxConfig`) the implementation, which
+    must then be a package directory, is never imported here: it runs in an operation
+    server process (see :mod:`speckit.sandbox`).
+    """
+    if sandbox is not None:
+        from .sandbox import load_sandboxed
+
+        return load_sandboxed(target, spec, sandbox)
     path = Path(target)
     if path.is_dir():
         return Implementation(_import_directory(path.resolve()), spec, origin=str(path))
@@ -125,6 +142,9 @@ def _import_directory(path: Path) -> types.ModuleType:
 
 class Implementation:
     """An implementation under test: its modules, reached through the specification."""
+
+    operation_class: type["TracedOperation"]
+    """The class of its traced operations (set below; the sandbox uses its own)."""
 
     def __init__(self, package: types.ModuleType, spec: Specification, origin: str):
         self.package = package
@@ -175,6 +195,19 @@ class Implementation:
             facades[module_name] = ModuleFacade(self, type_spec.name, module_name)
         return facades[module_name]
 
+    def state(self, qualname: str) -> str:
+        """``"present"``, ``"missing"``, or ``"not implemented"`` (its body only raises NotImplementedError).
+
+        Read from the source, without calling anything.
+        """
+        if not self.has(qualname):
+            return "missing"
+        op = self.spec.operation(qualname)
+        module = self.module(self.spec.type(op.type_name).module)
+        class_name = self.spec.type(op.type_name).class_name
+        owner = getattr(module, class_name) if class_name else module
+        return "not implemented" if _only_raises_not_implemented(getattr(owner, op.name, None)) else "present"
+
     def has(self, qualname: str) -> bool:
         """Whether the implementation provides the operation (used for optional extensions)."""
         op = self.spec.operation(qualname)
@@ -182,7 +215,30 @@ class Implementation:
             module = self.module(self.spec.type(op.type_name).module)
         except SuiteFailure:
             return False
+        class_name = self.spec.type(op.type_name).class_name
+        if class_name:
+            cls = getattr(module, class_name, None)
+            return isinstance(cls, type) and (op.kind == "constructor" or callable(getattr(cls, op.name, None)))
         return callable(getattr(module, op.name, None))
+
+
+def _only_raises_not_implemented(function: Any) -> bool:
+    """Whether a function's body (its docstring aside) is just ``raise NotImplementedError(...)``."""
+    try:
+        source = textwrap.dedent(inspect.getsource(function))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return False
+    definition = tree.body[0] if tree.body else None
+    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = definition.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
 class ModuleFacade:
@@ -202,7 +258,7 @@ class ModuleFacade:
                 operation = self._impl.spec.operation(f"{self._type_name}.{name}")
             except KeyError:
                 raise AttributeError(f"{self._type_name} has no documented operation {name!r}") from None
-            self._ops[name] = TracedOperation(self._impl, operation, self._module_name)
+            self._ops[name] = self._impl.operation_class(self._impl, operation, self._module_name)
         return self._ops[name]
 
 
@@ -259,28 +315,59 @@ class TracedOperation:
         # An operation that hung once fails at once from now on, from the same line,
         # so Hypothesis sees one consistent failure and shrinks it quickly.
         problem = self.impl.hung.get(qualname)
-        try:
-            if problem is None:
+        if problem is None:
+            try:
                 with _time_limit(self.time_limit):
                     result = function(*args)
-        except NotImplementedError:
-            raise NotImplementedOperation(f"{qualname} is not implemented yet (it raises NotImplementedError)") from None
-        except _TimeLimitReached:
-            problem = f"{qualname} did not return within {self.time_limit:g} s (an endless loop?); it is not called again in this run"
-            self.impl.hung[qualname] = problem
-        except RecursionError:
-            problem = f"{qualname} recursed without end (RecursionError)"
-        except SystemExit as e:
-            problem = f"{qualname} tried to end the program (SystemExit {e.code!r})"
-        except Exception as e:  # noqa: BLE001 - whatever it raises is reported in the spec's terms
-            problem = f"{qualname} raised {type(e).__name__}: {e}"
-        if problem is None and self.expects_bool and not isinstance(result, bool):
-            problem = f"{qualname} returned {result!r} ({type(result).__name__}); a Boolean result must be True or False"
+            except BaseException as e:  # noqa: BLE001 - classified below, the rest re-raised
+                kind, problem = failure_of(qualname, e, self.time_limit)
+                if kind is None:
+                    raise
+                if kind == NOT_IMPLEMENTED:
+                    raise NotImplementedOperation(problem) from None
+                if kind == HUNG:
+                    self.impl.hung[qualname] = problem
+            else:
+                if self.expects_bool:
+                    problem = bool_problem(qualname, result)
         if problem is not None:
             entry.failed(problem)
             raise OperationFailed(problem)
         entry.returned(result, self.expects_bool)
         return result
+
+
+Implementation.operation_class = TracedOperation
+
+NOT_IMPLEMENTED, HUNG, FAILED = "not implemented", "hung", "failed"
+
+
+def failure_of(qualname: str, error: BaseException, time_limit: float) -> tuple[str | None, str]:
+    """What an exception escaping an operation means, as ``(kind, problem)``.
+
+    ``kind`` is :data:`NOT_IMPLEMENTED`, :data:`HUNG` (the time limit was reached; the
+    operation is not called again), :data:`FAILED`, or None for an exception that is not
+    the operation's to report (KeyboardInterrupt and the like), which propagates. The
+    operation server (:mod:`speckit.sandbox`) words its failures with this function too.
+    """
+    if isinstance(error, NotImplementedError):
+        return NOT_IMPLEMENTED, f"{qualname} is not implemented yet (it raises NotImplementedError)"
+    if isinstance(error, _TimeLimitReached):
+        return HUNG, f"{qualname} did not return within {time_limit:g} s (an endless loop?); it is not called again in this run"
+    if isinstance(error, RecursionError):
+        return FAILED, f"{qualname} recursed without end (RecursionError)"
+    if isinstance(error, SystemExit):
+        return FAILED, f"{qualname} tried to end the program (SystemExit {error.code!r})"
+    if isinstance(error, Exception):
+        return FAILED, f"{qualname} raised {type(error).__name__}: {error}"
+    return None, ""
+
+
+def bool_problem(qualname: str, result: Any) -> str | None:
+    """Why a Boolean operation's result is unacceptable (erratum E39), or None."""
+    if isinstance(result, bool):
+        return None
+    return f"{qualname} returned {result!r} ({type(result).__name__}); a Boolean result must be True or False"
 
 
 _alarm_active = False

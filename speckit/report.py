@@ -16,8 +16,7 @@ import pytest
 import spec as spec_data
 
 from . import impl as impl_loader
-from .pytest_plugin import spec_of
-from .registry import kit
+from .pytest_plugin import load_implementation, spec_of
 
 _results: list[dict] = []
 _specs: set[str] = set()
@@ -38,7 +37,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo) -> dict:
     covers = [name for mark in item.iter_markers("covers") for name in mark.args]
-    record = {"test": item.nodeid, "covers": covers, "outcome": report.outcome, "kind": report.outcome, "message": ""}
+    record = {
+        "test": item.nodeid,
+        "covers": covers,
+        "structural": item.get_closest_marker("structure") is not None,
+        "outcome": report.outcome,
+        "kind": report.outcome,
+        "message": "",
+    }
     if report.skipped:
         record["message"] = _skip_reason(report)
     elif report.failed:
@@ -60,8 +66,13 @@ def _message(error: BaseException | None, report: pytest.TestReport) -> str:
     if error is None:
         return str(report.longrepr)[-2000:]
     text = str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}"
-    notes = [n for n in getattr(error, "__notes__", []) if not n.startswith("You can reproduce")]
+    notes = [_without_fixtures(n) for n in getattr(error, "__notes__", []) if not n.startswith("You can reproduce")]
     return "\n".join([text, *notes]).strip()
+
+
+def _without_fixtures(note: str) -> str:
+    """Hypothesis's falsifying example, without the ``impl`` fixture's line."""
+    return "\n".join(line for line in note.splitlines() if "impl=<Implementation" not in line)
 
 
 def _skip_reason(report: pytest.TestReport) -> str:
@@ -73,13 +84,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     path = session.config.getoption("--speckit-report")
     if not path:
         return
-    target = session.config.getoption("--impl")
     presence = {}
     for name in sorted(_specs):
         specification = spec_data.load(name)
         try:
-            implementation = impl_loader.load(target or kit(name).reference, specification)
+            implementation = load_implementation(session.config, name)
         except impl_loader.ImplementationError:
             continue
-        presence[name] = {op.qualname: implementation.has(op.qualname) for op in specification.operations(extensions=True)}
+        presence[name] = {op.qualname: implementation.state(op.qualname) for op in specification.operations(extensions=True)}
     Path(path).write_text(json.dumps({"tests": _results, "presence": presence}, indent=1), encoding="utf-8")

@@ -15,6 +15,7 @@ CONNECT4 = spec.load("connect4")
 OPERATIONS = [op for op in CONNECT4.operations() if not CONNECT4.type(op.type_name).supplied]
 
 
+@pytest.mark.structure
 @pytest.mark.parametrize(
     "qualname", [pytest.param(op.qualname, marks=pytest.mark.covers(op.qualname)) for op in OPERATIONS]
 )
