@@ -1,0 +1,131 @@
+"""SymbolType: the mark on a square, either empty or a mark of one colour."""
+
+import io
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import adt.display as kit_display
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import BLUE, RED, Build, Read, colours, grid_sides, symbols
+
+MARKS = {RED: "R", BLUE: "B"}
+
+
+def name(model) -> str:
+    return "empty" if model is None else model
+
+
+@st.composite
+def boards(draw):
+    """A board side (4 to 8) and a square on it."""
+    side = draw(grid_sides)
+    return side, (draw(st.integers(1, side)), draw(st.integers(1, side)))
+
+
+def drawn(text: str, side: int) -> dict:
+    """The marks of the one board in ``text`` (kit display format), by (row, column); '.' left out."""
+    marks = {}
+    for line in text.splitlines()[1 : side + 1]:
+        cells = line.split()
+        marks |= {(int(cells[0]), c): m for c, m in enumerate(cells[1:], start=1) if m != kit_display.EMPTY_MARK}
+    return marks
+
+
+@covers("SymbolType.newSymbolType", "SymbolType.isEmpty")
+def test_new_symbol_is_empty(impl):
+    expect(impl.symbol.isEmpty(impl.symbol.newSymbolType()), "newSymbolType() is empty")
+
+
+@covers("SymbolType.newSymbolType", "SymbolType.isEmpty", "SymbolType.getColour")
+@given(colour=colours)
+def test_new_symbol_of_a_colour_is_a_mark_of_it(impl, colour):
+    ops, build = impl.symbol, Build(impl)
+    symbol = ops.newSymbolType(build.colour(colour))
+    expect(not ops.isEmpty(symbol), f"newSymbolType({colour}) is not empty")
+    expect(impl.colour.equals(ops.getColour(symbol), build.colour(colour)), f"getColour(newSymbolType({colour})) is {colour}")
+
+
+@covers("SymbolType.setColour", "SymbolType.isEmpty", "SymbolType.getColour")
+@given(start=symbols, colour=colours)
+def test_set_colour_makes_a_mark_of_that_colour(impl, start, colour):
+    ops, build = impl.symbol, Build(impl)
+    after = ops.setColour(build.symbol(start), build.colour(colour))
+    claim = f"setColour({name(start)} symbol, {colour})"
+    expect(not ops.isEmpty(after), f"{claim} is not empty (E08)")
+    expect(impl.colour.equals(ops.getColour(after), build.colour(colour)), f"{claim} has colour {colour}")
+
+
+@covers("SymbolType.makeEmpty", "SymbolType.isEmpty")
+@given(start=symbols)
+def test_make_empty_removes_the_mark(impl, start):
+    ops = impl.symbol
+    expect(ops.isEmpty(ops.makeEmpty(Build(impl).symbol(start))), f"makeEmpty({name(start)} symbol) is empty")
+
+
+@covers("SymbolType.makeEmpty", "SymbolType.setColour", "SymbolType.isEmpty", "SymbolType.getColour")
+@given(start=symbols, colour=colours)
+def test_an_emptied_symbol_takes_a_colour_again(impl, start, colour):
+    ops, build = impl.symbol, Build(impl)
+    after = ops.setColour(ops.makeEmpty(build.symbol(start)), build.colour(colour))
+    expect_equal(Read(impl).symbol(after), colour, f"setColour(makeEmpty({name(start)} symbol), {colour})")
+
+
+@covers("SymbolType.equals")
+@given(a=symbols, b=symbols)
+def test_equals_when_both_empty_or_both_the_same_colour(impl, a, b):
+    build = Build(impl).symbol
+    expect_equal(impl.symbol.equals(build(a), build(b)), a == b, f"equals({name(a)} symbol, {name(b)} symbol)")
+
+
+@covers("SymbolType.equals")
+@given(a=symbols, b=symbols, c=symbols)
+def test_equals_is_an_equivalence(impl, a, b, c):
+    ops, build = impl.symbol, Build(impl).symbol
+    x, y, z = build(a), build(b), build(c)
+    expect(ops.equals(x, x), f"equals({name(a)} symbol, itself) is reflexive")
+    expect_equal(ops.equals(x, y), ops.equals(y, x), f"equals({name(a)} symbol, {name(b)} symbol) is symmetric")
+    if ops.equals(x, y) and ops.equals(y, z):
+        expect(ops.equals(x, z), f"equals is transitive: {name(a)} = {name(b)} = {name(c)}")
+
+
+@covers("SymbolType.clone", "SymbolType.setColour", "SymbolType.makeEmpty", "SymbolType.equals")
+@given(start=symbols, colour=colours, empty=st.booleans())
+def test_clone_is_equal_and_independent(impl, start, colour, empty):
+    ops, build, read = impl.symbol, Build(impl), Read(impl)
+    # The update always changes the model: an empty symbol takes the colour; a mark is emptied or recoloured.
+    changed = colour if start is None or not empty and colour != start else None
+
+    def update(symbol):
+        return ops.makeEmpty(symbol) if changed is None else ops.setColour(symbol, build.colour(changed))
+
+    source = build.symbol(start)
+    copy = ops.clone(source)
+    expect(ops.equals(copy, build.symbol(start)), f"clone({name(start)} symbol) equals a {name(start)} symbol")
+    expect_equal(read.symbol(update(copy)), changed, f"a clone of a {name(start)} symbol, updated, is {name(changed)}")
+    expect_equal(read.symbol(source), start, f"updating a clone of a {name(start)} symbol leaves the source {name(start)}")
+    source = build.symbol(start)
+    copy = ops.clone(source)
+    update(source)
+    expect_equal(read.symbol(copy), start, f"updating the source to {name(changed)} leaves its clone {name(start)}")
+
+
+@covers("SymbolType.showSymbol", "SymbolType.equals")
+@given(model=symbols, board=boards())
+def test_show_symbol_draws_its_mark_and_returns_the_symbol(impl, model, board):
+    side, (row, column) = board
+    ops, build = impl.symbol, Build(impl)
+    shown = build.symbol(model)
+    out = io.StringIO()
+    display = kit_display.newDisplayType(out)
+    result = ops.showSymbol(shown, display, build.location(row, column))
+    kit_display.showBoard(display, side)
+    text = out.getvalue()
+    expected = {} if model is None else {(row, column): MARKS[model]}
+    what = "nothing" if model is None else f"{MARKS[model]} at ({row}, {column})"
+    claim = f"showSymbol({name(model)} symbol, display, location ({row}, {column})) draws {what}"
+    expect_equal(drawn(text, side), expected, claim)
+    expect_equal(len(text.splitlines()), side + 1, f"{claim}: only the one {side} x {side} board is written")
+    expect(ops.equals(result, build.symbol(model)), f"showSymbol returns the {name(model)} symbol it shows (E10)")
+    expect_equal(Read(impl).symbol(shown), model, f"showSymbol leaves the {name(model)} symbol unchanged")
