@@ -267,7 +267,7 @@ _LOW = tuple(-((_SIZE - 2 - m) // 2) for m in range(_SIZE + 1))  # opponent cann
 _HIGH = tuple((_SIZE - 1 - m) // 2 for m in range(_SIZE + 1))  # we cannot win next
 _LOWER_TAG = 64  # table values >= 32 are lower bounds stored as bound + 64
 
-# The periodic check (deadline, table size) runs every this many nodes + 1.
+# Searches check their deadline (and the table size) once every 1024 nodes.
 _CHECK_EVERY = 0x3FF
 
 
@@ -286,12 +286,12 @@ def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: in
     k1, k2, k3, km1, km2, km3 = _K1, _K2, _K3, _KM1, _KM2, _KM3
     lane, lane2, base = _LANE, 2 * _LANE, _BASE
     bottom_mask, board_mask = BOTTOM_MASK, BOARD_MASK
-    order = tuple(COLUMN[c] for c in COLUMN_ORDER)
-    ranks = tuple(range(WIDTH - 1, -1, -1))  # tie-break: centre (rank 6) first
-    order_ranks = tuple(zip(order, ranks))
+    # (column mask, rank): the higher rank wins ties, so the centre comes first.
+    order_ranks = tuple((COLUMN[c], WIDTH - 1 - i) for i, c in enumerate(COLUMN_ORDER))
     loss, low, high = _LOSS, _LOW, _HIGH
     draw_moves = _SIZE - 2
     lower_tag = _LOWER_TAG
+    check_every = _CHECK_EVERY
     clock = time.monotonic
 
     def housekeeping() -> None:
@@ -303,7 +303,7 @@ def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: in
     def negamax(cur: int, mask: int, opp_win: int, moves: int, alpha: int, beta: int) -> int:
         nonlocal nodes
         nodes += 1
-        if not nodes & _CHECK_EVERY:
+        if not nodes & check_every:
             housekeeping()
 
         # Moves that do not let the opponent win at once.
@@ -351,6 +351,7 @@ def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: in
         for col_mask, rank in order_ranks:
             move = possible & col_mask
             if move:
+                # win = winning_cells(cur | move, mask | move), inlined
                 p = cur | move
                 a1 = p * k1
                 b1 = p * km1
@@ -443,7 +444,7 @@ class Solver:
                     lo = r
         finally:
             self.nodes += explored()
-        return lo
+        return (lo > 0) - (lo < 0) if weak else lo
 
     def analyze(self, position: Position, weak: bool = False, deadline: float | None = None) -> list[int | None]:
         """Score of each column (index 0-6) if played now; None for a full column.
@@ -626,29 +627,20 @@ def choose_move(
     Raises ValueError if the game is over or the level is unknown.
     """
     _check_playable(position)
-    if not isinstance(level, str):
-        raise ValueError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
-    cur, mask = position.current, position.mask
-    possible = position.possible()
+    depth = _parse_level(level)
+    if level == "perfect" and not budget_s > 0:
+        raise ValueError(f"budget_s must be positive, not {budget_s!r}")
     if level == "random":
         return (rng or random).choice(position.legal_columns())
 
-    # Every other level wins at once when it can and blocks a lone threat.
+    # The other levels all win at once when they can and block a lone threat.
+    cur, mask = position.current, position.mask
+    possible = position.possible()
     win_now = winning_cells(cur, mask) & possible
     threats = winning_cells(cur ^ mask, mask) & possible
     if level == "greedy":
-        for cells in (win_now, threats, possible):
-            if cells:
-                return next(c for c in COLUMN_ORDER if cells & COLUMN[c])
-    if level.startswith("depth:"):
-        try:
-            depth = int(level[len("depth:"):])
-        except ValueError:
-            depth = 0
-        if depth < 1:
-            raise ValueError(f"bad level {level!r}: depth must be a positive integer")
-    elif level != "perfect":
-        raise ValueError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+        cells = win_now or threats or possible
+        return next(c for c in COLUMN_ORDER if cells & COLUMN[c])
     if win_now:
         return next(c for c in COLUMN_ORDER if win_now & COLUMN[c])
     safe = position.possible_non_losing_moves()
@@ -656,11 +648,9 @@ def choose_move(
         return next(c for c in COLUMN_ORDER if (threats or possible) & COLUMN[c])
     if not safe & (safe - 1):  # a single move does not lose at once
         return _column_of(safe)
-    if level != "perfect":
+    if depth is not None:
         return _depth_search(position, depth)[0]
 
-    if budget_s <= 0:
-        raise ValueError("budget_s must be positive")
     start = time.monotonic()
     try:
         return (solver or Solver()).best_move(position, deadline=start + budget_s / 2)[0]
@@ -668,14 +658,25 @@ def choose_move(
         pass
     deadline = start + budget_s
     best = None
-    for depth in range(1, _SIZE - position.moves + 1):
+    for plies in range(1, _SIZE - position.moves + 1):
         try:  # the first iteration always completes, so there is a move
-            best, value = _depth_search(position, depth, deadline if best is not None else None, best)
+            best, value = _depth_search(position, plies, deadline if best is not None else None, best)
         except SearchTimeout:
             break
         if abs(value) >= _DECIDED:  # decided within the horizon: exact
             break
     return best
+
+
+def _parse_level(level: str) -> int | None:
+    """The N of ``"depth:N"``, None for the other levels; ValueError if unknown."""
+    if level in ("random", "greedy", "perfect"):
+        return None
+    if isinstance(level, str) and level.startswith("depth:"):
+        digits = level[len("depth:"):]
+        if digits.isascii() and digits.isdigit() and int(digits) >= 1:
+            return int(digits)
+    raise ValueError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)} (N >= 1)")
 
 
 def choose_move_1based(position: Position, level: str = "perfect", budget_s: float = 1.0, rng: random.Random | None = None, **kwargs) -> int:

@@ -1,0 +1,412 @@
+"""Benchmark the Connect Four solver on Pascal Pons' test sets.
+
+Usage::
+
+    python benchmarks/pons.py [SET ...] [--limit N] [--weak] [--dir DIR] [--clock cpu|wall]
+
+SET is a set name such as ``L2_R1`` (or ``Test_L2_R1``); the default is
+L3_R1 L2_R1 L1_R1 L2_R2.  The set files (``MOVES SCORE`` per line) are looked
+up in ``--dir``, by default ``../shared/benchmarks/pons`` next to the repository.
+The transposition table is emptied before each position, as in Pons' benchmark,
+and only the solving is timed: by default in CPU time of this process, which a
+busy machine disturbs far less than wall-clock time (``--clock wall``).  The
+run ends with the ratio of wall-clock to CPU time, a measure of how busy the
+machine was.
+
+For each set it prints the correct answers, the mean number of positions
+explored, the mean time per position and the positions explored per second.
+Baselines are measured in the same run on the first ``--baseline-limit``
+positions of L3_R1 and L2_R1, and our solver's figures on those same positions
+are printed as ratios against them:
+
+* ``plain``: a deliberately plain solver (negamax with alpha-beta, centre-first
+  order and a dict transposition table; no null-window search, no pruning of
+  losing moves);
+* ``port``: a straightforward object-and-method port of the algorithm ours
+  implements (it must explore exactly as many positions as ours).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from reference_games.boardadt.solver import (  # noqa: E402
+    BOARD_MASK,
+    BOTTOM,
+    BOTTOM_MASK,
+    COLUMN,
+    COLUMN_ORDER,
+    TOP,
+    WIDTH,
+    Position,
+    Solver,
+)
+
+DEFAULT_SETS = ("L3_R1", "L2_R1", "L1_R1", "L2_R2")
+BASELINE_SETS = ("L3_R1", "L2_R1")
+DEFAULT_DIR = REPO.parent / "shared" / "benchmarks" / "pons"
+SIZE = 42
+
+
+class BenchmarkError(Exception):
+    """A problem with the benchmark files, reported without a traceback."""
+
+
+class PlainSolver:
+    """The baseline: a deliberately plain, straightforward solver.
+
+    Negamax with alpha-beta on bitboards, columns tried centre-first, a dict
+    transposition table of upper bounds, a single full-window search.
+    """
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.table: dict[int, int] = {}
+
+    def reset(self) -> None:
+        self.nodes = 0
+        self.table.clear()
+
+    def solve(self, position: Position, weak: bool = False) -> int:
+        if weak:
+            return self.negamax(position.current, position.mask, position.moves, -1, 1)
+        return self.negamax(position.current, position.mask, position.moves, -SIZE // 2, SIZE // 2)
+
+    @staticmethod
+    def wins(stones: int) -> bool:
+        for step in (1, 7, 6, 8):
+            pairs = stones & (stones >> step)
+            if pairs & (pairs >> 2 * step):
+                return True
+        return False
+
+    def negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if moves == SIZE:
+            return 0
+        for col in range(WIDTH):
+            if not mask & TOP[col]:
+                move = (mask + BOTTOM[col]) & COLUMN[col]
+                if self.wins(current | move):
+                    return (SIZE + 1 - moves) // 2
+        upper = self.table.get(current + mask, (SIZE - 1 - moves) // 2)
+        if beta > upper:
+            beta = upper
+            if alpha >= beta:
+                return beta
+        for col in COLUMN_ORDER:
+            if not mask & TOP[col]:
+                move = (mask + BOTTOM[col]) & COLUMN[col]
+                score = -self.negamax(current ^ mask, mask | move, moves + 1, -beta, -alpha)
+                if score >= beta:
+                    return score
+                if score > alpha:
+                    alpha = score
+        self.table[current + mask] = alpha
+        return alpha
+
+
+class PortPosition:
+    """Pons' Position class, ported line by line (objects, methods, plain shifts)."""
+
+    def __init__(self, current: int = 0, mask: int = 0, moves: int = 0) -> None:
+        self.current, self.mask, self.moves = current, mask, moves
+
+    def copy(self) -> PortPosition:
+        return PortPosition(self.current, self.mask, self.moves)
+
+    def play(self, move: int) -> None:
+        self.current ^= self.mask
+        self.mask |= move
+        self.moves += 1
+
+    def key(self) -> int:
+        return self.current + self.mask
+
+    def possible(self) -> int:
+        return (self.mask + BOTTOM_MASK) & BOARD_MASK
+
+    def can_win_next(self) -> bool:
+        return bool(self.winning_position() & self.possible())
+
+    def winning_position(self) -> int:
+        return self.compute_winning_position(self.current, self.mask)
+
+    def opponent_winning_position(self) -> int:
+        return self.compute_winning_position(self.current ^ self.mask, self.mask)
+
+    def possible_non_losing_moves(self) -> int:
+        possible_mask = self.possible()
+        opponent_win = self.opponent_winning_position()
+        forced_moves = possible_mask & opponent_win
+        if forced_moves:
+            if forced_moves & (forced_moves - 1):
+                return 0
+            possible_mask = forced_moves
+        return possible_mask & ~(opponent_win >> 1)
+
+    def move_score(self, move: int) -> int:
+        return self.compute_winning_position(self.current | move, self.mask).bit_count()
+
+    @staticmethod
+    def compute_winning_position(position: int, mask: int) -> int:
+        r = (position << 1) & (position << 2) & (position << 3)
+        for s in (7, 6, 8):
+            p = (position << s) & (position << 2 * s)
+            r |= p & (position << 3 * s)
+            r |= p & (position >> s)
+            p = (position >> s) & (position >> 2 * s)
+            r |= p & (position << s)
+            r |= p & (position >> 3 * s)
+        return r & (BOARD_MASK ^ mask)
+
+
+class MoveSorter:
+    """Pons' insertion-sorted move list."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[int, int]] = []
+
+    def add(self, move: int, score: int) -> None:
+        pos = len(self.entries)
+        while pos and self.entries[pos - 1][1] > score:
+            pos -= 1
+        self.entries.insert(pos, (move, score))
+
+    def get_next(self) -> int:
+        return self.entries.pop()[0] if self.entries else 0
+
+
+class PortSolver:
+    """A straightforward port of Pons' final solver (lower-bound table, no book)."""
+
+    MIN_SCORE, MAX_SCORE = -SIZE // 2 + 3, (SIZE + 1) // 2 - 3
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.table: dict[int, int] = {}
+
+    def reset(self) -> None:
+        self.nodes = 0
+        self.table.clear()
+
+    def negamax(self, P: PortPosition, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        possible = P.possible_non_losing_moves()
+        if possible == 0:
+            return -((SIZE - P.moves) // 2)
+        if P.moves >= SIZE - 2:
+            return 0
+        low = -((SIZE - 2 - P.moves) // 2)
+        if alpha < low:
+            alpha = low
+            if alpha >= beta:
+                return alpha
+        high = (SIZE - 1 - P.moves) // 2
+        if beta > high:
+            beta = high
+            if alpha >= beta:
+                return beta
+        key = P.key()
+        val = self.table.get(key, 0)
+        if val:
+            if val > self.MAX_SCORE - self.MIN_SCORE + 1:
+                low = val + 2 * self.MIN_SCORE - self.MAX_SCORE - 2
+                if alpha < low:
+                    alpha = low
+                    if alpha >= beta:
+                        return alpha
+            else:
+                high = val + self.MIN_SCORE - 1
+                if beta > high:
+                    beta = high
+                    if alpha >= beta:
+                        return beta
+        moves = MoveSorter()
+        for i in reversed(range(WIDTH)):
+            move = possible & COLUMN[COLUMN_ORDER[i]]
+            if move:
+                moves.add(move, P.move_score(move))
+        while next_move := moves.get_next():
+            P2 = P.copy()
+            P2.play(next_move)
+            score = -self.negamax(P2, -beta, -alpha)
+            if score >= beta:
+                self.table[key] = score + self.MAX_SCORE - 2 * self.MIN_SCORE + 2
+                return score
+            if score > alpha:
+                alpha = score
+        self.table[key] = alpha - self.MIN_SCORE + 1
+        return alpha
+
+    def solve(self, position: Position, weak: bool = False) -> int:
+        P = PortPosition(position.current, position.mask, position.moves)
+        if P.can_win_next():
+            return 1 if weak else (SIZE + 1 - P.moves) // 2
+        low, high = -((SIZE - P.moves) // 2), (SIZE + 1 - P.moves) // 2
+        if weak:
+            low, high = -1, 1
+        while low < high:
+            med = low + (high - low) // 2
+            if med <= 0 and int(low / 2) < med:
+                med = int(low / 2)
+            elif med >= 0 and int(high / 2) > med:
+                med = int(high / 2)
+            r = self.negamax(P, med, med + 1)
+            if r <= med:
+                high = r
+            else:
+                low = r
+        return (low > 0) - (low < 0) if weak else low
+
+
+def set_path(directory: Path, name: str) -> Path:
+    stem = name if name.startswith("Test_") else f"Test_{name}"
+    return directory / stem
+
+
+def load_set(path: Path, limit: int | None) -> list[tuple[str, Position, int]]:
+    """The (moves, position, expected score) of each line of a set file."""
+    if not path.is_file():
+        raise BenchmarkError(f"benchmark set file not found: {path}")
+    cases = []
+    with path.open() as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            if limit is not None and len(cases) >= limit:
+                break
+            try:
+                moves, score = line.split()
+                cases.append((moves, Position.from_moves(moves), int(score)))
+            except ValueError as e:
+                raise BenchmarkError(f"{path}:{number}: bad line {line.strip()!r} ({e})") from None
+    if not cases:
+        raise BenchmarkError(f"benchmark set file is empty: {path}")
+    return cases
+
+
+def expected(score: int, weak: bool) -> int:
+    return (score > 0) - (score < 0) if weak else score
+
+
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+elapsed = {"cpu": 0.0, "wall": 0.0}  # totals over the run, to report how busy the machine was
+
+
+def run(solver, cases, weak: bool, clock: str) -> dict:
+    """Solve each case from an empty table; return totals and per-case figures."""
+    correct = 0
+    nodes_each: list[int] = []
+    times_each: list[float] = []
+    for _moves, position, score in cases:
+        solver.reset()
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = solver.solve(position, weak=weak)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        elapsed["wall"] += wall
+        elapsed["cpu"] += cpu
+        times_each.append(cpu if clock == "cpu" else wall)
+        nodes_each.append(solver.nodes)
+        correct += result == expected(score, weak)
+    return {"correct": correct, "nodes": nodes_each, "times": times_each}
+
+
+def summary(nodes: list[int], times: list[float]) -> tuple[float, float, float]:
+    """Mean positions explored, mean seconds per position, positions per second."""
+    n, total_nodes, total_time = len(nodes), sum(nodes), sum(times)
+    return total_nodes / n, total_time / n, total_nodes / total_time if total_time else float("inf")
+
+
+def format_time(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sets", nargs="*", metavar="SET", help=f"set names (default: {' '.join(DEFAULT_SETS)})")
+    parser.add_argument("--limit", type=int, help="only the first N positions of each set")
+    parser.add_argument("--weak", action="store_true", help="weak solve: win/draw/loss only")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="time in CPU time of this process (default) or wall-clock time")
+    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"folder of the set files (default: {DEFAULT_DIR})")
+    parser.add_argument("--baseline-limit", type=int, default=50, metavar="N", help="positions per set for the baseline (default 50; 0 skips it)")
+    args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        parser.error("--limit must be positive")
+    if args.baseline_limit < 0:
+        parser.error("--baseline-limit must be >= 0")
+
+    names = args.sets or list(DEFAULT_SETS)
+    try:
+        sets = {name.removeprefix("Test_"): load_set(set_path(args.dir, name), args.limit) for name in names}
+        baseline_sets = {}
+        if args.baseline_limit:
+            for name in BASELINE_SETS:
+                cases = sets.get(name) or load_set(set_path(args.dir, name), None)
+                baseline_sets[name] = cases[: args.baseline_limit]
+    except BenchmarkError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+    mode = "weak" if args.weak else "strong"
+    print(f"Connect Four solver benchmark ({mode} solve, {args.clock} time, Python {sys.version.split()[0]}), sets from {args.dir}")
+    header = f"{'set':<8} {'correct':>11} {'mean positions':>15} {'mean time':>11} {'positions/s':>12}"
+    print(header)
+    print("-" * len(header))
+    ok = True
+    for name, cases in sets.items():
+        result = run(Solver(), cases, args.weak, args.clock)
+        mean_nodes, mean_time, rate = summary(result["nodes"], result["times"])
+        ok &= result["correct"] == len(cases)
+        print(f"{name:<8} {result['correct']:>5}/{len(cases):<5} {mean_nodes:>15,.1f} {format_time(mean_time):>11} {rate:>12,.0f}")
+
+    if baseline_sets:
+        print()
+        print(f"Baselines on the first {args.baseline_limit} positions of {' and '.join(baseline_sets)}:")
+        print("  plain = plain negamax + alpha-beta (centre-first order, dict table)")
+        print("  port  = straightforward port of the same algorithm as ours (objects, methods)")
+        header = f"{'set':<8} {'solver':<7} {'correct':>9} {'mean positions':>15} {'mean time':>11} {'positions/s':>12}"
+        print(header)
+        print("-" * len(header))
+        ratios = []
+        for name, cases in baseline_sets.items():
+            rows, per_case = {}, {}
+            for label, solver in (("plain", PlainSolver()), ("port", PortSolver()), ("ours", Solver())):
+                result = run(solver, cases, args.weak, args.clock)
+                ok &= result["correct"] == len(cases)
+                rows[label] = summary(result["nodes"], result["times"])
+                per_case[label] = result["nodes"]
+                mean_nodes, mean_time, rate = rows[label]
+                print(f"{name:<8} {label:<7} {result['correct']:>4}/{len(cases):<4} {mean_nodes:>15,.1f} {format_time(mean_time):>11} {rate:>12,.0f}")
+            ratios.append((name, rows))
+            if per_case["port"] != per_case["ours"]:
+                print(f"WARNING: {name}: the port and ours explored different numbers of positions")
+        print()
+        print("Ours as ratios against the baselines on the same positions (time: how many times faster):")
+        for name, rows in ratios:
+            ours = rows["ours"]
+            for label in ("plain", "port"):
+                base = rows[label]
+                print(
+                    f"  {name} vs {label:<5}: time {base[1] / ours[1]:6.2f}x, "
+                    f"positions explored {ours[0] / base[0]:5.2f}x, positions/s {ours[2] / base[2]:5.2f}x"
+                )
+    if elapsed["cpu"]:
+        print(f"\nWall-clock time was {elapsed['wall'] / elapsed['cpu']:.2f}x CPU time (1.00 = the machine was otherwise idle).")
+    if not ok:
+        print("\nSOME SCORES ARE WRONG", file=sys.stderr)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
