@@ -310,6 +310,8 @@ def _score(grid: Grid, player: Player, masks: tuple[int, ...]) -> int:
     weights = WEIGHTS + (lines(grid.side).win_bonus,)
     total = 0
     for mask in masks:
+        if not (mine | theirs) & mask:
+            continue  # an empty line scores nothing
         own, other = (mine & mask).bit_count(), (theirs & mask).bit_count()
         if not other:
             total += weights[own]
