@@ -1,0 +1,786 @@
+"""GridType: the state of a game, an N x N board of squares, its dimension and its worth.
+
+Grids are built from models (``side`` and a dict of marks, see ``strategies``) through
+newGridType and occupySquare only, and read back square by square with getSymbol. The
+oracle for the win family is ``winners()``: four in a row, a column or either diagonal
+(erratum E17), on grids of sides 4 to 8, with marks placed anywhere (no gravity, E18).
+
+What the document leaves open is accepted either way: after an update only its result
+is used (E01); no occupied square is ever occupied again (E20); when both colours have
+a line either winner is right (E19); horizWin and vertWin may follow their names or,
+consistently, their swapped descriptions (E16); the evaluations are held only to E24.
+"""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+
+import adt.display as kit_display
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import BLUE, OTHER, RED, Build, colours, grid_sides, grids, lines_of, winners, worth_numbers
+
+MARK = {RED: "R", BLUE: "B", None: "."}
+ALL_KINDS = ("row", "column", "diagonal", "antidiagonal")
+DIAGONALS = ("diagonal", "antidiagonal")
+NAMES_READING = {"horizWin": ("row",), "vertWin": ("column",)}
+SWAPPED_READING = {"horizWin": ("column",), "vertWin": ("row",)}
+
+
+# Helpers ------------------------------------------------------------------------------
+
+
+class Maker(Build):
+    """Build and Read in one, for one example: each index and location is made once and shared.
+
+    Shared values are never updated (erratum E25 allows a grid to keep them); symbols
+    are made afresh for every use, since a grid may keep the very symbol it is given.
+    Sharing keeps the number of operation calls, and so the run time, down.
+    """
+
+    def __init__(self, impl):
+        super().__init__(impl)
+        self._indexes: dict = {}
+        self._locations: dict = {}
+        self._red = None
+
+    def index(self, n: int):
+        if n not in self._indexes:
+            self._indexes[n] = super().index(n)
+        return self._indexes[n]
+
+    def location(self, row: int, column: int):
+        if (row, column) not in self._locations:
+            self._locations[(row, column)] = super().location(row, column)
+        return self._locations[(row, column)]
+
+    def read(self, symbol):
+        """The model of a symbol: None when empty, else its colour's name."""
+        if self.impl.symbol.isEmpty(symbol):
+            return None
+        if self._red is None:
+            self._red = self.colour(RED)
+        return RED if self.impl.colour.equals(self.impl.symbol.getColour(symbol), self._red) else BLUE
+
+
+def picture(side: int, marks: dict) -> str:
+    """A model as text, row by row: 'R.../.B../..../....' (R red, B blue, . empty)."""
+    rows = ("".join(MARK[marks.get((r, c))] for c in range(1, side + 1)) for r in range(1, side + 1))
+    return f"the {side} x {side} grid {'/'.join(rows)}"
+
+
+def squares(side: int):
+    return [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]
+
+
+def name(model) -> str:
+    return "an empty symbol" if model is None else model
+
+
+def check_squares(make: Maker, grid, side: int, marks: dict, where: str, occupied: bool = True) -> None:
+    """Every square of the grid holds the model's symbol (getSymbol), and squareOccupied agrees."""
+    ops = make.impl.grid
+    for r, c in squares(side):
+        got = make.read(ops.getSymbol(grid, make.location(r, c)))
+        expect_equal(got, marks.get((r, c)), f"getSymbol at (row {r}, column {c}) of {where}")
+        if occupied:
+            expect_equal(ops.squareOccupied(grid, make.location(r, c)), (r, c) in marks, f"squareOccupied at (row {r}, column {c}) of {where}")
+
+
+def check_dimension(make: Maker, grid, side: int, where: str) -> None:
+    expect(make.impl.dimension.equals(make.impl.grid.getDimension(grid), make.dimension(side)), f"getDimension of {where} is {side}")
+
+
+def check_worth(make: Maker, grid, worth: int, where: str) -> None:
+    expect(make.impl.worth.equals(make.impl.grid.getWorth(grid), make.worth(worth)), f"getWorth of {where} is {worth}")
+
+
+_READINGS: dict = {}
+
+
+def line_reading(impl) -> dict:
+    """Which reading of horizWin/vertWin (erratum E16) the implementation follows, checked both ways.
+
+    A 4 x 4 grid whose only line is red's row 1 decides it: horizWin finding it is the
+    names' reading, vertWin finding it the descriptions' (swapped) reading. A grid whose
+    only line is red's column 1 must then be found by the other operation, and not by
+    the first. Every later check holds the implementation to the reading found.
+    """
+    if id(impl) in _READINGS:
+        return _READINGS[id(impl)][1]
+    make = Maker(impl)
+    row_marks = {(1, c): RED for c in range(1, 5)}
+    row_only = make.grid(4, row_marks)
+    horiz, vert = make.read(impl.grid.horizWin(row_only)), make.read(impl.grid.vertWin(row_only))
+    if horiz == RED and vert is None:
+        reading, finder, other = NAMES_READING, "vertWin", "horizWin"
+    elif horiz is None and vert == RED:
+        reading, finder, other = SWAPPED_READING, "horizWin", "vertWin"
+    else:
+        expect(
+            False,
+            f"on {picture(4, row_marks)} (its only line is red's row 1), exactly one of horizWin "
+            "(the names' reading) and vertWin (the swapped descriptions' reading, E16) finds red, the other nothing",
+            expected="one of them red, the other an empty symbol",
+            actual=f"horizWin {name(horiz)}, vertWin {name(vert)}",
+        )
+    column_marks = {(r, 1): RED for r in range(1, 5)}
+    column_only = make.grid(4, column_marks)
+    expect_equal(
+        make.read(getattr(impl.grid, finder)(column_only)),
+        RED,
+        f"{finder} on {picture(4, column_marks)} (its only line is red's column 1): {other} found the row line, "
+        f"so {finder} must find the column line (one consistent reading, E16)",
+    )
+    expect_equal(
+        make.read(getattr(impl.grid, other)(column_only)),
+        None,
+        f"{other} on {picture(4, column_marks)} (its only line is red's column 1): {other} found the row line, "
+        "so it must not find a column line (one consistent reading, E16)",
+    )
+    _READINGS[id(impl)] = (impl, reading)
+    return reading
+
+
+def check_outcome(make: Maker, grid, side: int, marks: dict, where: str | None = None) -> None:
+    """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model."""
+    impl = make.impl
+    reading = line_reading(impl)
+    where = where or picture(side, marks)
+    kinds_of = {"win": ALL_KINDS, "diagWin": DIAGONALS, **reading}
+    for operation, kinds in kinds_of.items():
+        expected = winners(side, marks, kinds)
+        got = make.read(getattr(impl.grid, operation)(grid))
+        lines = " or ".join(kinds) + " lines"
+        if operation in reading and reading is SWAPPED_READING:
+            lines += f" ({operation} follows the swapped descriptions, E16)"
+        if expected:
+            expect(
+                got in expected,
+                f"{operation} on {where}: {' and '.join(sorted(expected))} fill{'s' if len(expected) == 1 else ''} "
+                f"four squares of its {lines} (E17; either winner when both do, E19)",
+                expected=" or ".join(sorted(expected)),
+                actual=name(got),
+            )
+        else:
+            expect(
+                got is None,
+                f"{operation} on {where}: no colour fills four squares of its {lines}, so an empty symbol (E15, E17)",
+                expected="an empty symbol",
+                actual=name(got),
+            )
+    won = bool(winners(side, marks))
+    full = len(marks) == side * side
+    expect_equal(impl.grid.fullGrid(grid), full, f"fullGrid on {where}")
+    expect_equal(impl.grid.draw(grid), full and not won, f"draw on {where}: full and nobody has won (E38)")
+    expect_equal(impl.grid.gameOver(grid), won or full, f"gameOver on {where}: a win or a draw (E38)")
+
+
+def remove_lines(side: int, marks: dict, colour: str) -> dict:
+    """The model with marks of ``colour`` taken off until that colour fills no line."""
+    marks = dict(marks)
+    while colour in winners(side, marks):
+        for line in lines_of(side):
+            if all(marks.get(square) == colour for square in line):
+                del marks[line[0]]
+                break
+    return marks
+
+
+def draw_free_square(draw, side: int, marks: dict):
+    free = [s for s in squares(side) if s not in marks]
+    return draw(st.sampled_from(free)) if free else None
+
+
+# Grid models for particular questions --------------------------------------------------
+
+
+@st.composite
+def sparse_grids(draw, sides=grid_sides):
+    return draw(grids(sides=sides, fill=st.floats(0.0, 0.5)))
+
+
+@st.composite
+def runs(draw, lengths=st.integers(4, 8)):
+    """A grid whose only marks are one straight run (of 4 or more, up to the edge) of one colour."""
+    side = draw(grid_sides)
+    kind = draw(st.sampled_from(ALL_KINDS))
+    dr, dc = {"row": (0, 1), "column": (1, 0), "diagonal": (1, 1), "antidiagonal": (1, -1)}[kind]
+    start = draw(st.sampled_from(list(lines_of(side, (kind,)))))[0]
+    most = 0
+    while 1 <= start[0] + most * dr <= side and 1 <= start[1] + most * dc <= side:
+        most += 1
+    length = min(draw(lengths), most)
+    colour = draw(colours)
+    return side, kind, {(start[0] + k * dr, start[1] + k * dc): colour for k in range(length)}
+
+
+@st.composite
+def near_misses(draw):
+    """A line of four with one square spoiled (left empty or the other colour), among a few stray marks."""
+    side = draw(grid_sides)
+    line = draw(st.sampled_from(list(lines_of(side))))
+    colour = draw(colours)
+    spoiled = draw(st.sampled_from(line))
+    marks = {square: colour for square in line if square != spoiled}
+    if draw(st.booleans()):
+        marks[spoiled] = OTHER[colour]
+    for square in draw(st.lists(st.sampled_from(squares(side)), max_size=4)):
+        marks.setdefault(square, draw(colours))
+    return side, marks
+
+
+@st.composite
+def wrapped_runs(draw):
+    """Four marks consecutive in row-major order with a step of 1, N-1, N or N+1 that cross an edge.
+
+    A grid kept as one long array (or bitmask) finds false lines here when it forgets the edges.
+    """
+    side = draw(grid_sides)
+    step = draw(st.sampled_from([1, side - 1, side, side + 1]))
+    start = draw(st.integers(0, side * side - 1 - 3 * step))
+    colour = draw(colours)
+    marks = {divmod(start + k * step, side): colour for k in range(4)}
+    return side, {(r + 1, c + 1): v for (r, c), v in marks.items()}
+
+
+@st.composite
+def two_winners(draw):
+    """Lines of both colours at once (possible by occupySquare, erratum E19), plus stray marks."""
+    side = draw(grid_sides)
+    red_line = draw(st.sampled_from(list(lines_of(side))))
+    blue_line = draw(st.sampled_from([line for line in lines_of(side) if not set(line) & set(red_line)]))
+    marks = {square: RED for square in red_line} | {square: BLUE for square in blue_line}
+    for square in draw(st.lists(st.sampled_from(squares(side)), max_size=6)):
+        marks.setdefault(square, draw(colours))
+    return side, marks
+
+
+@st.composite
+def full_grids(draw):
+    """A full grid: a pattern with no line, perhaps turned, with some squares flipped (which may make lines)."""
+    side = draw(grid_sides)
+    turned = draw(st.booleans())
+    swap = draw(st.booleans())
+    marks = {}
+    for r, c in squares(side):
+        a, b = (c, r) if turned else (r, c)
+        marks[(r, c)] = (RED, BLUE)[(b // 2 + a + swap) % 2]
+    for square in draw(st.lists(st.sampled_from(squares(side)), max_size=3)):
+        marks[square] = OTHER[marks[square]]
+    return side, marks
+
+
+@st.composite
+def won_by(draw, side: int, colour: str):
+    """A grid where ``colour`` fills a line (perhaps several) and the other colour fills none."""
+    line = draw(st.sampled_from(list(lines_of(side))))
+    base = draw(grids(sides=st.just(side), fill=st.floats(0.0, 0.6)))[1]
+    marks = base | {square: colour for square in line}
+    return remove_lines(side, marks, OTHER[colour])
+
+
+@st.composite
+def not_won_by(draw, side: int, colour: str):
+    """Any grid where ``colour`` fills no line (the other colour may)."""
+    base = draw(grids(sides=st.just(side)))[1]
+    return remove_lines(side, base, colour)
+
+
+# Construction ---------------------------------------------------------------------------
+
+
+@covers(
+    "GridType.newGridType", "GridType.validMove", "GridType.getDimension", "GridType.getWorth",
+    "GridType.getSymbol", "GridType.squareOccupied", "GridType.fullGrid",
+)
+def test_default_grid_is_4_by_4_empty_with_worth_0(impl):
+    make, ops = Maker(impl), impl.grid
+    grid = ops.newGridType()
+    where = "newGridType()"
+    for (r, c), valid in {(1, 1): True, (4, 4): True, (1, 4): True, (4, 1): True, (5, 1): False, (1, 5): False, (5, 5): False}.items():
+        expect_equal(ops.validMove(grid, make.location(r, c)), valid, f"validMove(newGridType(), (row {r}, column {c})): the default grid is 4 x 4")
+    expect(impl.dimension.equals(ops.getDimension(grid), impl.dimension.newDimensionType()), "getDimension(newGridType()) equals newDimensionType(), 4")
+    check_dimension(make, grid, 4, where)
+    expect(impl.worth.equals(ops.getWorth(grid), impl.worth.newWorthType()), "getWorth(newGridType()) equals newWorthType(), 0")
+    check_squares(make, grid, 4, {}, where)
+    expect_equal(ops.fullGrid(grid), False, "fullGrid(newGridType()): every square is empty")
+    expect(ops.equals(grid, make.grid(4)), "newGridType() equals newGridType(dimension 4)")
+
+
+@covers("GridType.newGridType", "GridType.getDimension", "GridType.getWorth", "GridType.getSymbol", "GridType.squareOccupied")
+@given(side=grid_sides)
+def test_new_grid_of_a_dimension_is_empty_with_worth_0(impl, side):
+    make = Maker(impl)
+    grid = impl.grid.newGridType(make.dimension(side))
+    where = f"newGridType(dimension {side})"
+    check_dimension(make, grid, side, where)
+    check_worth(make, grid, 0, where)
+    check_squares(make, grid, side, {}, where)
+
+
+@covers("GridType.newGridType", "GridType.getSymbol", "GridType.squareOccupied", "GridType.getDimension", "GridType.getWorth", "GridType.equals")
+@given(data=st.data(), side=grid_sides, colour=colours)
+def test_new_grid_with_a_symbol_has_it_there_and_nowhere_else(impl, data, side, colour):
+    make = Maker(impl)
+    row, column = data.draw(st.sampled_from(squares(side)), label="location")
+    grid = impl.grid.newGridType(make.dimension(side), make.location(row, column), make.symbol(colour))
+    where = f"newGridType(dimension {side}, (row {row}, column {column}), {colour})"
+    marks = {(row, column): colour}
+    check_dimension(make, grid, side, where)
+    check_worth(make, grid, 0, where)
+    check_squares(make, grid, side, marks, where)
+    expect(impl.grid.equals(grid, make.grid(side, marks)), f"{where} equals {picture(side, marks)} built with occupySquare")
+
+
+# Squares ----------------------------------------------------------------------------------
+
+
+@covers("GridType.occupySquare", "GridType.getSymbol", "GridType.squareOccupied", "GridType.getSquare")
+@given(data=st.data(), model=grids())
+def test_occupied_squares_read_back_as_placed(impl, data, model):
+    side, marks = model
+    make = Maker(impl)
+    grid = make.grid(side, marks)
+    where = picture(side, marks)
+    check_squares(make, grid, side, marks, where)
+    probes = data.draw(st.lists(st.sampled_from(squares(side)), min_size=1, max_size=4, unique=True), label="squares got")
+    for r, c in probes:
+        square = impl.grid.getSquare(grid, make.location(r, c))
+        expect_equal(make.read(impl.square.getSymbol(square)), marks.get((r, c)), f"the symbol of getSquare at (row {r}, column {c}) of {where} (E13)")
+        location = impl.square.getLocation(square)
+        expect(
+            impl.index.equals(impl.location.getRow(location), make.index(r))
+            and impl.index.equals(impl.location.getColumn(location), make.index(c)),
+            f"getSquare at (row {r}, column {c}) of {where} is the square at that location, row {r} and column {c} (E13)",
+        )
+
+
+@covers("GridType.occupySquare", "GridType.getSymbol", "GridType.getDimension", "GridType.getWorth")
+@given(data=st.data(), model=sparse_grids(), colour=colours, worth=worth_numbers)
+def test_occupy_square_changes_that_square_only(impl, data, model, colour, worth):
+    side, marks = model
+    make = Maker(impl)
+    square = draw_free_square(data.draw, side, marks)
+    if square is None:
+        return
+    grid = impl.grid.setWorth(make.grid(side, marks), make.worth(worth))
+    grid = impl.grid.occupySquare(grid, make.location(*square), make.symbol(colour))
+    where = f"occupySquare({picture(side, marks)} with worth {worth}, (row {square[0]}, column {square[1]}), {colour})"
+    check_squares(make, grid, side, marks | {square: colour}, where, occupied=False)
+    check_dimension(make, grid, side, where)
+    check_worth(make, grid, worth, where)
+
+
+@covers("GridType.setSquare", "GridType.getSymbol")
+@given(data=st.data(), model=sparse_grids(), symbol=st.sampled_from([None, RED, BLUE]))
+def test_set_square_puts_the_squares_symbol_at_its_own_location(impl, data, model, symbol):
+    side, marks = model
+    make = Maker(impl)
+    row, column = data.draw(st.sampled_from(squares(side)), label="square's location")
+    square = impl.square.newSquareType(make.location(row, column), make.symbol(symbol))
+    grid = impl.grid.setSquare(make.grid(side, marks), square)
+    expected = {k: v for k, v in marks.items() if k != (row, column)}
+    if symbol is not None:
+        expected[(row, column)] = symbol
+    where = f"setSquare({picture(side, marks)}, the square at (row {row}, column {column}) holding {name(symbol)})"
+    check_squares(make, grid, side, expected, where, occupied=False)
+
+
+@covers("GridType.setDimension", "GridType.getDimension")
+@given(first=grid_sides, second=st.integers(4, 12), default=st.booleans())
+def test_get_dimension_returns_what_set_dimension_set(impl, first, second, default):
+    make = Maker(impl)
+    grid = impl.grid.newGridType() if default else impl.grid.newGridType(make.dimension(first))
+    grid = impl.grid.setDimension(grid, make.dimension(second))
+    made = "newGridType()" if default else f"newGridType(dimension {first})"
+    check_dimension(make, grid, second, f"setDimension({made}, dimension {second}) (E23)")
+
+
+@covers("GridType.setWorth", "GridType.getWorth", "GridType.getSymbol", "GridType.getDimension")
+@given(model=sparse_grids(), first=worth_numbers, second=worth_numbers)
+def test_get_worth_returns_what_set_worth_set_and_squares_stay(impl, model, first, second):
+    side, marks = model
+    make = Maker(impl)
+    grid = impl.grid.setWorth(make.grid(side, marks), make.worth(first))
+    where = f"setWorth({picture(side, marks)}, worth {first})"
+    check_worth(make, grid, first, where)
+    check_squares(make, grid, side, marks, where, occupied=False)
+    check_dimension(make, grid, side, where)
+    grid = impl.grid.setWorth(grid, make.worth(second))
+    check_worth(make, grid, second, f"setWorth of that grid again, to worth {second}")
+
+
+@covers("GridType.validMove")
+@given(data=st.data(), model=sparse_grids())
+def test_valid_move_is_on_the_grid_at_every_boundary(impl, data, model):
+    side, marks = model
+    make = Maker(impl)
+    grid = make.grid(side, marks)
+    edges = [1, side, side + 1]
+    probes = [(r, c) for r in edges for c in edges]
+    probes += data.draw(st.lists(st.tuples(st.integers(1, side + 2), st.integers(1, side + 2)), max_size=4), label="more locations")
+    for r, c in probes:
+        expect_equal(
+            impl.grid.validMove(grid, make.location(r, c)),
+            r <= side and c <= side,
+            f"validMove({picture(side, marks)}, (row {r}, column {c})): rows and columns 1 to {side} are on it, "
+            "occupied or not",
+        )
+
+
+# The state of the game ---------------------------------------------------------------------
+
+
+@covers("GridType.fullGrid", "GridType.draw", "GridType.gameOver", "GridType.win")
+@given(data=st.data(), model=full_grids())
+def test_full_grid_draw_and_game_over(impl, data, model):
+    side, marks = model
+    make = Maker(impl)
+    check_outcome(make, make.grid(side, marks), side, marks)
+    missing = data.draw(st.sampled_from(squares(side)), label="square left empty")
+    rest = {k: v for k, v in marks.items() if k != missing}
+    check_outcome(make, make.grid(side, rest), side, rest)
+
+
+@covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.fullGrid", "GridType.draw", "GridType.gameOver")
+@given(model=grids())
+def test_win_family_agrees_with_the_lines_on_random_grids(impl, model):
+    side, marks = model
+    make = Maker(impl)
+    check_outcome(make, make.grid(side, marks), side, marks)
+
+
+@covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.gameOver")
+@given(model=runs())
+def test_a_run_of_four_or_more_wins_in_its_direction_only(impl, model):
+    side, kind, marks = model
+    make = Maker(impl)
+    check_outcome(make, make.grid(side, marks), side, marks, f"{picture(side, marks)} (one {kind} run of {len(marks)})")
+
+
+@covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.gameOver", "GridType.draw")
+@given(model=near_misses())
+def test_three_of_a_line_is_no_win(impl, model):
+    side, marks = model
+    make = Maker(impl)
+    check_outcome(make, make.grid(side, marks), side, marks)
+
+
+@covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin")
+@given(model=wrapped_runs())
+def test_lines_do_not_wrap_around_the_edges(impl, model):
+    side, marks = model
+    make = Maker(impl)
+    check_outcome(make, make.grid(side, marks), side, marks)
+
+
+@covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.gameOver")
+@given(model=two_winners())
+def test_either_winner_when_both_colours_have_lines(impl, model):
+    side, marks = model
+    make = Maker(impl)
+    check_outcome(make, make.grid(side, marks), side, marks)
+
+
+# Comparison and copying -------------------------------------------------------------------------
+
+
+@covers("GridType.equals", "GridType.setWorth")
+@given(data=st.data(), model=sparse_grids(), first=worth_numbers, second=worth_numbers)
+def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, second):
+    side, marks = model
+    make, ops = Maker(impl), impl.grid
+    where = picture(side, marks)
+    a = ops.setWorth(make.grid(side, marks), make.worth(first))
+    b = ops.setWorth(make.grid(side, marks), make.worth(second))
+    expect(ops.equals(a, b), f"equals: {where} with worth {first} and the same grid built again with worth {second} (E22)")
+    expect(ops.equals(b, a), f"equals: {where} with worth {second} and the same grid with worth {first} (E22)")
+
+    square = data.draw(st.sampled_from(squares(side)), label="square that differs")
+    if square in marks:
+        changed = data.draw(st.sampled_from([{k: v for k, v in marks.items() if k != square}, marks | {square: OTHER[marks[square]]}]))
+    else:
+        changed = marks | {square: data.draw(colours, label="colour of the extra mark")}
+    c = make.grid(side, changed)
+    claim = f"equals({where}, {picture(side, changed)}): they differ at (row {square[0]}, column {square[1]})"
+    expect_equal(ops.equals(a, c), False, claim)
+    expect_equal(ops.equals(c, a), False, claim + " (the other way round)")
+
+    other_side = data.draw(st.sampled_from([s for s in range(4, 9) if s != side]), label="other side")
+    smaller = min(side, other_side)
+    common = {k: v for k, v in marks.items() if max(k) <= smaller}
+    left, right = make.grid(side, common), make.grid(other_side, common)
+    claim = f"equals({picture(side, common)}, {picture(other_side, common)}): different dimensions"
+    expect_equal(ops.equals(left, right), False, claim)
+    expect_equal(ops.equals(right, left), False, claim + " (the other way round)")
+
+
+@covers("GridType.equals")
+@given(data=st.data(), model=sparse_grids(sides=st.integers(4, 5)))
+def test_equals_is_an_equivalence(impl, data, model):
+    side, marks = model
+    make, ops = Maker(impl), impl.grid
+
+    def variant(label):
+        if not data.draw(st.booleans(), label=f"{label} differs"):
+            return marks
+        square = data.draw(st.sampled_from(squares(side)), label=f"{label} square")
+        if square in marks and data.draw(st.booleans(), label=f"{label} removes"):
+            return {k: v for k, v in marks.items() if k != square}
+        return {k: v for k, v in marks.items() if k != square} | {square: data.draw(colours, label=f"{label} colour")}
+
+    models = [variant("first"), variant("second"), variant("third")]
+    x, y, z = (make.grid(side, m) for m in models)
+    px, py, pz = (picture(side, m) for m in models)
+    expect(ops.equals(x, x), f"equals({px}, itself) is reflexive")
+    expect_equal(ops.equals(x, y), models[0] == models[1], f"equals({px}, {py})")
+    expect_equal(ops.equals(y, x), models[0] == models[1], f"equals({py}, {px}) (symmetric)")
+    if ops.equals(x, y) and ops.equals(y, z):
+        expect(ops.equals(x, z), f"equals is transitive: {px} = {py} = {pz}")
+
+
+@covers("GridType.clone", "GridType.equals", "GridType.getWorth", "GridType.occupySquare", "GridType.setWorth")
+@given(data=st.data(), model=sparse_grids(), worth=worth_numbers, later=worth_numbers, colour=colours)
+def test_clone_is_equal_with_the_same_worth_and_independent(impl, data, model, worth, later, colour):
+    side, marks = model
+    make, ops = Maker(impl), impl.grid
+    where = f"{picture(side, marks)} with worth {worth}"
+    source = ops.setWorth(make.grid(side, marks), make.worth(worth))
+    copy = ops.clone(source)
+    expect(ops.equals(copy, make.grid(side, marks)), f"clone of {where} equals {picture(side, marks)}")
+    check_dimension(make, copy, side, f"the clone of {where}")
+    check_worth(make, copy, worth, f"the clone of {where}")
+
+    square = draw_free_square(data.draw, side, marks)
+    if square is None:
+        return
+    move = f"occupySquare(.., (row {square[0]}, column {square[1]}), {colour}) and setWorth(.., worth {later})"
+    updated = ops.setWorth(ops.occupySquare(copy, make.location(*square), make.symbol(colour)), make.worth(later))
+    expect(ops.equals(source, make.grid(side, marks)), f"after {move} on its clone, {where} is unchanged")
+    check_worth(make, source, worth, f"{where} after {move} on its clone")
+    expect(ops.equals(updated, make.grid(side, marks | {square: colour})), f"{move} on the clone of {where} takes effect")
+
+    source = ops.setWorth(make.grid(side, marks), make.worth(worth))
+    copy = ops.clone(source)
+    ops.setWorth(ops.occupySquare(source, make.location(*square), make.symbol(colour)), make.worth(later))
+    expect(ops.equals(copy, make.grid(side, marks)), f"after {move} on {where}, its clone is unchanged")
+    check_worth(make, copy, worth, f"the clone of {where} after {move} on the source")
+
+
+# Evaluation (erratum E24) ------------------------------------------------------------------------
+
+
+@covers("GridType.evaluateGrid")
+@given(data=st.data(), side=grid_sides, colour=colours)
+def test_evaluate_grid_rates_a_won_grid_above_any_grid_not_won(impl, data, side, colour):
+    make = Maker(impl)
+    won = data.draw(won_by(side, colour), label="grid the player has won")
+    other = data.draw(not_won_by(side, colour), label="grid the player has not won")
+    high = impl.grid.evaluateGrid(make.grid(side, won), make.player(colour))
+    low = impl.grid.evaluateGrid(make.grid(side, other), make.player(colour))
+    expect(
+        impl.worth.greaterThan(high, low),
+        f"evaluateGrid for {colour}: {picture(side, won)} ({colour} has won) is worth more than "
+        f"{picture(side, other)} ({colour} has not won) (E24)",
+    )
+
+
+@covers("GridType.evaluateGrid")
+@given(data=st.data(), side=grid_sides, colour=colours)
+def test_evaluate_grid_rates_a_lost_grid_below_any_grid_not_lost(impl, data, side, colour):
+    make = Maker(impl)
+    opponent = OTHER[colour]
+    lost = data.draw(won_by(side, opponent), label="grid the opponent has won")
+    other = data.draw(not_won_by(side, opponent), label="grid the opponent has not won")
+    low = impl.grid.evaluateGrid(make.grid(side, lost), make.player(colour))
+    high = impl.grid.evaluateGrid(make.grid(side, other), make.player(colour))
+    expect(
+        impl.worth.lessThan(low, high),
+        f"evaluateGrid for {colour}: {picture(side, lost)} ({opponent} has won) is worth less than "
+        f"{picture(side, other)} ({opponent} has not won) (E24)",
+    )
+
+
+@covers("GridType.evaluateGrid", "GridType.evaluateRows", "GridType.evaluateColumns", "GridType.evaluateDiagonals")
+@given(model=sparse_grids(), colour=colours, worth=worth_numbers)
+def test_evaluations_change_nothing_and_are_functions_of_the_grid(impl, model, colour, worth):
+    side, marks = model
+    make, ops = Maker(impl), impl.grid
+    where = f"{picture(side, marks)} with worth {worth}"
+    grid = ops.setWorth(make.grid(side, marks), make.worth(worth))
+    before = ops.clone(grid)
+    separate = make.grid(side, marks)
+    for operation in ("evaluateGrid", "evaluateRows", "evaluateColumns", "evaluateDiagonals"):
+        evaluate = getattr(ops, operation)
+        first = evaluate(grid, make.player(colour))
+        expect(ops.equals(grid, before), f"{operation}({where}, {colour}) leaves the grid's squares as they were (E24)")
+        check_worth(make, grid, worth, f"{where} after {operation} for {colour} (E24: it changes nothing)")
+        again = evaluate(separate, make.player(colour))
+        expect(
+            impl.worth.equals(first, again),
+            f"{operation} for {colour} gives equal worths for {where} and the equal grid {picture(side, marks)} "
+            "built separately, with worth 0 (E22, E24)",
+        )
+
+
+# Showing (erratum E10) ------------------------------------------------------------------------------
+
+
+def board_shown(text: str, side: int) -> dict | None:
+    """The marks ('R', 'B' or '.') of the last side x side board in ``text`` (kit display format), or None."""
+    lines = text.splitlines()[-(side + 1):]
+    if len(lines) != side + 1 or lines[0].split() != [str(c) for c in range(1, side + 1)]:
+        return None
+    marks = {}
+    for r, line in enumerate(lines[1:], start=1):
+        cells = line.split()
+        if len(cells) != side + 1 or cells[0] != str(r):
+            return None
+        marks |= {(r, c): mark for c, mark in enumerate(cells[1:], start=1)}
+    return marks
+
+
+@covers("GridType.showGrid", "GridType.equals")
+@given(model=grids(), worth=worth_numbers)
+def test_show_grid_draws_every_square_and_returns_the_grid(impl, model, worth):
+    side, marks = model
+    make, ops = Maker(impl), impl.grid
+    where = picture(side, marks)
+    grid = ops.setWorth(make.grid(side, marks), make.worth(worth))
+    out = io.StringIO()
+    shown = ops.showGrid(grid, kit_display.newDisplayType(out))
+    text = out.getvalue()
+    expected = {square: MARK[marks.get(square)] for square in squares(side)}
+    expect_equal(
+        board_shown(text, side),
+        expected,
+        f"showGrid({where}) ends by showing the {side} x {side} board (DisplayType.showBoard), "
+        "R, B or . on each square as the grid holds",
+    )
+    expect(ops.equals(shown, make.grid(side, marks)), f"showGrid({where}) returns the grid it shows (E10)")
+    expect(ops.equals(grid, make.grid(side, marks)), f"showGrid({where}) leaves the grid it shows unchanged (E10)")
+    check_worth(make, grid, worth, f"{where} with worth {worth} after showGrid (E10: unchanged)")
+
+
+# Stateful: a game's worth of updates, checked after every step ----------------------------------------
+
+
+class GridMachine(RuleBasedStateMachine):
+    """Occupies random empty squares with random colours, clones, compares and sets worths.
+
+    After every step each square, fullGrid, the win family, draw, gameOver and the worth
+    agree with the model, and every clone still equals its own model with its own worth.
+    """
+
+    MAX_COPIES = 2
+
+    def __init__(self, impl):
+        super().__init__()
+        self.impl = impl
+        self.make = Maker(impl)
+        self.grid = None
+
+    @initialize(side=grid_sides, default=st.booleans())
+    def start(self, side, default):
+        ops = self.impl.grid
+        self.side = 4 if default else side
+        self.grid = ops.newGridType() if default else ops.newGridType(self.make.dimension(side))
+        self.marks: dict = {}
+        self.worth = 0
+        self.copies: list[list] = []  # [grid, its model, its worth]
+        self.steps = ["newGridType()" if default else f"newGridType(dimension {side})"]
+
+    def where(self) -> str:
+        return f"{picture(self.side, self.marks)} with worth {self.worth} (after {'; '.join(self.steps)})"
+
+    def free(self, marks: dict) -> list:
+        return [s for s in squares(self.side) if s not in marks]
+
+    @precondition(lambda self: self.grid is not None and len(self.marks) < self.side**2)
+    @rule(data=st.data(), colour=colours)
+    def occupy(self, data, colour):
+        square = data.draw(st.sampled_from(self.free(self.marks)), label="square")
+        self.grid = self.impl.grid.occupySquare(self.grid, self.make.location(*square), self.make.symbol(colour))
+        self.marks = self.marks | {square: colour}
+        self.steps.append(f"occupySquare (row {square[0]}, column {square[1]}) {colour}")
+        expect(self.impl.grid.squareOccupied(self.grid, self.make.location(*square)), f"squareOccupied at the square just occupied, on {self.where()}")
+
+    @precondition(lambda self: self.grid is not None and len(self.copies) < GridMachine.MAX_COPIES)
+    @rule()
+    def take_clone(self):
+        self.copies.append([self.impl.grid.clone(self.grid), self.marks, self.worth])
+        self.steps.append(f"clone (copy {len(self.copies)})")
+
+    @precondition(lambda self: self.grid is not None and self.copies)
+    @rule(data=st.data(), colour=colours)
+    def occupy_copy(self, data, colour):
+        which = data.draw(st.integers(0, len(self.copies) - 1), label="copy")
+        copy, marks, worth = self.copies[which]
+        free = self.free(marks)
+        if not free:
+            return
+        square = data.draw(st.sampled_from(free), label="square")
+        copy = self.impl.grid.occupySquare(copy, self.make.location(*square), self.make.symbol(colour))
+        self.copies[which] = [copy, marks | {square: colour}, worth]
+        self.steps.append(f"occupySquare (row {square[0]}, column {square[1]}) {colour} on copy {which + 1}")
+
+    @precondition(lambda self: self.grid is not None)
+    @rule(worth=worth_numbers)
+    def set_worth(self, worth):
+        self.grid = self.impl.grid.setWorth(self.grid, self.make.worth(worth))
+        self.worth = worth
+        self.steps.append(f"setWorth {worth}")
+
+    @precondition(lambda self: self.grid is not None and self.copies)
+    @rule(data=st.data(), worth=worth_numbers)
+    def set_copy_worth(self, data, worth):
+        which = data.draw(st.integers(0, len(self.copies) - 1), label="copy")
+        copy, marks, _ = self.copies[which]
+        self.copies[which] = [self.impl.grid.setWorth(copy, self.make.worth(worth)), marks, worth]
+        self.steps.append(f"setWorth {worth} on copy {which + 1}")
+
+    @precondition(lambda self: self.grid is not None and self.copies)
+    @rule(data=st.data())
+    def compare(self, data):
+        which = data.draw(st.integers(0, len(self.copies) - 1), label="copy")
+        copy, marks, _ = self.copies[which]
+        same = marks == self.marks
+        claim = f"equals({self.where()}, copy {which + 1}, {picture(self.side, marks)}) (worths aside, E22)"
+        expect_equal(self.impl.grid.equals(self.grid, copy), same, claim)
+        expect_equal(self.impl.grid.equals(copy, self.grid), same, claim + " (the other way round)")
+
+    @invariant()
+    def grid_agrees_with_its_model(self):
+        if self.grid is None:
+            return
+        where = self.where()
+        check_squares(self.make, self.grid, self.side, self.marks, where, occupied=False)
+        check_worth(self.make, self.grid, self.worth, where)
+        check_outcome(self.make, self.grid, self.side, self.marks, where)
+
+    @invariant()
+    def copies_agree_with_their_models(self):
+        if self.grid is None:
+            return
+        for number, (copy, marks, worth) in enumerate(self.copies, start=1):
+            where = f"copy {number}, {picture(self.side, marks)} with worth {worth} (after {'; '.join(self.steps)})"
+            expect(self.impl.grid.equals(copy, self.make.grid(self.side, marks)), f"{where}: a clone is unaffected by updates of its source")
+            check_worth(self.make, copy, worth, where)
+
+
+@covers(
+    "GridType.newGridType", "GridType.occupySquare", "GridType.getSymbol", "GridType.squareOccupied",
+    "GridType.clone", "GridType.equals", "GridType.setWorth", "GridType.getWorth", "GridType.fullGrid",
+    "GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.draw", "GridType.gameOver",
+)
+def test_grid_state_machine(impl):
+    current = settings()
+    run_state_machine_as_test(
+        lambda: GridMachine(impl),
+        settings=settings(current, max_examples=min(current.max_examples, 25), stateful_step_count=20),
+    )
