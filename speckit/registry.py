@@ -32,6 +32,7 @@ class Kit:
 
 KITS = {
     "connect4": Kit("connect4", "adt"),
+    "boardadt": Kit("boardadt", "reference_games.boardadt"),
 }
 
 

@@ -1,0 +1,95 @@
+"""connect: a person plays Connect Four against the computer (draft 2 of the assignment).
+
+Before the first game the person chooses red or blue; red always moves first. A
+legend above the board says who has which colour. The person's moves are asked for as
+in play_two; the computer's come from the unit Player's ``Computer_Move``. Each move,
+and the win or the draw, is announced below the board. After each game the person may
+play again, and the person and the computer then swap colours, to be fair.
+
+Run it with ``python -m reference_games.boardadt.connect``. ``--level`` sets how the
+computer plays (random, greedy, depth:N or perfect), ``--budget`` the seconds a
+perfect move may take, ``--seed`` the random moves, and ``--graphics turtle`` also
+draws the board in a turtle-graphics window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from . import player
+from .board_adt import Board
+from .color import blue, red
+from .console import LETTERS, NAMES
+from .game import Seat, open_console, parser, play_game, run
+
+TITLE = "Connect Four against the computer"
+OTHER = {red: blue, blue: red}
+
+
+def level(text: str) -> str:
+    """An argparse type: ``random``, ``greedy``, ``perfect`` or ``depth:N`` with N a positive integer."""
+    if text in ("random", "greedy", "perfect"):
+        return text
+    prefix, _, depth = text.partition(":")
+    if prefix == "depth" and depth.isdigit() and int(depth) >= 1:
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r} is not a level: use random, greedy, depth:N (N a positive whole number) or perfect")
+
+
+def budget(text: str) -> float:
+    """An argparse type: a positive number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: parse the options, ask for the person's colour, play until they stop."""
+    options = parser("connect", "Play Connect Four against the computer: red moves first, four in a line wins.")
+    options.add_argument("--level", type=level, default="perfect", help="how the computer plays: random, greedy, depth:N or perfect (default)")
+    options.add_argument("--budget", type=budget, default=1.0, metavar="SECONDS", help="time a perfect move may take (default 1.0)")
+    options.add_argument("--seed", type=int, default=None, help="seed for the computer's random choices")
+    args = options.parse_args(argv)
+    console = open_console(args.graphics, TITLE, "connect")
+    rng = random.Random(args.seed)
+    board = Board()
+
+    def you(board):
+        return console.ask_column(board, f"{NAMES[board.Get_Current_Color()]} (you), your move (column 1-7): ")
+
+    def computer(board):
+        return player.Computer_Move(board, level=args.level, budget=args.budget, rng=rng)
+
+    def winner_message(seat: Seat) -> str:
+        return "You win!" if seat.choose is you else "The computer wins."
+
+    def games() -> None:
+        print(f"{TITLE} (level {args.level}). Red moves first; four in a line, across, up or diagonally, wins.")
+        print("Answer with a column number from 1 to 7. End of input (Ctrl-D) or Ctrl-C stops the game.")
+        person = console.ask_colour("Would you like to be red or blue? (r/b): ")
+        while True:
+            machine = OTHER[person]
+            console.legend = (
+                f"Legend: you are {NAMES[person]} ({LETTERS[person]}), the computer is {NAMES[machine]} ({LETTERS[machine]})."
+            )
+            seats = {
+                person: Seat(person, f"You ({NAMES[person]})", you, plays="play"),
+                machine: Seat(machine, f"The computer ({NAMES[machine]})", computer),
+            }
+            play_game(board, seats, console, winner_message)
+            if not console.ask_yes_no("Play again? (y/n): "):
+                return
+            person = machine
+            print(f"New game: you and the computer swap colours, so you are {NAMES[person]} now. Red moves first.")
+
+    return run(games, console)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""What the two programs share: one game on a board, the options, and a clean exit.
+
+:func:`play_game` plays a game from ``Initialize`` to a win or a draw, asking each
+colour's :class:`Seat` for its move, showing the board after every move with the move
+announced below it, and announcing the end. :func:`run` wraps a program's main loop so
+that end of input and Ctrl-C end it with a short message instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable
+
+import attrs
+
+from .board_adt import Board
+from .color import Color
+from .console import Console
+from .turtle_board import GraphicsUnavailable, open_turtle_board
+
+EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
+
+
+@attrs.frozen
+class Seat:
+    """Who plays a colour: how they are named in messages and how they choose a column."""
+
+    colour: Color
+    name: str
+    """Used in messages: "Red", "You (Red)", "The computer (Blue)"."""
+    choose: Callable[[Board], int]
+    plays: str = "plays"
+    """The verb after ``name``: "You (Red) play column 4"."""
+
+
+def play_game(board: Board, seats: dict[Color, Seat], console: Console, winner_message: Callable[[Seat], str]) -> Color | None:
+    """Play one game on ``board`` from the start; the winning colour, or None for a draw."""
+    board.Initialize()
+    console.show(board)
+    while True:
+        seat = seats[board.Get_Current_Color()]
+        column = seat.choose(board)
+        board.Make_Move(column)
+        console.show(board)
+        console.say(f"{seat.name} {seat.plays} column {column}.")
+        if board.Is_Win():  # asked before Is_Draw: the last move may fill the board and win (erratum B04)
+            console.say(winner_message(seat))
+            return seat.colour
+        if board.Is_Draw():
+            console.say("The board is full and nobody has four in a line: the game is a draw.")
+            return None
+
+
+def parser(prog: str, description: str) -> argparse.ArgumentParser:
+    """The options both programs take."""
+    result = argparse.ArgumentParser(prog=prog, description=description)
+    result.add_argument(
+        "--graphics",
+        choices=["text", "turtle"],
+        default="text",
+        help="text: the board on the terminal only (default); turtle: also draw it in a turtle-graphics window",
+    )
+    return result
+
+
+def open_console(graphics: str, title: str, prog: str) -> Console:
+    """The console, with a turtle window if asked for; exits with a one-line error if none can open."""
+    window = None
+    if graphics == "turtle":
+        try:
+            window = open_turtle_board(title)
+        except GraphicsUnavailable as e:
+            print(f"{prog}: --graphics turtle: {e}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE) from None
+    return Console(window)
+
+
+def run(main_loop: Callable[[], None], console: Console) -> int:
+    """Run a program's loop; end of input and Ctrl-C leave with a short message, no traceback."""
+    try:
+        main_loop()
+    except EOFError:
+        print("\nEnd of input: goodbye.")
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("\nInterrupted: goodbye.")
+        return EXIT_INTERRUPTED
+    finally:
+        console.close()
+    print("Goodbye.")
+    return EXIT_OK

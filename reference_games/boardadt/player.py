@@ -1,0 +1,69 @@
+"""The unit Player: ``Computer_Move`` chooses the computer's column on a board.
+
+The course supplied this unit compiled, and so does the kit: a package following the
+contract re-exports it (``from reference_games.boardadt.player import Computer_Move``).
+It reads the board only through ``Get_Value`` and ``Get_Current_Color``, so it plays
+on any board that follows the contract, turns what it reads into the solver's
+bitboard position (:mod:`reference_games.boardadt.solver`) and asks the solver for a
+move. Columns are 1-based here, as in the unit; the solver's are 0-based.
+"""
+
+from __future__ import annotations
+
+import random
+
+from spec import require
+
+from . import solver
+from .square import Square, number_of_columns, number_of_rows
+
+DEFAULT_LEVEL = "depth:6"
+"""How the computer plays unless told otherwise: a six-ply search, a few milliseconds a move."""
+
+DEFAULT_BUDGET = 1.0
+"""Seconds a move may take at the level ``"perfect"``."""
+
+
+def Computer_Move(
+    board,
+    *,
+    level: str = DEFAULT_LEVEL,
+    budget: float = DEFAULT_BUDGET,
+    rng: random.Random | None = None,
+) -> int:
+    """A column (1 to 7) that is not full, for the current colour to move to.
+
+    The board must not be completely full (the unit's precondition); it is left as it
+    was (erratum B13). On a board where the game goes on, every level but ``"random"``
+    wins at once when it can and otherwise blocks a lone immediate threat; on a board
+    already won, the most central column that is not full is returned (erratum B12).
+    ``level`` is ``"random"``, ``"greedy"``, ``"depth:N"`` or ``"perfect"``; ``budget``
+    is the time allowed to ``"perfect"``; ``rng`` draws the ``"random"`` moves.
+    """
+    position = _position_of(board)
+    require(not position.is_full(), "Player.Computer_Move", "the board is completely full")
+    if position.is_won():
+        return _most_central(position) + 1
+    return solver.choose_move(position, level, budget, rng) + 1
+
+
+def _position_of(board) -> solver.Position:
+    """The solver's position of ``board``, read through Get_Value and Get_Current_Color."""
+    to_move = board.Get_Current_Color()
+    own = every = moves = 0
+    for column in range(1, number_of_columns + 1):
+        for row in range(1, number_of_rows + 1):
+            value = board.Get_Value(Square(column, row))
+            if value.empty:
+                continue
+            bit = 1 << ((column - 1) * (number_of_rows + 1) + (row - 1))
+            every |= bit
+            moves += 1
+            if value.color == to_move:
+                own |= bit
+    return solver.Position(current=own, mask=every, moves=moves)
+
+
+def _most_central(position: solver.Position) -> int:
+    """The most central column (0-based) that is not full."""
+    return next(column for column in solver.COLUMN_ORDER if position.can_play(column))

@@ -1,0 +1,183 @@
+"""The kit's two programs, play_two and connect, driven through their standard input.
+
+Complete games are scripted: a win, a draw, answers that must be asked again, another
+game with the colours swapped, and the ways out (end of input, Ctrl-C). These tests
+check the kit's own programs on the reference board, so they are skipped when the
+suite runs on another implementation (``--impl``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+
+from speckit.paths import REPO_ROOT
+
+from .strategies import Model, drawn_game_filled_last_in
+
+PLAY_TWO = [sys.executable, "-m", "reference_games.boardadt.play_two"]
+CONNECT = [sys.executable, "-m", "reference_games.boardadt.connect"]
+BOARD_LINE = re.compile(r"^([1-6])  ((?:[.RB]  ){6}[.RB])$")
+
+
+@pytest.fixture(autouse=True)
+def _kit_programs_only(request):
+    if request.config.getoption("--impl"):
+        pytest.skip("tests the kit's own programs on the reference board, not the implementation given with --impl")
+
+
+def run(command, answers, *extra, env=None) -> subprocess.CompletedProcess:
+    """Run a program with the answers as its standard input, one per line."""
+    text = "".join(f"{answer}\n" for answer in answers)
+    environment = dict(os.environ, NO_COLOR="1", **(env or {}))
+    done = subprocess.run(
+        [*command, *extra], input=text, capture_output=True, text=True, cwd=REPO_ROOT, timeout=120, env=environment
+    )  # fmt: skip
+    assert "Traceback" not in done.stdout + done.stderr, done.stdout[-3000:] + done.stderr
+    return done
+
+
+def boards(output: str) -> list[dict]:
+    """Every board the program printed, as {(column, row): "R", "B" or "."}."""
+    found, current = [], {}
+    for line in output.splitlines():
+        match = BOARD_LINE.match(line)
+        if match:
+            row = int(match[1])
+            for column, letter in enumerate(match[2].split("  "), start=1):
+                current[(column, row)] = letter
+            if row == 1:
+                found.append(current)
+                current = {}
+    return found
+
+
+def as_letters(model: Model) -> dict:
+    return {(c, r): {"red": "R", "blue": "B", None: "."}[model.colour(c, r)] for c in range(1, 8) for r in range(1, 7)}
+
+
+def test_play_two_announces_each_move_below_the_board_and_the_win():
+    moves = [1, 2, 1, 2, 1, 2, 1]
+    done = run(PLAY_TWO, [*moves, "n"])
+    assert done.returncode == 0
+    out = done.stdout
+    shown = boards(out)
+    assert len(shown) == len(moves) + 1, "the board is shown at the start and after every move"
+    for i in range(len(moves) + 1):
+        assert shown[i] == as_letters(Model(moves[:i])), f"the board after {i} moves"
+    for i, column in enumerate(moves):
+        colour = "Red" if i % 2 == 0 else "Blue"
+        assert f"{colour} plays column {column}." in out
+    last_board = out.rindex("   1  2  3  4  5  6  7")
+    assert out.index("Red plays column 1.", last_board) < out.index("Red wins with four in a line!")
+    assert out.rstrip().endswith("Goodbye.")
+
+
+def test_play_two_announces_a_draw():
+    moves = drawn_game_filled_last_in(4, random.Random(1))
+    done = run(PLAY_TWO, [*moves, "n"])
+    assert done.returncode == 0
+    assert "the game is a draw" in done.stdout
+    assert "wins with four in a line!" not in done.stdout
+    assert boards(done.stdout)[-1] == as_letters(Model(moves))
+
+
+def test_play_two_asks_again_with_the_reason_after_a_bad_answer():
+    answers = ["x", "0", "8", "", "2.5", "4", *[1] * 6, "1", "3", "n"]
+    done = run(PLAY_TWO, answers)
+    out = done.stdout
+    assert "'x' is not a whole number" in out
+    assert "There is no column 0" in out
+    assert "There is no column 8" in out
+    assert "Please answer with a column number from 1 to 7." in out
+    assert "'2.5' is not a whole number" in out
+    assert "Column 1 is full: choose another column." in out
+    # Only the valid answers were played: 4, six times 1, then 3.
+    assert boards(out)[-1] == as_letters(Model([4, 1, 1, 1, 1, 1, 1, 3]))
+    assert "End of input: goodbye." in out  # the answers ran out mid-game
+    assert done.returncode == 0
+
+
+def test_play_two_plays_again_with_red_first():
+    game = [1, 2, 1, 2, 1, 2, 1]
+    done = run(PLAY_TWO, [*game, "maybe", "y", *game, "n"])
+    out = done.stdout
+    assert "Please answer y or n." in out
+    assert out.count("Red wins with four in a line!") == 2
+    assert "New game: Red moves first again." in out
+    second = out.index("New game")
+    assert out.index("Red, your move", second) < out.index("Blue, your move", second)
+    assert boards(out[second:])[0] == as_letters(Model()), "the board is re-initialised for the new game"
+    assert done.returncode == 0
+
+
+@pytest.mark.parametrize(
+    "command, answers",
+    [(PLAY_TWO, []), (PLAY_TWO, [4, 4, 3]), (PLAY_TWO, [1, 2, 1, 2, 1, 2, 1]), (CONNECT, []), (CONNECT, ["b"])],
+    ids=["play_two-at-once", "play_two-mid-game", "play_two-at-play-again", "connect-at-colour", "connect-mid-game"],
+)
+def test_end_of_input_leaves_cleanly(command, answers):
+    done = run(command, answers, *(["--level", "greedy"] if command is CONNECT else []))
+    assert done.returncode == 0
+    assert done.stdout.rstrip().endswith("End of input: goodbye.")
+    assert done.stderr == ""
+
+
+def test_connect_shows_a_legend_and_swaps_colours_for_the_next_game():
+    # Greedy play is deterministic: as Red, playing 1, 1, 1, 7, 7, ... loses to four in column 4.
+    answers = ["green", "r", 1, 1, 1, 7, 7, 7, "y", 1, "n"]
+    done = run(CONNECT, answers, "--level", "greedy")
+    out = done.stdout
+    assert "Please answer r (red) or b (blue)." in out
+    first, second = out.split("New game:", 1)
+    assert "Legend: you are Red (R), the computer is Blue (B)." in first
+    assert "The computer wins." in first
+    assert "you are Blue now" in second
+    assert "Legend: you are Blue (B), the computer is Red (R)." in second
+    assert second.index("The computer (Red) plays column") < second.index("Blue (you), your move")
+    assert out.rstrip().endswith("End of input: goodbye.") or out.rstrip().endswith("Goodbye.")
+
+
+def test_connect_announces_the_human_win():
+    # As Red against the random player with a fixed seed, column 4 four times wins
+    # unless the computer blocks; the seed below lets it through.
+    for seed in range(50):
+        done = run(CONNECT, ["r", 4, 4, 4, 4, "n"], "--level", "random", "--seed", str(seed))
+        if "You win!" in done.stdout:
+            assert "You (Red) play column 4." in done.stdout
+            assert done.returncode == 0
+            return
+    pytest.fail("no seed from 0 to 49 let the random player lose to four in column 4")
+
+
+def test_connect_refuses_a_bad_level_in_one_line():
+    done = run(CONNECT, [], "--level", "clever")
+    assert done.returncode == 2
+    assert "'clever' is not a level" in done.stderr
+
+
+def test_turtle_graphics_without_a_display_is_a_one_line_error():
+    environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    done = subprocess.run([*PLAY_TWO, "--graphics", "turtle"], input="", capture_output=True, text=True, cwd=REPO_ROOT, env=environment, timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--graphics turtle" in lines[0] and "DISPLAY" in lines[0], done.stderr
+
+
+def test_ctrl_c_leaves_cleanly():
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-m", "reference_games.boardadt.play_two"], cwd=str(REPO_ROOT), env=dict(os.environ, NO_COLOR="1"), encoding="utf-8", timeout=30)
+    child.expect_exact("Red, your move (column 1-7): ")
+    child.sendline("4")
+    child.expect_exact("Blue, your move (column 1-7): ")
+    child.sendintr()
+    child.expect_exact("Interrupted: goodbye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in child.before
+    assert child.exitstatus == 130

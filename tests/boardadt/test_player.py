@@ -1,0 +1,97 @@
+"""Player.Computer_Move: the kit's player on the implementation's board (errata B12 to B14).
+
+The player is supplied by the kit, as the course supplied Player.TPU; these tests check
+its documented postcondition and its promises with the package's own board, so a
+board that reports itself wrongly through Get_Value or Get_Current_Color fails them.
+"""
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import COLUMNS, OTHER, Model, Play, differences, drawn_games, games, won_games
+
+
+def after(moves) -> str:
+    return f"after the moves {list(moves)}" if moves else "on a new board"
+
+
+def computer_move(impl, play: Play, board, moves) -> int:
+    column = impl.player.Computer_Move(board)
+    expect(
+        isinstance(column, int) and not isinstance(column, bool) and 1 <= column <= COLUMNS,
+        f"Computer_Move {after(moves)} returns a column number, an int from 1 to {COLUMNS}",
+        expected="1..7",
+        actual=column,
+    )
+    return column
+
+
+@covers("Player.Computer_Move")
+@given(moves=games.filter(lambda moves: len(moves) < 42))
+def test_computer_move_returns_a_column_that_is_not_full(impl, moves):
+    play = Play(impl)
+    board = play.new_board(moves)
+    model = Model(moves)
+    column = computer_move(impl, play, board, moves)
+    won = " (the game is already won, which the precondition allows: erratum B12)" if model.won() else ""
+    expect(not model.full(column), f"Computer_Move {after(moves)} outputs a non-full column{won}\n{model.picture()}", expected=model.open_columns(), actual=column)
+
+
+@covers("Player.Computer_Move", "board_type.Get_Value")
+@settings(max_examples=15)
+@given(moves=drawn_games(), stop=st.integers(30, 41))
+def test_computer_move_finds_the_last_open_columns_of_a_nearly_full_board(impl, moves, stop):
+    play = Play(impl)
+    board = play.new_board(moves[:stop])
+    model = Model(moves[:stop])
+    column = computer_move(impl, play, board, moves[:stop])
+    expect(not model.full(column), f"Computer_Move {after(moves[:stop])} outputs one of the open columns\n{model.picture()}", expected=model.open_columns(), actual=column)
+
+
+@covers("Player.Computer_Move")
+@given(moves=games.filter(lambda moves: len(moves) < 42))
+def test_computer_move_leaves_the_board_as_it_was(impl, moves):
+    play = Play(impl)
+    board = play.new_board(moves)
+    before, colour = play.read(board), play.current(board)
+    computer_move(impl, play, board, moves)
+    diffs = differences(play.read(board), before)
+    expect(not diffs, f"Computer_Move {after(moves)} does not change the board (a value parameter: erratum B13)", expected="no change", actual=diffs)
+    expect_equal(play.current(board), colour, f"Computer_Move {after(moves)} leaves the current colour {colour}")
+
+
+@covers("Player.Computer_Move", "board_type.Get_Value", "board_type.Get_Current_Color")
+@given(moves=won_games)
+def test_computer_move_takes_an_immediate_win(impl, moves):
+    before = moves[:-1]
+    play = Play(impl)
+    board = play.new_board(before)
+    model = Model(before)
+    winning = model.winning_columns(model.current)
+    column = computer_move(impl, play, board, before)
+    expect(
+        column in winning,
+        f"Computer_Move {after(before)}: {model.current} wins at once in column(s) {sorted(winning)}, and the kit's player"
+        f" takes an immediate win (erratum B14)\n{model.picture()}",
+        expected=sorted(winning),
+        actual=column,
+    )
+
+
+@covers("Player.Computer_Move", "board_type.Get_Value", "board_type.Get_Current_Color")
+@given(moves=won_games.filter(lambda moves: len(moves) >= 2))
+def test_computer_move_blocks_a_lone_immediate_threat(impl, moves):
+    before = moves[:-2]
+    model = Model(before)
+    threats = model.winning_columns(OTHER[model.current])
+    assume(not model.winning_columns(model.current) and len(threats) == 1)
+    play = Play(impl)
+    board = play.new_board(before)
+    column = computer_move(impl, play, board, before)
+    expect_equal(
+        column, min(threats),
+        f"Computer_Move {after(before)}: {model.current} cannot win at once and {OTHER[model.current]} threatens to win in"
+        f" column {min(threats)} only, so the kit's player blocks it (erratum B14)\n{model.picture()}",
+    )  # fmt: skip
