@@ -65,6 +65,22 @@ class Operation:
         parts = [f"{p.name}=None" if p.optional else p.name for p in self.params]
         return f"{self.name}({', '.join(parts)})"
 
+    def python_form(self, class_name: str = "") -> str:
+        """The contract's Python form when the operation's type is the class ``class_name``.
+
+        Without a class it is :attr:`python_signature`. With one, a constructor is the
+        class called (``Board()``) and any other operation a method called on its first
+        parameter (``board.Make_Move(column)``), as :mod:`speckit.impl` calls them.
+        """
+        if not class_name:
+            return self.python_signature
+        parts = [f"{p.name}=None" if p.optional else p.name for p in self.params]
+        if self.kind == "constructor":
+            return f"{class_name}({', '.join(parts)})"
+        if not parts:
+            return f"{class_name}.{self.name}()"
+        return f"{self.params[0].name}.{self.name}({', '.join(parts[1:])})"
+
 
 @attrs.frozen
 class TypeSpec:

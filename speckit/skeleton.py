@@ -1,22 +1,31 @@
 """Write a student's starting package: every operation of the contract, none implemented.
 
 ``speckit skeleton mypkg`` calls :func:`write_skeleton`. Each type gets its module
-(the contract's snake_case name) with one function per operation, with the contract's
+(the contract's name for it) with one function per operation, with the contract's
 parameters and a docstring taken from the specification data; each body raises
-:class:`NotImplementedError`. Types the kit supplies (``supplied = true``, such as
-Display and Input) are written as modules re-exporting the kit's own.
+:class:`NotImplementedError`. A type the contract makes a class (``class = "Board"``)
+is written as that class instead: its constructor is ``__init__`` and every other
+operation a method whose first parameter, the instance, is ``self``.
+
+What the specification states outright is written as stated, since students copy it
+from the interface: the constants a type's note declares (``number_of_columns = 7``)
+and, for a type with neither operations nor class (an enumeration such as
+``color_type``), one constant per component, whose value is the student's to change.
+Types the kit supplies (``supplied = true``) are written as modules re-exporting the
+kit's own, from the specification's reference package (:func:`speckit.registry.kit`).
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
-from spec import Operation, Specification, TypeSpec
+from spec import Operation, Parameter, Specification, TypeSpec
+
+from .registry import kit
 
 WIDTH = 88
-KIT_PACKAGE = "adt"
-"""The package holding the kit's implementations, which supplied types re-export."""
 
 
 class SkeletonError(ValueError):
@@ -35,9 +44,10 @@ def write_skeleton(spec: Specification, dest: Path, force: bool = False) -> list
     if dest.is_dir() and any(dest.iterdir()) and not force:
         raise SkeletonError(f"{dest} is not empty: choose a new folder, or use --force to overwrite its modules")
     dest.mkdir(parents=True, exist_ok=True)
+    reference = kit(spec.name).reference
     files = {"__init__.py": package_source(spec, dest.name)}
     for t in spec.types:
-        files[f"{t.module}.py"] = supplied_source(t) if t.supplied else module_source(spec, t)
+        files[f"{t.module}.py"] = supplied_source(t, reference) if t.supplied else module_source(spec, t)
     written = []
     for name, text in files.items():
         path = dest / name
@@ -53,51 +63,154 @@ def package_source(spec: Specification, package: str) -> str:
         "",
         *_fill(spec.contract),
         "",
-        f"Check it with: speckit check {package}",
+        f"Check it with: speckit check --spec {spec.name} {package}",
     ]
     return _docstring(lines, "") + "\n"
 
 
-def supplied_source(t: TypeSpec) -> str:
-    """A supplied type's module: it re-exports the kit's implementation."""
-    kit = f"{KIT_PACKAGE}.{t.module}"
-    names = [op.name for op in t.operations]
-    doc = _docstring([f"{t.name}: supplied by the kit, so this module re-exports {kit}.", "", *_fill(t.purpose),
+def supplied_source(t: TypeSpec, reference: str) -> str:
+    """A supplied type's module: it re-exports the kit's implementation from package ``reference``."""
+    kit_module = f"{reference}.{t.module}"
+    names = [t.class_name] if t.class_name else list(dict.fromkeys(op.name for op in t.operations))
+    doc = _docstring([f"{t.name}: supplied by the kit, so this module re-exports {kit_module}.", "", *_fill(t.purpose),
                       "", "Do not implement it yourself: the conformance suite uses the kit's own."], "")
     return (
         f"{doc}\n\n"
-        f"import {kit} as _kit\n"
-        f"from {kit} import *  # noqa: F401,F403\n"
-        f"from {kit} import {', '.join(names)}  # noqa: F401\n\n"
+        f"import {kit_module} as _kit\n"
+        f"from {kit_module} import *  # noqa: F401,F403\n"
+        f"from {kit_module} import {', '.join(names)}  # noqa: F401\n\n"
         f"__all__ = sorted({{*getattr(_kit, '__all__', ()), {', '.join(repr(n) for n in names)}}})\n"
     )
 
 
 def module_source(spec: Specification, t: TypeSpec) -> str:
-    """A student type's module: one unimplemented function per operation."""
+    """A student type's module: its constants, then one unimplemented function per operation
+    or, for a class-based type, the class with one unimplemented method per operation."""
     header = [*_fill(f"{t.name}: {t.purpose}"), ""]
-    header += [f"Components: {'; '.join(t.components)}."] if t.components else []
+    header += _fill(f"Components: {'; '.join(t.components)}.") if t.components else []
     header += _fill(f"Range: {t.value_range}") + _fill(f"Default: {t.default}")
     if t.note:
         header += ["", *_fill(t.note)]
-    uses = [f"{name} ({spec.type(name).module})" for name in spec.uses(t.name)]
-    if uses:
-        header += ["", *_fill(f"Uses: {', '.join(uses)}. Import the modules you need, e.g. `from . import index`"
-                              " (mind parameters that share a module's name).")]
+    used = [spec.type(name) for name in spec.uses(t.name)]
+    if used:
+        first = used[0]
+        example = f"from .{first.module} import {first.class_name}" if first.class_name else f"from . import {first.module}"
+        header += ["", *_fill(f"Uses: {', '.join(f'{u.name} ({u.module})' for u in used)}. Import the modules you"
+                              " need relatively (mind parameters that share a module's name), for example:"),
+                   "", f"    {example}"]
     parts = [_docstring(header, "")]
-    parts += [function_source(spec, op) for op in t.operations]
+    declared = constants_source(t)
+    if declared:
+        parts.append(declared)
+    if t.class_name:
+        parts.append(class_source(spec, t))
+    else:
+        parts += [function_source(spec, op) for op in t.operations]
     return "\n\n\n".join(parts) + "\n"
+
+
+_CONSTANT = re.compile(r"\b([A-Za-z_]\w*) = (-?\d+(?:\.\d+)?)\b")
+_COMPONENT = re.compile(r"^([A-Za-z_]\w*)\s*:\s*(.*)$", re.DOTALL)
+
+
+def constants(t: TypeSpec) -> list[tuple[str, str, str]]:
+    """The module-level constants of a student type, as ``(name, Python value, description)``.
+
+    They are the numbers a sentence of the type's note declares as constants
+    (``the constants number_of_columns = 7 and number_of_rows = 6``) and, for a type with
+    neither operations nor class (an enumeration), one constant per component named
+    like an identifier (``red: the first player's colour``), whose placeholder value is
+    its own name as a string.
+    """
+    found: dict[str, tuple[str, str, str]] = {}
+    for sentence in re.split(r"(?<=\.)\s+", " ".join(t.note.split())):
+        if "constant" in sentence:
+            for name, value in _CONSTANT.findall(sentence):
+                found.setdefault(name, (name, value, f"A constant of {t.name}, as the specification declares it."))
+    if not t.operations and not t.class_name:
+        for component in t.components:
+            match = _COMPONENT.match(component.strip())
+            if match and match[1].isidentifier():
+                found.setdefault(match[1], (match[1], repr(match[1]), match[2].strip()))
+    return list(found.values())
+
+
+def constants_source(t: TypeSpec) -> str:
+    """The constants of :func:`constants` as assignments, each with its docstring ("" if none)."""
+    entries = constants(t)
+    if not entries:
+        return ""
+    lines = []
+    if not t.operations and not t.class_name:
+        lines += [f"# {line}" for line in _fill(
+            "The names are the contract's; the values are placeholders you may change, as long as they"
+            " follow the note above.")]
+    for name, value, description in entries:
+        lines += [f"{name} = {value}", _docstring(_fill(description), ""), ""]
+    return "\n".join(lines).rstrip("\n")
+
+
+def class_source(spec: Specification, t: TypeSpec) -> str:
+    """A class-based type as its class: the constructor is ``__init__``, the other operations methods.
+
+    Each method takes ``self`` (the instance, the operation's first parameter) and then
+    the operation's other parameters.
+    """
+    constructors = [op for op in t.operations if op.kind == "constructor"]
+    if len(constructors) > 1:
+        raise SkeletonError(
+            f"{t.name} has {len(constructors)} constructors ({', '.join(op.name for op in constructors)}),"
+            f" but class {t.class_name} has a single __init__: the skeleton cannot write it"
+        )
+    lines = [*_fill(f"{t.name}: {t.purpose}")]
+    if t.components:
+        lines += ["", "Components:"] + [line for c in t.components for line in _fill(c, "- ", "  ")]
+    methods = []
+    for op in t.operations:
+        params = [_parameter(p) for p in op.params]
+        if op.kind == "constructor":
+            header, decorator = f"def __init__({', '.join(['self', *params])}):", ""
+        elif params:
+            header, decorator = f"def {op.name}({', '.join(['self', *params[1:]])}):", ""
+        else:  # no instance to call it on: the class's own function
+            header, decorator = f"def {op.name}():", "@staticmethod\n"
+        body = callable_source(header, operation_doc(spec, op, t.class_name), op.qualname, "    ")
+        methods.append(textwrap.indent(decorator, "    ") + body)
+    return "\n\n".join([f"class {t.class_name}:\n{_docstring(lines, '    ')}", *methods])
 
 
 def function_source(spec: Specification, op: Operation) -> str:
     """One operation as a function with the contract's signature and a spec docstring."""
+    return callable_source(f"def {op.python_signature}:", operation_doc(spec, op), op.qualname, "")
+
+
+def callable_source(header: str, doc: list[str], qualname: str, indent: str) -> str:
+    """A ``def`` at ``indent`` with a docstring and a body raising NotImplementedError naming ``qualname``."""
+    inner = indent + "    "
+    return (
+        f"{indent}{header}\n"
+        f"{_docstring(doc, inner)}\n"
+        f"{inner}raise NotImplementedError({qualname + ' is not implemented yet'!r})"
+    )
+
+
+def _parameter(p: Parameter) -> str:
+    return f"{p.name}=None" if p.optional else p.name
+
+
+def operation_doc(spec: Specification, op: Operation, class_name: str = "") -> list[str]:
+    """The docstring lines of an operation: signatures, Python form, behaviour, preconditions, errata."""
     lines: list[str] = []
     if op.extension:
         lines += _fill(
-            "OPTIONAL: a kit extension, not declared by the document. Delete this function if you do not"
-            " implement it; its tests are then skipped, not failed."
+            "OPTIONAL: a kit extension, not declared by the document. Delete this"
+            f" {'method' if class_name else 'function'} if you do not implement it; its tests are then skipped,"
+            " not failed."
         ) + [""]
-    lines += list(op.signatures) + [""] + _fill(op.behaviour)
+    lines += list(op.signatures) + [""]
+    if class_name:
+        lines += [f"In Python: {op.python_form(class_name)}", ""]
+    lines += _fill(op.behaviour)
     if op.note:
         lines += [""] + _fill(op.note)
     if op.preconditions:
@@ -107,11 +220,7 @@ def function_source(spec: Specification, op: Operation) -> str:
     errata = spec.errata_for(op.qualname)
     if errata:
         lines += ["", *_fill(f"Errata: {', '.join(e.id for e in errata)} (see the errata register).")]
-    return (
-        f"def {op.python_signature}:\n"
-        f"{_docstring(lines, '    ')}\n"
-        f"    raise NotImplementedError({op.qualname + ' is not implemented yet'!r})"
-    )
+    return lines
 
 
 def _fill(text: str, first: str = "", rest: str = "") -> list[str]:

@@ -1,4 +1,9 @@
-"""The student skeleton: it imports, follows the contract, and implements nothing."""
+"""The student skeleton: it imports, follows the contract, and implements nothing.
+
+Both kinds of contract are covered: connect4's modules of functions, and boardadt's
+classes (a constructor is the class's ``__init__``, every other operation a method
+whose first parameter is ``self``), constants and records.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,10 @@ import sys
 import pytest
 
 import spec
-from speckit.skeleton import SkeletonError, write_skeleton
+from speckit import impl as impl_loader
+from speckit.cli import main
+from speckit.registry import kit
+from speckit.skeleton import SkeletonError, constants, write_skeleton
 
 SPEC = spec.load("connect4")
 PACKAGE = "speckit_skeleton_under_test"
@@ -80,10 +88,10 @@ def test_docstrings_come_from_the_spec(skeleton):
 
 @pytest.mark.parametrize("t", SUPPLIED_TYPES, ids=lambda t: t.name)
 def test_supplied_types_re_export_the_kit(skeleton, t):
-    kit = pytest.importorskip(f"adt.{t.module}")
+    supplied = pytest.importorskip(f"{kit(SPEC.name).reference}.{t.module}")
     mod = module(t)
     for op in t.operations:
-        assert getattr(mod, op.name) is getattr(kit, op.name)
+        assert getattr(mod, op.name) is getattr(supplied, op.name)
         assert op.name in mod.__all__
 
 
@@ -104,3 +112,142 @@ def test_refuses_a_file_and_accepts_an_empty_folder(tmp_path):
     (tmp_path / "empty").mkdir()
     assert write_skeleton(SPEC, tmp_path / "empty")
     assert issubclass(SkeletonError, ValueError)
+
+
+# ---------------------------------------------------------------- boardadt: classes, constants, records
+
+BOARDADT = spec.load("boardadt")
+BOARDADT_PACKAGE = "speckit_boardadt_skeleton_under_test"
+BOARDADT_STUDENT_TYPES = [t for t in BOARDADT.types if not t.supplied]
+CLASS_TYPES = [t for t in BOARDADT_STUDENT_TYPES if t.class_name]
+
+
+@pytest.fixture(scope="module")
+def boardadt_skeleton(tmp_path_factory):
+    """``speckit skeleton --spec boardadt`` run into a fresh folder, put on the import path."""
+    root = tmp_path_factory.mktemp("boardadt-skeleton")
+    folder = root / BOARDADT_PACKAGE
+    assert main(["skeleton", "--spec", "boardadt", str(folder)]) == 0
+    sys.path.insert(0, str(root))
+    try:
+        yield folder
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m == BOARDADT_PACKAGE or m.startswith(BOARDADT_PACKAGE + ".")]:
+            del sys.modules[name]
+
+
+def boardadt_module(t):
+    return importlib.import_module(f"{BOARDADT_PACKAGE}.{t.module}")
+
+
+def entry_point(t, op):
+    """What the contract calls for ``op``, and how many leading parameters the kit passes itself.
+
+    A module function takes all its parameters; a constructor is the class, whose
+    ``__init__`` takes ``self`` first; any other operation of a class is a method, whose
+    ``self`` is the operation's first parameter.
+    """
+    mod = boardadt_module(t)
+    if not t.class_name:
+        return getattr(mod, op.name, None), [p.name for p in op.params]
+    cls = getattr(mod, t.class_name, None)
+    assert inspect.isclass(cls), f"module {t.module} has no class {t.class_name}"
+    if op.kind == "constructor":
+        return cls.__init__, ["self", *[p.name for p in op.params]]
+    return getattr(cls, op.name, None), ["self", *[p.name for p in op.params[1:]]]
+
+
+def test_boardadt_skeleton_is_an_importable_package_with_one_module_per_type(boardadt_skeleton):
+    assert sorted(p.name for p in boardadt_skeleton.iterdir()) == sorted(["__init__.py", *[f"{t.module}.py" for t in BOARDADT.types]])
+    package = importlib.import_module(BOARDADT_PACKAGE)
+    assert "speckit check --spec boardadt" in package.__doc__
+    for t in BOARDADT.types:
+        boardadt_module(t)
+
+
+@pytest.mark.parametrize("t", BOARDADT_STUDENT_TYPES, ids=lambda t: t.name)
+def test_every_boardadt_operation_exists_with_its_documented_arities(boardadt_skeleton, t):
+    for op in t.operations:
+        function, names = entry_point(t, op)
+        assert inspect.isfunction(function), f"{op.qualname} is missing"
+        signature = inspect.signature(function)
+        assert [p.name for p in signature.parameters.values()] == names, op.qualname
+        extra = len(names) - len(op.params)  # self, when the kit passes it
+        for arity in op.arities:
+            signature.bind(*[object()] * (arity + extra))
+        with pytest.raises(TypeError):
+            signature.bind(*[object()] * (max(op.arities) + extra + 1))
+        if min(op.arities) + extra:
+            with pytest.raises(TypeError):
+                signature.bind(*[object()] * (min(op.arities) + extra - 1))
+
+
+@pytest.mark.parametrize("t", CLASS_TYPES, ids=lambda t: t.name)
+def test_a_class_based_type_is_its_class_and_nothing_else(boardadt_skeleton, t):
+    mod = boardadt_module(t)
+    cls = getattr(mod, t.class_name)
+    assert cls.__module__ == mod.__name__
+    assert t.purpose.split(":")[0] in inspect.getdoc(cls)
+    for op in t.operations:
+        assert not hasattr(mod, op.name) or op.name == t.class_name, f"{op.qualname} is a module function too"
+        function, _ = entry_point(t, op)
+        doc = inspect.getdoc(function)
+        assert all(s in doc for s in op.signatures)
+        assert f"In Python: {op.python_form(t.class_name)}" in doc
+        assert " ".join(op.behaviour.split()) in " ".join(doc.split())
+        assert all(e.id in doc for e in BOARDADT.errata_for(op.qualname))
+
+
+@pytest.mark.parametrize("t", CLASS_TYPES, ids=lambda t: t.name)
+def test_boardadt_bodies_raise_not_implemented_naming_the_operation(boardadt_skeleton, t):
+    cls = getattr(boardadt_module(t), t.class_name)
+    instance = object.__new__(cls)  # the constructor itself is not implemented yet
+    for op in t.operations:
+        match = op.qualname.replace(".", r"\.")
+        with pytest.raises(NotImplementedError, match=match):
+            if op.kind == "constructor":
+                cls(*[None] * max(op.arities))
+            else:
+                getattr(instance, op.name)(*[None] * (max(op.arities) - 1))
+
+
+def test_the_declared_constants_are_written_as_declared(boardadt_skeleton):
+    board = boardadt_module(BOARDADT.type("board_type"))
+    assert (board.number_of_columns, board.number_of_rows) == (7, 6)
+    colour = boardadt_module(BOARDADT.type("color_type"))
+    assert colour.red == colour.red and colour.red != colour.blue
+    assert [c[0] for c in constants(BOARDADT.type("color_type"))] == ["red", "blue"]
+    assert all(not constants(t) for t in SPEC.types), "connect4 declares no constants"
+
+
+def test_boardadt_supplied_player_re_exports_the_reference(boardadt_skeleton):
+    supplied = importlib.import_module(f"{kit('boardadt').reference}.player")
+    player = boardadt_module(BOARDADT.type("Player"))
+    assert player.Computer_Move is supplied.Computer_Move
+    assert "Computer_Move" in player.__all__
+    assert "import adt" not in (boardadt_skeleton / "player.py").read_text()
+
+
+def test_the_kit_reads_every_skeleton_operation_as_not_implemented(boardadt_skeleton):
+    loaded = impl_loader.load(boardadt_skeleton, BOARDADT)
+    for op in BOARDADT.operations():
+        expected = "present" if BOARDADT.type(op.type_name).supplied else "not implemented"
+        assert loaded.state(op.qualname) == expected, op.qualname
+
+
+def test_the_kit_reads_the_reference_classes_as_implemented():
+    loaded = impl_loader.load(kit("boardadt").reference, BOARDADT)
+    assert {op.qualname: loaded.state(op.qualname) for op in BOARDADT.operations()} == {
+        op.qualname: "present" for op in BOARDADT.operations()
+    }
+
+
+def test_check_reports_every_student_operation_of_the_fresh_skeleton_as_not_implemented(boardadt_skeleton, capsys):
+    assert main(["check", "--spec", "boardadt", str(boardadt_skeleton)]) == 1
+    out = capsys.readouterr().out
+    student_ops = [op for t in BOARDADT_STUDENT_TYPES for op in t.operations]
+    for op in student_ops:
+        assert any(line.split()[:3] == [op.name, "not", "implemented"] for line in out.splitlines()), f"{op.qualname}:\n{out}"
+    assert f"{len(student_ops)} operations to implement: {len(student_ops)} not implemented" in out
+    assert "Supplied by the kit, not checked: Player." in out
