@@ -63,6 +63,7 @@ class Lines(NamedTuple):
     columns: tuple[int, ...]
     diagonals: tuple[int, ...]
     win_bonus: int
+    speed: int
 
 
 @cache
@@ -80,7 +81,10 @@ def lines(side: int) -> Lines:
     )
     # A completed line must outweigh everything else the grid can score (erratum E24).
     win_bonus = 2 * WEIGHTS[-1] * (len(rows) + len(columns) + len(diagonals)) + 1
-    return Lines(rows, columns, diagonals, win_bonus)
+    # Each empty square left when a game is won outweighs the most lines one move can
+    # complete (four in each direction), so a quicker win is always worth more.
+    speed = 16 * win_bonus + 1
+    return Lines(rows, columns, diagonals, win_bonus, speed)
 
 
 # Construction ---------------------------------------------------------------------
@@ -227,11 +231,16 @@ def vertWin(grid: Grid) -> Symbol:
 
 
 def evaluateGrid(grid: Grid, player: Player) -> Worth:
-    """How promising the whole grid looks for the player: rows, columns and diagonals together."""
+    """How promising the whole grid looks for the player: rows, columns and diagonals together.
+
+    A finished game also counts how early it ended: a win is worth more, and a loss
+    less, the more squares are still empty. So the computer takes the quickest win
+    and puts off a loss, whatever its look-ahead.
+    """
     total = sum(
         w.number for w in (evaluateRows(grid, player), evaluateColumns(grid, player), evaluateDiagonals(grid, player))
     )
-    return Worth(total)
+    return Worth(total + _quickness(grid, player))
 
 
 def evaluateRows(grid: Grid, player: Player) -> Worth:
@@ -301,12 +310,31 @@ def _winner(grid: Grid, masks: tuple[int, ...]) -> Symbol:
     return symbol_adt.newSymbolType()
 
 
-def _score(grid: Grid, player: Player, masks: tuple[int, ...]) -> int:
-    """Open lines count for whoever holds them: the player's add, the opponent's subtract."""
+def _quickness(grid: Grid, player: Player) -> int:
+    """For a won game: empty squares times a weight, added for the player's win, taken off for a loss."""
+    mine, theirs = _marks_of(grid, player)
+    every = lines(grid.side)
+    masks = every.rows + every.columns + every.diagonals
+    won = any(mine & mask == mask for mask in masks)
+    lost = any(theirs & mask == mask for mask in masks)
+    if won == lost:
+        return 0
+    empty = grid.side * grid.side - (grid.red | grid.blue).bit_count()
+    return (1 if won else -1) * empty * every.speed
+
+
+def _marks_of(grid: Grid, player: Player) -> tuple[int, int]:
+    """The player's marks and the opponent's, as bitmasks."""
     symbol = player_adt.getSymbol(player)
     require(not symbol_adt.isEmpty(symbol), "GridType.evaluateGrid", "the player's symbol must not be empty")
     red = symbol_adt.getColour(symbol).name == colour_adt.RED
     mine, theirs = (grid.red, grid.blue) if red else (grid.blue, grid.red)
+    return mine, theirs
+
+
+def _score(grid: Grid, player: Player, masks: tuple[int, ...]) -> int:
+    """Open lines count for whoever holds them: the player's add, the opponent's subtract."""
+    mine, theirs = _marks_of(grid, player)
     weights = WEIGHTS + (lines(grid.side).win_bonus,)
     total = 0
     for mask in masks:

@@ -222,8 +222,12 @@ def test_the_end_of_input_mid_game_ends_play():
         (". . . . .\n. . . . B\nR R . B .\n. . B . .\n. . R . R", (5, 2)),
     ],
 )
-def test_the_computer_takes_a_win_in_one_move(picture, winning_square):
-    game = position(picture, look_ahead=1)
+@pytest.mark.parametrize("look_ahead", [1, 2, 3, 4])
+def test_the_computer_takes_a_win_in_one_move(picture, winning_square, look_ahead):
+    """At any look-ahead: the reference values a win more the earlier it comes."""
+    if look_ahead > 3 and picture.count("\n") > 3:
+        pytest.skip("look-ahead 4 on 5 x 5 is slow; 1 to 3 are checked")
+    game = position(picture, look_ahead=look_ahead)
     square, colour, grid = computer_reply(game)
     assert colour == BLUE
     assert square == winning_square
@@ -240,8 +244,12 @@ def test_the_computer_takes_a_win_in_one_move(picture, winning_square):
         (". . . R .\nB . R . .\n. R . . .\n. . . B .\n. . . . .", (4, 1)),
     ],
 )
-def test_the_computer_blocks_a_loss_in_one_move(picture, threatened_square):
-    game = position(picture, look_ahead=2)
+@pytest.mark.parametrize("look_ahead", [2, 3, 4])
+def test_the_computer_blocks_a_loss_in_one_move(picture, threatened_square, look_ahead):
+    """At any look-ahead of 2 or more: the reference puts a loss off as long as it can."""
+    if look_ahead > 3 and picture.count("\n") > 3:
+        pytest.skip("look-ahead 4 on 5 x 5 is slow; 2 and 3 are checked")
+    game = position(picture, look_ahead=look_ahead)
     square, colour, grid = computer_reply(game)
     assert colour == BLUE
     assert square == threatened_square

@@ -1,0 +1,521 @@
+"""Connect4Type: a game of Connect-4 between a person and the computer.
+
+Games are made by newConnect4Type with the kit's own Input and Display (the supplied
+types): an input scripted with the person's answers, whose prompts go to a text stream
+of their own, and a display writing to an io.StringIO, so what the game asks and shows
+can be read. Those two objects are the kit's, not the implementation's, so they are the
+only values the suite compares by identity. Positions are put in play by setGameTree
+with a one-node tree at level 0, and read back square by square with getSymbol.
+
+The rulings held to: player 1 is the person and player 2 the computer, red moves first
+and the player to move is red when the grid holds an even number of marks (E34); any
+empty square is a move (E18) and four in a line wins (E17). What the computer plays is
+the implementation's choice, within what the game tree guarantees under E24: looking 1
+or 2 moves ahead it takes a win in one when there is one; looking 2 or 3 moves ahead,
+with no win in one, it takes the one square where the person would win next. A scripted
+game (play) is accepted when it ends on a grid some sequence of such computer moves
+reaches, the person taking the first square of the script still empty at each turn.
+What the questions and messages say is the implementation's; the suite only requires
+that the final grid is shown and that a draw, a win and a loss are announced differently.
+"""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import adt.display as kit_display
+import adt.input as kit_input
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import BLUE, OTHER, RED, colours, grids, lines_of, winners
+from .test_game_tree import TreeMaker, finished, positions
+from .test_grid import MARK, full_grids, picture, squares
+
+SIDES = st.integers(4, 6)
+"""Grid sides asked for: every implementation offers these (the reference offers 4 to 9)."""
+
+
+def look_aheads(side: int) -> st.SearchStrategy[int]:
+    """Look-aheads asked for: small enough for any implementation's limit on that side."""
+    return st.integers(1, 3 if side < 6 else 2)
+
+
+# Helpers ------------------------------------------------------------------------------
+
+
+def scripted(answers) -> kit_input.Input:
+    """The kit's input, reading the given answers; its prompts go to a stream of their own."""
+    return kit_input.newInputType([str(a) for a in answers], out=io.StringIO())
+
+
+def left(source: kit_input.Input) -> list[str]:
+    """The scripted answers the input has not read yet."""
+    rest = list(source.lines)
+    source.lines = iter(rest)
+    return rest
+
+
+def yes_no(starts: bool) -> str:
+    return "y" if starts else "n"
+
+
+def new_game(impl, side: int = 4, starts: bool = True, look: int = 1, moves=()):
+    """A game made by newConnect4Type, its input and the text its display shows."""
+    shown = io.StringIO()
+    source = scripted([side, yes_no(starts), look, *moves])
+    game = impl.connect4.newConnect4Type(source, kit_display.newDisplayType(shown))
+    return game, source, shown
+
+
+def put(make: TreeMaker, game, side: int, marks: dict):
+    """The game with the position in play: a one-node tree at level 0 holding the grid."""
+    tree = make.impl.game_tree.newGameTreeType(make.grid(side, marks), make.level(0))
+    return make.impl.connect4.setGameTree(game, tree)
+
+
+def position(make: TreeMaker, game, side: int) -> dict:
+    """The marks of the grid held by the root of the game's tree."""
+    return make.read_grid(make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), side)
+
+
+def colour_of(make: TreeMaker, player):
+    return make.read(make.impl.player.getSymbol(player))
+
+
+def to_move(marks: dict) -> str:
+    """Red moves when the grid holds an even number of marks (E34)."""
+    return RED if len(marks) % 2 == 0 else BLUE
+
+
+def check_players(make: TreeMaker, game, person: str, where: str) -> None:
+    c4 = make.impl.connect4
+    expect_equal(colour_of(make, c4.getPlayer1(game)), person, f"the colour of player 1 (the person) of {where}")
+    expect_equal(colour_of(make, c4.getPlayer2(game)), OTHER[person], f"the colour of player 2 (the computer) of {where}")
+
+
+def check_level(make: TreeMaker, game, look: int, where: str) -> None:
+    expect(make.impl.level_number.equals(make.impl.connect4.getLevelNumber(game), make.level_probe(look)), f"getLevelNumber of {where} is {look}")
+
+
+def last_board(text: str, side: int):
+    """The marks ('R', 'B' or '.') of the last side x side board in ``text`` (kit display format) and the text after it."""
+    lines = text.splitlines()
+    header = [str(c) for c in range(1, side + 1)]
+    for start in range(len(lines) - side - 1, -1, -1):
+        if lines[start].split() != header:
+            continue
+        marks = {}
+        for r, line in enumerate(lines[start + 1 : start + side + 1], start=1):
+            cells = line.split()
+            if len(cells) != side + 1 or cells[0] != str(r):
+                break
+            marks |= {(r, c): mark for c, mark in enumerate(cells[1:], start=1)}
+        else:
+            return marks, "\n".join(lines[start + side + 1 :]).strip()
+    return None, ""
+
+
+def board(side: int, marks: dict) -> dict:
+    """What the kit's display shows for a grid model."""
+    return {square: MARK[marks.get(square)] for square in squares(side)}
+
+
+def winning_squares(side: int, marks: dict, colour: str) -> list:
+    return [s for s in squares(side) if s not in marks and colour in winners(side, marks | {s: colour})]
+
+
+def computer_choices(side: int, marks: dict, computer: str, look: int) -> list:
+    """The squares the computer may take (E24): a win in one if it sees it, else the one square that stops a loss in one."""
+    free = [s for s in squares(side) if s not in marks]
+    wins = winning_squares(side, marks, computer)
+    if wins:
+        return wins if look <= 2 else free
+    threats = winning_squares(side, marks, OTHER[computer])
+    if len(threats) == 1 and look in (2, 3):
+        return threats
+    return free
+
+
+def possible_ends(side: int, marks: dict, person: str, script: list, look: int) -> set:
+    """Every final grid of a correct play: the person takes the first square of the script still empty."""
+    ends = set()
+
+    def turn(marks: dict, read: int) -> None:
+        if finished(side, marks):
+            ends.add(frozenset(marks.items()))
+            return
+        mover = to_move(marks)
+        if mover == person:
+            while script[read] in marks:
+                read += 1
+            turn(marks | {script[read]: person}, read + 1)
+        else:
+            for square in computer_choices(side, marks, mover, look):
+                turn(marks | {square: mover}, read)
+
+    turn(marks, 0)
+    return ends
+
+
+def parse(rows: str) -> dict:
+    """A 4 x 4 grid model from 'RB.R/...' (row by row)."""
+    return {(r, c): {"R": RED, "B": BLUE}[m] for r, row in enumerate(rows.split("/"), 1) for c, m in enumerate(row, 1) if m != "."}
+
+
+@st.composite
+def threatened(draw, computer_wins: bool):
+    """A 4 x 4 position, not over, where the player to move (the computer) can win in one,
+    or else cannot but the person could win in one on exactly one square."""
+    k = draw(st.integers(2, 7))
+    order = draw(st.permutations(squares(4)))
+    marks = {s: (RED, BLUE)[i % 2] for i, s in enumerate(order[k:])}
+    line = draw(st.sampled_from(list(lines_of(4))))
+    hole = draw(st.sampled_from(line))
+    marks.pop(hole, None)
+    planted = [s for s in line if s != hole]
+    count = len(set(marks) | set(planted))
+    computer = RED if count % 2 == 0 else BLUE
+    for square in planted:
+        marks[square] = computer if computer_wins else OTHER[computer]
+    assume(not finished(4, marks) and to_move(marks) == computer)
+    if computer_wins:
+        assume(winning_squares(4, marks, computer))
+    else:
+        assume(not winning_squares(4, marks, computer) and len(winning_squares(4, marks, OTHER[computer])) == 1)
+    return marks, computer
+
+
+# Making a game --------------------------------------------------------------------------------
+
+
+@covers(
+    "Connect4Type.newConnect4Type", "Connect4Type.getGameTree", "Connect4Type.getPlayer1", "Connect4Type.getPlayer2",
+    "Connect4Type.getLevelNumber", "Connect4Type.getInput", "Connect4Type.getDisplay",
+)
+@given(data=st.data(), side=SIDES, starts=st.booleans())
+def test_new_game_asks_the_size_who_starts_and_the_look_ahead(impl, data, side, starts):
+    make = TreeMaker(impl)
+    look = data.draw(look_aheads(side), label="look-ahead")
+    shown = io.StringIO()
+    source = scripted([side, yes_no(starts), look])
+    display = kit_display.newDisplayType(shown)
+    game = impl.connect4.newConnect4Type(source, display)
+    where = f"newConnect4Type with the answers {side}, {yes_no(starts)}, {look} (size, moves first, look-ahead, in that order)"
+    expect_equal(left(source), [], f"answers left unread by {where}: it asks three questions")
+    tree = impl.connect4.getGameTree(game)
+    expect(not impl.game_tree.isEmpty(tree), f"the game tree of {where} is a node")
+    expect(impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(side)), f"the game tree of {where} holds an empty {side} x {side} grid")
+    expect(impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(0)), f"the game tree of {where} is at level 0")
+    for link in ("Parent", "Child", "Sibling"):
+        expect(impl.game_tree.isEmpty(getattr(impl.game_tree, f"get{link}")(tree)), f"get{link} of the game tree of {where} is empty: one node")
+    check_players(make, game, RED if starts else BLUE, f"{where} (E34: the person is red when moving first, red moves first)")
+    check_level(make, game, look, where)
+    expect(impl.connect4.getInput(game) is source, f"getInput of {where} is the input it was given")
+    expect(impl.connect4.getDisplay(game) is display, f"getDisplay of {where} is the display it was given")
+
+
+COMPONENTS = ["input", "display", "tree", "player1", "player2", "level"]
+
+
+@covers(
+    "Connect4Type.setInput", "Connect4Type.getInput", "Connect4Type.setDisplay", "Connect4Type.getDisplay",
+    "Connect4Type.setGameTree", "Connect4Type.getGameTree", "Connect4Type.setPlayer1", "Connect4Type.getPlayer1",
+    "Connect4Type.setPlayer2", "Connect4Type.getPlayer2", "Connect4Type.setLevelNumber", "Connect4Type.getLevelNumber",
+)
+@given(
+    starts=st.booleans(),
+    steps=st.lists(st.tuples(st.sampled_from(COMPONENTS), colours, st.integers(0, 5), grids(sides=st.just(4), fill=st.floats(0.0, 0.4))), min_size=1, max_size=5),
+)
+def test_each_set_changes_its_component_and_nothing_else(impl, starts, steps):
+    make, c4 = TreeMaker(impl), impl.connect4
+    game, source, _ = new_game(impl, starts=starts)
+    display = c4.getDisplay(game)
+    model = {"input": source, "display": display, "tree": ({}, 0), "player1": RED if starts else BLUE, "level": 1}
+    model["player2"] = OTHER[model["player1"]]
+    done = [f"newConnect4Type with the answers 4, {yes_no(starts)}, 1"]
+    for component, colour, number, (_, marks) in steps:
+        if component == "input":
+            value = model["input"] = scripted([])
+            game = c4.setInput(game, value)
+            done.append("setInput(a new input)")
+        elif component == "display":
+            value = model["display"] = kit_display.newDisplayType(io.StringIO())
+            game = c4.setDisplay(game, value)
+            done.append("setDisplay(a new display)")
+        elif component == "tree":
+            game = c4.setGameTree(game, impl.game_tree.newGameTreeType(make.grid(4, marks), make.level(number)))
+            model["tree"] = (marks, number)
+            done.append(f"setGameTree(the one-node tree of {picture(4, marks)} at level {number})")
+        elif component == "level":
+            game = c4.setLevelNumber(game, make.level(number))
+            model["level"] = number
+            done.append(f"setLevelNumber({number})")
+        else:
+            game = getattr(c4, f"set{component.capitalize()}")(game, make.player(colour))
+            model[component] = colour
+            done.append(f"set{component.capitalize()}(a {colour} player)")
+        where = f"the game after {'; '.join(done)}"
+        expect(c4.getInput(game) is model["input"], f"getInput of {where} is the last input set")
+        expect(c4.getDisplay(game) is model["display"], f"getDisplay of {where} is the last display set")
+        tree, (marks_set, level_set) = c4.getGameTree(game), model["tree"]
+        expect(impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(4, marks_set)), f"the grid of getGameTree of {where} is {picture(4, marks_set)}")
+        expect(impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(level_set)), f"the level of getGameTree of {where} is {level_set}")
+        expect_equal(colour_of(make, c4.getPlayer1(game)), model["player1"], f"the colour of getPlayer1 of {where}")
+        expect_equal(colour_of(make, c4.getPlayer2(game)), model["player2"], f"the colour of getPlayer2 of {where}")
+        check_level(make, game, model["level"], where)
+
+
+# The questions ------------------------------------------------------------------------------------
+
+
+@covers("Connect4Type.whoStarts", "Connect4Type.setInput")
+@given(starts=st.booleans(), answer=st.sampled_from(["short", "long", "upper"]), refused=st.booleans())
+def test_who_starts_asks_the_games_input_and_makes_the_person_red_when_first(impl, starts, answer, refused):
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl)
+    said = {"short": yes_no(starts), "long": "yes" if starts else "no", "upper": "Y" if starts else "NO"}[answer]
+    source = scripted((["maybe"] if refused else []) + [said])
+    person = impl.connect4.whoStarts(impl.connect4.setInput(game, source))
+    where = f"whoStarts, the person answering {'maybe (refused), then ' if refused else ''}{said}"
+    expect_equal(left(source), [], f"answers left unread by {where}")
+    expect_equal(colour_of(make, person), RED if starts else BLUE, f"the colour of the person's player from {where} (E34: red moves first)")
+
+
+@covers("Connect4Type.whatSizeGrid", "Connect4Type.setInput")
+@given(side=SIDES, refused=st.booleans())
+def test_what_size_grid_asks_the_games_input_for_a_side_of_4_or_more(impl, side, refused):
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl)
+    source = scripted((["3"] if refused else []) + [side])
+    dimension = impl.connect4.whatSizeGrid(impl.connect4.setInput(game, source))
+    where = f"whatSizeGrid, the person answering {'3 (too small: a side is at least 4), then ' if refused else ''}{side}"
+    expect_equal(left(source), [], f"answers left unread by {where}")
+    expect(impl.dimension.equals(dimension, make.dimension(side)), f"{where} is the dimension {side}")
+
+
+@covers("Connect4Type.howSmartIsComputer", "Connect4Type.setInput")
+@given(look=look_aheads(4), refused=st.booleans())
+def test_how_smart_is_computer_asks_the_games_input_for_a_look_ahead_of_1_or_more(impl, look, refused):
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl)
+    source = scripted((["0"] if refused else []) + [look])
+    level = impl.connect4.howSmartIsComputer(impl.connect4.setInput(game, source))
+    where = f"howSmartIsComputer on a 4 x 4 game, the person answering {'0 (too few: at least 1), then ' if refused else ''}{look}"
+    expect_equal(left(source), [], f"answers left unread by {where}")
+    expect(impl.level_number.equals(level, make.level_probe(look)), f"{where} is the level number {look}")
+
+
+@covers("Connect4Type.whatIsHumanMove", "Connect4Type.setInput")
+@given(data=st.data(), side=SIDES, refused=st.sampled_from([None, "row", "column"]), comma=st.booleans())
+def test_what_is_human_move_asks_the_games_input_for_a_square_of_its_grid(impl, data, side, refused, comma):
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl, side=side)
+    row, column = data.draw(st.sampled_from(squares(side)), label="square")
+    off = {None: [], "row": [f"{side + 1} {column}"], "column": [f"{row} {side + 1}"]}[refused]
+    said = f"{row},{column}" if comma else f"{row} {column}"
+    source = scripted(off + [said])
+    location = impl.connect4.whatIsHumanMove(impl.connect4.setInput(game, source))
+    where = f"whatIsHumanMove on a {side} x {side} game, the person answering {off[0] + ' (off the grid), then ' if off else ''}{said}"
+    expect_equal(left(source), [], f"answers left unread by {where}")
+    expect(
+        impl.index.equals(impl.location.getRow(location), make.index(row))
+        and impl.index.equals(impl.location.getColumn(location), make.index(column)),
+        f"{where} is the location at row {row}, column {column}",
+    )
+
+
+# Moves ----------------------------------------------------------------------------------------------
+
+
+@covers("Connect4Type.movePossible")
+@given(model=grids(sides=SIDES))
+def test_move_possible_exactly_on_the_empty_squares_of_the_grid(impl, model):
+    side, marks = model
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl, side=side)
+    game = put(make, game, side, marks)
+    where = picture(side, marks)
+    for r, c in squares(side):
+        expect_equal(
+            impl.connect4.movePossible(game, make.location(r, c)),
+            (r, c) not in marks,
+            f"movePossible at (row {r}, column {c}) of a game on {where}: true exactly when the square is empty",
+        )
+    for r, c in ((side + 1, 1), (1, side + 1), (side + 1, side + 1)):
+        expect_equal(impl.connect4.movePossible(game, make.location(r, c)), False, f"movePossible at (row {r}, column {c}), off the grid of a game on {where}")
+
+
+@covers("Connect4Type.makeHumanMove", "Connect4Type.getGameTree")
+@given(data=st.data(), model=positions(empties=st.integers(1, 12)), look=look_aheads(4))
+def test_make_human_move_puts_player_1s_mark_on_the_square(impl, data, model, look):
+    side, marks = model
+    person = to_move(marks)
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl, starts=person == RED, look=look)
+    game = put(make, game, side, marks)
+    square = data.draw(st.sampled_from([s for s in squares(side) if s not in marks]), label="square")
+    game = impl.connect4.makeHumanMove(game, make.location(*square))
+    where = f"makeHumanMove at (row {square[0]}, column {square[1]}) of a game on {picture(side, marks)}, the person playing {person}"
+    expect_equal(position(make, game, side), marks | {square: person}, f"the grid of the game tree after {where}: player 1's mark added there")
+    check_players(make, game, person, f"the game after {where}")
+    check_level(make, game, look, f"the game after {where}")
+
+
+def check_computer_move(make: TreeMaker, game, side: int, marks: dict, computer: str, look: int, where: str) -> dict:
+    """The game's grid is the position with one more mark, of the computer's colour; return it."""
+    after = position(make, game, side)
+    added = {s: c for s, c in after.items() if s not in marks}
+    expect_equal(
+        {s: c for s, c in after.items() if s in marks},
+        marks,
+        f"the marks already on the grid after {where} (the game tree's root holds the grid after the computer's move)",
+    )
+    expect(
+        len(added) == 1 and set(added.values()) == {computer},
+        f"after {where}: one more mark on the grid, the computer's ({computer}, player 2's)",
+        expected=f"one {computer} mark more than {picture(side, marks)}",
+        actual=picture(side, after),
+    )
+    check_players(make, game, OTHER[computer], f"the game after {where}")
+    check_level(make, game, look, f"the game after {where}")
+    return after
+
+
+@covers("Connect4Type.makeComputerMove", "Connect4Type.getGameTree")
+@given(model=positions(empties=st.integers(1, 7)), look=look_aheads(4))
+def test_make_computer_move_makes_one_move_of_player_2(impl, model, look):
+    side, marks = model
+    computer = to_move(marks)
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl, starts=computer == BLUE, look=look)
+    game = put(make, game, side, marks)
+    game = impl.connect4.makeComputerMove(game)
+    check_computer_move(make, game, side, marks, computer, look, f"makeComputerMove on {picture(side, marks)}, looking {look} ahead")
+
+
+@covers("Connect4Type.makeComputerMove")
+@given(model=threatened(computer_wins=True), look=st.integers(1, 2))
+def test_make_computer_move_takes_a_win_in_one(impl, model, look):
+    marks, computer = model
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl, starts=computer == BLUE, look=look)
+    game = impl.connect4.makeComputerMove(put(make, game, 4, marks))
+    where = f"makeComputerMove on {picture(4, marks)}, looking {look} ahead, the computer playing {computer}"
+    after = check_computer_move(make, game, 4, marks, computer, look, where)
+    expect(
+        computer in winners(4, after),
+        f"after {where}: {computer} can win at once (at {', '.join(map(str, winning_squares(4, marks, computer)))}), "
+        "and a won grid is worth more than any other (E24), so the computer wins",
+        expected=f"a {computer} line",
+        actual=picture(4, after),
+    )
+
+
+@covers("Connect4Type.makeComputerMove")
+@given(model=threatened(computer_wins=False), look=st.integers(2, 3))
+def test_make_computer_move_stops_a_win_in_one(impl, model, look):
+    marks, computer = model
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl, starts=computer == BLUE, look=look)
+    game = impl.connect4.makeComputerMove(put(make, game, 4, marks))
+    threat = winning_squares(4, marks, OTHER[computer])[0]
+    where = f"makeComputerMove on {picture(4, marks)}, looking {look} ahead, the computer playing {computer}"
+    after = check_computer_move(make, game, 4, marks, computer, look, where)
+    expect(
+        after.get(threat) == computer,
+        f"after {where}: the computer cannot win at once, the person ({OTHER[computer]}) could win next at {threat} only, "
+        "and a lost grid is worth less than any other (E24), so the computer takes that square",
+        expected=f"{computer} at {threat}",
+        actual=picture(4, after),
+    )
+
+
+@covers("Connect4Type.gameOver")
+@given(model=grids(sides=SIDES) | full_grids().filter(lambda model: model[0] <= 6))
+def test_game_over_when_the_grid_is_won_or_full(impl, model):
+    side, marks = model
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl, side=side)
+    game = put(make, game, side, marks)
+    expect_equal(impl.connect4.gameOver(game), finished(side, marks), f"gameOver of a game on {picture(side, marks)}: a line of four, or a full grid (E38)")
+
+
+# Showing and playing --------------------------------------------------------------------------------
+
+
+@covers("Connect4Type.showConnect4")
+@given(model=grids(sides=SIDES), starts=st.booleans())
+def test_show_connect4_shows_the_grid_and_returns_the_game_unchanged(impl, model, starts):
+    side, marks = model
+    make = TreeMaker(impl)
+    game, _, shown = new_game(impl, side=side, starts=starts)
+    game = put(make, game, side, marks)
+    before = len(shown.getvalue())
+    result = impl.connect4.showConnect4(game)
+    where = f"showConnect4 of a game on {picture(side, marks)}"
+    drawn, _ = last_board(shown.getvalue()[before:], side)
+    expect_equal(drawn, board(side, marks), f"{where} shows the {side} x {side} board on the game's display, R, B or . on each square")
+    person = RED if starts else BLUE
+    for value, name in ((result, "the game it returns"), (game, "the game shown")):
+        expect_equal(position(make, value, side), marks, f"the grid of {name} by {where} (E35: unchanged)")
+        check_players(make, value, person, f"{name} by {where} (E35: unchanged)")
+        check_level(make, value, 1, f"{name} by {where} (E35: unchanged)")
+
+
+@covers("Connect4Type.play", "Connect4Type.gameOver", "Connect4Type.getGameTree")
+@given(data=st.data(), model=positions(empties=st.integers(2, 6)), person=colours, look=look_aheads(4))
+def test_play_ends_a_scripted_game_as_the_rules_allow(impl, data, model, person, look):
+    side, marks = model
+    make = TreeMaker(impl)
+    script = data.draw(st.permutations([s for s in squares(side) if s not in marks]), label="the person's moves, in order")
+    game, _, shown = new_game(impl, starts=person == RED, look=look, moves=[f"{r} {c}" for r, c in script])
+    game = impl.connect4.play(put(make, game, side, marks))
+    where = (
+        f"play from {picture(side, marks)}, {to_move(marks)} to move, the person playing {person} and answering "
+        f"{', '.join(f'{r} {c}' for r, c in script)}, the computer looking {look} ahead"
+    )
+    final = position(make, game, side)
+    ends = possible_ends(side, marks, person, script, look)
+    expect(
+        frozenset(final.items()) in ends,
+        f"the grid at the end of {where}: the person takes the first square of the script still empty, the computer "
+        "any empty square, but a win in one when it looks 1 or 2 ahead and the one square stopping the person's win "
+        "in one when it looks 2 or 3 ahead (E24, E34)",
+        expected=" or ".join(sorted(picture(side, dict(end)) for end in ends)),
+        actual=picture(side, final),
+    )
+    expect_equal(impl.connect4.gameOver(game), True, f"gameOver of the game returned by {where}")
+    check_players(make, game, person, f"the game returned by {where}")
+    drawn, announcement = last_board(shown.getvalue(), side)
+    expect_equal(drawn, board(side, final), f"the last board shown by {where} is the final grid")
+    expect(announcement != "", f"{where} announces the outcome after showing the final grid", actual=repr(announcement))
+
+
+@covers("Connect4Type.play")
+def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
+    make = TreeMaker(impl)
+    games = {
+        "the person wins": ("BBBR/RBBR/.BRR/RRB.", RED, ["4 4", "3 1"], lambda end: RED in winners(4, end)),
+        "the computer wins": ("RBRB/BB.R/BRRB/BRR.", BLUE, ["4 4", "2 3"], lambda end: RED in winners(4, end)),
+        "a draw": ("RBR./RBBR/BRBB/RBRR", BLUE, ["1 4"], lambda end: len(end) == 16 and not winners(4, end)),
+    }
+    said = {}
+    for outcome, (rows, person, moves, ended) in games.items():
+        marks = parse(rows)
+        game, _, shown = new_game(impl, starts=person == RED, look=1, moves=moves)
+        game = impl.connect4.play(put(make, game, 4, marks))
+        final = position(make, game, 4)
+        where = f"play from {picture(4, marks)}, the person playing {person} and answering {', '.join(moves)}, the computer looking 1 ahead"
+        expect(ended(final), f"{where} ends in {outcome}", expected=outcome, actual=picture(4, final))
+        drawn, said[outcome] = last_board(shown.getvalue(), 4)
+        expect_equal(drawn, board(4, final), f"the last board shown by {where} is the final grid")
+        expect(said[outcome] != "", f"{where} announces the outcome after showing the final grid")
+    expect(
+        len(set(said.values())) == 3,
+        "play announces a win of the person, a win of the computer and a draw in three different ways",
+        expected="three different announcements",
+        actual=said,
+    )

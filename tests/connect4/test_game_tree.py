@@ -1,0 +1,675 @@
+"""GameTreeType: a tree of grids that looks ahead from the current grid.
+
+Trees are made through the documented operations only and read back by walking them
+with getChild, getSibling, getGrid, getLevel and getParent. The oracle of buildGame and
+generateLevel is a model game tree built in the test from a grid model (``side`` and
+marks, see ``strategies``): below each node, one child per empty square (any empty
+square is a move, E18) holding the mark of the player to move, the first player at even
+levels and the second at odd ones (E29), down to the depth, with no children for a
+finished game (a line, E17, or a full grid). Grids are compared with GridType.equals
+against grids built separately from the model, so a node's parent is recognised by its
+grid, not by identity. Worths are compared only with WorthType's operations: a leaf's
+worth against the implementation's own evaluateGrid of a separately built equal grid
+for the first player (E29), a minimax value against one worked out from those worths
+with WorthType.lessThan. chooseBest, findBest and adjustLevel are also checked on trees
+put together by hand (setChild, setSibling) with worths chosen by the test.
+
+What the document leaves open is accepted either way: after an update only its result
+is used (E01); children may come in any order (E28); buildGame may extend a tree or
+rebuild it (E28); chooseBest may record values in inner nodes' grids (E30), so after it
+only leaves' worths are read; findBest and findMove must return a detached root (E31),
+but whether the searched tree is left as it was is not examined, nor the levels they
+leave, which adjustLevel renumbers (E37). No value stored in a tree is updated or reused
+by the test afterwards (E25).
+"""
+
+from __future__ import annotations
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import BLUE, OTHER, RED, colours, winners
+from .test_grid import Maker, picture, squares
+
+MAX_NODES = 160
+"""The largest model tree a test walks: every node costs a few dozen operation calls."""
+
+TREE_SIZES = [(3, 1), (3, 2), (3, 3), (4, 2), (4, 3), (4, 3), (5, 1), (5, 2), (5, 3), (5, 3), (6, 2), (6, 3), (7, 1), (7, 2)]
+"""(empty squares, depth) of the 4 x 4 trees built: at most 157 nodes before finished games prune them."""
+
+
+# Helpers ------------------------------------------------------------------------------
+
+
+class TreeMaker(Maker):
+    """Maker, plus the grids one move later and level numbers kept for comparisons only.
+
+    A value given to a tree is always made afresh (a tree may keep it, E25); the
+    cached level numbers are only ever compared, never stored.
+    """
+
+    def __init__(self, impl):
+        super().__init__(impl)
+        self._probes: dict = {}
+
+    def level_probe(self, n: int):
+        if n not in self._probes:
+            self._probes[n] = self.level(n)
+        return self._probes[n]
+
+    def moved(self, grid, square, colour: str):
+        """A separate grid: a clone of the given one with a mark of the colour on the square."""
+        ops = self.impl.grid
+        return ops.occupySquare(ops.clone(grid), self.location(*square), self.symbol(colour))
+
+    def read_grid(self, grid, side: int) -> dict:
+        """The marks of a grid of the given side (for failure messages)."""
+        marks = {}
+        for r, c in squares(side):
+            model = self.read(self.impl.grid.getSymbol(grid, self.location(r, c)))
+            if model is not None:
+                marks[(r, c)] = model
+        return marks
+
+
+def finished(side: int, marks: dict) -> bool:
+    """Whether the game on the grid model is over: a line of four, or a full grid."""
+    return len(marks) == side * side or bool(winners(side, marks))
+
+
+def move_text(move) -> str:
+    (r, c), colour = move
+    return f"{colour} at ({r}, {c})"
+
+
+class Node:
+    """A node of the model game tree."""
+
+    __slots__ = ("marks", "level", "path", "children", "reason", "value", "order")
+
+    def __init__(self, marks: dict, level: int, path: tuple):
+        self.marks, self.level, self.path = marks, level, path
+        self.children: list[Node] = []
+        self.reason = ""
+        self.value = None  # its minimax value, an implementation worth, once walked
+        self.order: list[Node] = []  # its children in the implementation's order, once walked
+
+    def where(self, side: int) -> str:
+        moves = ", then ".join(move_text(m) for m in self.path)
+        return f"the node after {moves} ({picture(side, self.marks)})" if moves else f"the root ({picture(side, self.marks)})"
+
+
+def game_model(side: int, marks: dict, first: str, depth: int, level: int = 0, path: tuple = ()) -> Node:
+    """The model tree: one child per empty square, for the player to move (E29), down to the level ``depth``."""
+    node = Node(marks, level, path)
+    if finished(side, marks):
+        node.reason = "its game is over, so it gets no children"
+    elif level >= depth:
+        node.reason = f"it lies at level {level}, the depth, so it gets no children"
+    else:
+        mover = first if level % 2 == 0 else OTHER[first]
+        node.reason = f"one child per empty square, each with {mover}'s mark on it ({mover} moves at {'even' if level % 2 == 0 else 'odd'} levels, E29)"
+        for square in squares(side):
+            if square not in marks:
+                node.children.append(game_model(side, marks | {square: mover}, first, depth, level + 1, path + ((square, mover),)))
+    return node
+
+
+def size(node: Node) -> int:
+    return 1 + sum(size(child) for child in node.children)
+
+
+def best_of(impl, values: list, maximising: bool):
+    """The greatest (or least) of some worths, found with WorthType.lessThan."""
+    best = values[0]
+    for value in values[1:]:
+        if impl.worth.lessThan(best, value) if maximising else impl.worth.lessThan(value, best):
+            best = value
+    return best
+
+
+class Walk:
+    """Checks an implementation's tree against a model tree, node by node.
+
+    At each node: the grid (GridType.equals with a separately built grid), the level
+    (unless levels are not examined), the parent (by its grid), the children (exactly
+    the model's, in any order, E28) and, at a leaf, the worth (evaluateGrid of the
+    leaf's grid for the first player, E29). Each model node is given its minimax value,
+    worked out with WorthType.lessThan, and its children in the implementation's order.
+    """
+
+    def __init__(self, make: TreeMaker, side: int, first: str, *, levels: int | None = 0):
+        self.make, self.impl, self.side, self.first = make, make.impl, side, first
+        self.player = make.player(first)  # only passed to evaluateGrid, which keeps nothing
+        self.levels = levels  # a node's level is this plus the moves on its model path; None: not examined
+
+    def check(self, tree, node: Node, expected, *, parent=None, grid=None, leaf_worth: bool = True, what: str = "the tree"):
+        """Check ``tree`` against ``node``; ``expected`` is a separate grid equal to the node's.
+
+        ``parent`` is a separate grid equal to the parent's ("none": the parent must be empty;
+        None: not examined); ``grid`` the tree's grid if already read.
+        """
+        impl, side = self.impl, self.side
+        tg, ig = impl.game_tree, impl.grid
+        where = f"{node.where(side)} of {what}"
+        expect(not tg.isEmpty(tree), f"{where} is a node (isEmpty false)")
+        grid = tg.getGrid(tree) if grid is None else grid
+        expect(ig.equals(grid, expected), f"getGrid of {where} holds {picture(side, node.marks)}")
+        if self.levels is not None:
+            level = self.levels + len(node.path)
+            expect(impl.level_number.equals(tg.getLevel(tree), self.make.level_probe(level)), f"getLevel of {where} is {level}")
+        if isinstance(parent, str):
+            expect(tg.isEmpty(tg.getParent(tree)), f"getParent of {where} is the empty tree: it is a root")
+        elif parent is not None:
+            above = tg.getParent(tree)
+            expect(not tg.isEmpty(above), f"getParent of {where} is its parent, not the empty tree")
+            expect(ig.equals(tg.getGrid(above), parent), f"getParent of {where} holds its parent's grid")
+
+        found = []
+        child = tg.getChild(tree)
+        while not tg.isEmpty(child) and len(found) <= len(node.children):
+            found.append(child)
+            child = tg.getSibling(child)
+        expect_equal(len(found), len(node.children), f"the number of children of {where} (getChild, then getSibling): {node.reason}")
+
+        pending, built, values = list(node.children), {}, []
+        node.order = []
+        for number, child in enumerate(found, start=1):
+            child_grid = tg.getGrid(child)
+            match = None
+            for candidate in pending:
+                if id(candidate) not in built:
+                    built[id(candidate)] = self.make.moved(expected, *candidate.path[-1])
+                if ig.equals(child_grid, built[id(candidate)]):
+                    match = candidate
+                    break
+            if match is None:
+                got = self.make.read_grid(child_grid, side)
+                expect(
+                    False,
+                    f"child {number} of {where} holds one of the grids one legal move later, each once: {node.reason}",
+                    expected=" or ".join(picture(side, c.marks) for c in pending),
+                    actual=picture(side, got),
+                )
+            pending.remove(match)
+            node.order.append(match)
+            values.append(self.check(child, match, built[id(match)], parent=expected, grid=child_grid, what=what))
+
+        if values:
+            node.value = best_of(impl, values, node.level % 2 == 0)
+        else:
+            node.value = ig.evaluateGrid(expected, self.player)
+            if leaf_worth:
+                expect(
+                    impl.worth.equals(ig.getWorth(grid), node.value),
+                    f"the worth of the leaf {where} is evaluateGrid of its grid for the first player, {self.first} (E29)",
+                )
+        return node.value
+
+
+def walk(make: TreeMaker, tree, side: int, first: str, node: Node, *, levels: int | None = 0, root_worth: bool = False, what: str = "the tree"):
+    """Check a whole tree whose root has no parent; return the root's minimax value."""
+    expected = make.grid(side, node.marks)
+    return Walk(make, side, first, levels=levels).check(tree, node, expected, parent="none", leaf_worth=root_worth, what=what)
+
+
+def players(make: TreeMaker, first: str):
+    """A fresh pair of players: the first of the given colour, the second of the other."""
+    return make.player(first), make.player(OTHER[first])
+
+
+# Grid models for trees ------------------------------------------------------------------
+
+
+@st.composite
+def positions(draw, side: int = 4, empties=st.integers(3, 7), finished_ok: bool = False):
+    """A grid model with ``empties`` empty squares and marks on all the others.
+
+    On 4 x 4 grids the marks are red and blue alternately in a random order, as in play
+    (as many red as blue, or one more); 5 x 5 grids start from a pattern with no line (a
+    random fill of 5 x 5 nearly always has one), with a few squares flipped. Unless
+    ``finished_ok``, the game on it is not over.
+    """
+    k = draw(empties)
+    cells = squares(side)
+    if side == 4:
+        order = draw(st.permutations(cells))
+        marks = {square: (RED, BLUE)[i % 2] for i, square in enumerate(order[k:])}
+    else:
+        swap = draw(st.booleans())
+        marks = {(r, c): (RED, BLUE)[(c // 2 + r + swap) % 2] for r, c in cells}
+        for square in draw(st.lists(st.sampled_from(cells), max_size=2)):
+            marks[square] = OTHER[marks[square]]
+        for square in draw(st.lists(st.sampled_from(cells), min_size=k, max_size=k, unique=True)):
+            del marks[square]
+    if not finished_ok:
+        assume(not finished(side, marks))
+    return side, marks
+
+
+@st.composite
+def games(draw, finished_ok: bool = True):
+    """A grid model, a first player's colour and a depth, whose model tree is small enough to walk."""
+    if draw(st.integers(0, 4)) == 0:
+        side, (k, depth) = 5, draw(st.sampled_from([(3, 1), (3, 2), (4, 1), (4, 2), (5, 1), (5, 2)]))
+    else:
+        side, (k, depth) = 4, draw(st.sampled_from(TREE_SIZES))
+    side, marks = draw(positions(side, st.just(k), finished_ok=finished_ok))
+    return side, marks, draw(colours), depth
+
+
+# Hand-made trees: any shape, worths chosen by the test -------------------------------------
+
+
+class Hand:
+    """A node of a tree put together by hand: a grid all its own (one mark), a worth, children."""
+
+    def __init__(self, number: int, level: int, worth: int, children: list):
+        self.number, self.level, self.worth, self.children = number, level, worth, children
+        row, column = divmod(number % 16, 4)
+        self.marks = {(row + 1, column + 1): RED if number < 16 else BLUE}
+
+    def minimax(self) -> int:
+        if not self.children:
+            return self.worth
+        values = [child.minimax() for child in self.children]
+        return max(values) if self.level % 2 == 0 else min(values)
+
+    def where(self) -> str:
+        return f"the node {self.number} ({picture(4, self.marks)}, level {self.level})"
+
+    def describe(self) -> str:
+        if not self.children:
+            return f"{self.number}:{self.worth}"
+        return f"{self.number}[{' '.join(child.describe() for child in self.children)}]"
+
+
+@st.composite
+def hand_trees(draw, levels=st.integers(0, 2), max_nodes: int = 13):
+    """A tree of 2 to ``max_nodes`` nodes, 1 to 3 children each, 3 levels below the root at most.
+
+    Every node has a worth from -4 to 4 (ties are frequent, so 'the first such child' of
+    findBest matters); an inner node's own worth is there to be ignored by chooseBest.
+    """
+    budget = [max_nodes - 1]
+    numbers = iter(range(max_nodes))
+
+    def grow(level: int, depth: int, root: bool) -> Hand:
+        number = next(numbers)
+        children = []
+        if depth > 0 and (root or draw(st.booleans())):
+            for _ in range(draw(st.integers(1, 3))):
+                if budget[0] <= 0:
+                    break
+                budget[0] -= 1
+                children.append(None)
+        worth = draw(st.integers(-4, 4))
+        children = [grow(level + 1, depth - 1, False) for _ in children]
+        return Hand(number, level, worth, children)
+
+    return grow(draw(levels), 3, True)
+
+
+def build_hand(make: TreeMaker, node: Hand):
+    """The implementation's tree for a hand-made model, put together bottom up (setSibling, setChild)."""
+    ops = make.impl.game_tree
+    grid = make.impl.grid.setWorth(make.grid(4, node.marks), make.worth(node.worth))
+    tree = ops.newGameTreeType(grid, make.level(node.level))
+    if node.children:
+        linked = build_hand(make, node.children[-1])
+        for child in reversed(node.children[:-1]):
+            linked = ops.setSibling(build_hand(make, child), linked)
+        tree = ops.setChild(tree, linked)
+    return tree
+
+
+def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | None = None) -> None:
+    """The tree has the model's shape (children in any order), grids and leaf worths; levels from ``level`` if given."""
+    impl = make.impl
+    tg = impl.game_tree
+    where = f"{node.where()} of {what}"
+    expect(not tg.isEmpty(tree), f"{where} is a node (isEmpty false)")
+    expect(impl.grid.equals(tg.getGrid(tree), make.grid(4, node.marks)), f"getGrid of {where} holds its grid, {picture(4, node.marks)}")
+    if level is not None:
+        expect(impl.level_number.equals(tg.getLevel(tree), make.level_probe(level)), f"getLevel of {where} is {level}")
+    if not node.children:
+        expect(tg.isEmpty(tg.getChild(tree)), f"{where} is still a leaf")
+        expect(
+            impl.worth.equals(impl.grid.getWorth(tg.getGrid(tree)), make.worth(node.worth)),
+            f"the leaf {where} keeps its worth {node.worth} (E30: only inner nodes may be given values)",
+        )
+        return
+    found = []
+    child = tg.getChild(tree)
+    while not tg.isEmpty(child) and len(found) <= len(node.children):
+        found.append(child)
+        child = tg.getSibling(child)
+    expect_equal(len(found), len(node.children), f"the number of children of {where}")
+    pending = list(node.children)
+    for child in found:
+        grid = tg.getGrid(child)
+        match = next((c for c in pending if impl.grid.equals(grid, make.grid(4, c.marks))), None)
+        expect(match is not None, f"every child of {where} is one of its children, each once")
+        pending.remove(match)
+        check_hand(make, child, match, what, level=None if level is None else level + 1)
+
+
+# The empty tree and one-node trees ----------------------------------------------------------
+
+
+@covers("GameTreeType.newGameTreeType", "GameTreeType.isEmpty")
+def test_new_tree_is_empty(impl):
+    expect(impl.game_tree.isEmpty(impl.game_tree.newGameTreeType()), "newGameTreeType() is the empty tree")
+
+
+@covers(
+    "GameTreeType.newGameTreeType", "GameTreeType.isEmpty", "GameTreeType.getGrid", "GameTreeType.getLevel",
+    "GameTreeType.getParent", "GameTreeType.getChild", "GameTreeType.getSibling",
+)
+@given(model=positions(empties=st.integers(0, 16), finished_ok=True), level=st.integers(0, 8), above=st.none() | st.tuples(positions(empties=st.integers(1, 16), finished_ok=True), st.integers(0, 8)))
+def test_new_tree_of_a_grid_is_one_node(impl, model, level, above):
+    side, marks = model
+    make, ops = TreeMaker(impl), impl.game_tree
+    made = f"newGameTreeType({picture(side, marks)}, level {level}"
+    if above is None:
+        tree = ops.newGameTreeType(make.grid(side, marks), make.level(level))
+        made += ")"
+    else:
+        (_, parent_marks), parent_level = above
+        parent = ops.newGameTreeType(make.grid(side, parent_marks), make.level(parent_level))
+        tree = ops.newGameTreeType(make.grid(side, marks), make.level(level), parent)
+        made += f", the one-node tree of {picture(side, parent_marks)} at level {parent_level})"
+    expect(not ops.isEmpty(tree), f"{made} is not empty")
+    expect(impl.grid.equals(ops.getGrid(tree), make.grid(side, marks)), f"getGrid of {made} holds the grid")
+    expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(level)), f"getLevel of {made} is {level}")
+    expect(ops.isEmpty(ops.getChild(tree)), f"getChild of {made} is the empty tree (E26)")
+    expect(ops.isEmpty(ops.getSibling(tree)), f"getSibling of {made} is the empty tree (E26)")
+    if above is None:
+        expect(ops.isEmpty(ops.getParent(tree)), f"getParent of {made} is the empty tree (E26)")
+    else:
+        parent = ops.getParent(tree)
+        expect(not ops.isEmpty(parent), f"getParent of {made} is the parent given, not the empty tree")
+        expect(impl.grid.equals(ops.getGrid(parent), make.grid(side, parent_marks)), f"getParent of {made} holds the parent's grid")
+        expect(impl.level_number.equals(ops.getLevel(parent), make.level_probe(parent_level)), f"getParent of {made} is at the parent's level, {parent_level}")
+
+
+@covers(
+    "GameTreeType.setGrid", "GameTreeType.isEmpty", "GameTreeType.getGrid", "GameTreeType.getLevel",
+    "GameTreeType.getParent", "GameTreeType.getChild", "GameTreeType.getSibling",
+)
+@given(model=positions(empties=st.integers(0, 16), finished_ok=True))
+def test_set_grid_on_the_empty_tree_makes_a_root_at_level_0(impl, model):
+    side, marks = model
+    make, ops = TreeMaker(impl), impl.game_tree
+    tree = ops.setGrid(ops.newGameTreeType(), make.grid(side, marks))
+    made = f"setGrid(newGameTreeType(), {picture(side, marks)})"
+    expect(not ops.isEmpty(tree), f"{made} is a one-node tree, not empty (E27)")
+    expect(impl.grid.equals(ops.getGrid(tree), make.grid(side, marks)), f"getGrid of {made} holds the grid (E27)")
+    expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(0)), f"getLevel of {made} is 0 (E27)")
+    expect(ops.isEmpty(ops.getParent(tree)), f"getParent of {made} is the empty tree (E27)")
+    expect(ops.isEmpty(ops.getChild(tree)), f"getChild of {made} is the empty tree (E27)")
+    expect(ops.isEmpty(ops.getSibling(tree)), f"getSibling of {made} is the empty tree (E27)")
+
+
+GRID_POOL = st.lists(positions(empties=st.integers(10, 16), finished_ok=True).map(lambda model: model[1]), min_size=3, max_size=3)
+STEPS = st.lists(
+    st.tuples(st.sampled_from(["grid", "level", "child", "sibling", "parent"]), st.integers(0, 2), st.integers(0, 6), st.booleans()),
+    min_size=1,
+    max_size=5,
+)
+
+
+@covers(
+    "GameTreeType.setGrid", "GameTreeType.getGrid", "GameTreeType.setLevel", "GameTreeType.getLevel",
+    "GameTreeType.setChild", "GameTreeType.getChild", "GameTreeType.setSibling", "GameTreeType.getSibling",
+    "GameTreeType.setParent", "GameTreeType.getParent", "GameTreeType.isEmpty",
+)
+@given(pool=GRID_POOL, start=st.tuples(st.integers(0, 2), st.integers(0, 6)), steps=STEPS)
+def test_each_set_changes_its_component_and_nothing_else(impl, pool, start, steps):
+    make, ops = TreeMaker(impl), impl.game_tree
+    expected = [make.grid(4, marks) for marks in pool]  # only ever compared
+    tree = ops.newGameTreeType(make.grid(4, pool[start[0]]), make.level(start[1]))
+    model = {"grid": start, "child": None, "sibling": None, "parent": None}
+    done = [f"newGameTreeType(grid {start[0] + 1}, level {start[1]})"]
+
+    def one_node(grid: int, level: int):
+        return ops.newGameTreeType(make.grid(4, pool[grid]), make.level(level))
+
+    for component, grid, level, empty in steps:
+        if component == "grid":
+            tree = ops.setGrid(tree, make.grid(4, pool[grid]))
+            model["grid"] = (grid, model["grid"][1])
+            done.append(f"setGrid(grid {grid + 1})")
+        elif component == "level":
+            tree = ops.setLevel(tree, make.level(level))
+            model["grid"] = (model["grid"][0], level)
+            done.append(f"setLevel({level})")
+        else:
+            value = ops.newGameTreeType() if empty else one_node(grid, level)
+            tree = getattr(ops, f"set{component.capitalize()}")(tree, value)
+            model[component] = None if empty else (grid, level)
+            done.append(f"set{component.capitalize()}({'the empty tree' if empty else f'a one-node tree of grid {grid + 1} at level {level}'})")
+        where = f"the tree after {'; '.join(done)} (grids: {', '.join(picture(4, m) for m in pool)})"
+        expect(not ops.isEmpty(tree), f"{where} is not empty")
+        grid_number, level_number = model["grid"]
+        expect(impl.grid.equals(ops.getGrid(tree), expected[grid_number]), f"getGrid of {where} is grid {grid_number + 1}")
+        expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(level_number)), f"getLevel of {where} is {level_number}")
+        for link in ("Child", "Sibling", "Parent"):
+            got = getattr(ops, f"get{link}")(tree)
+            if model[link.lower()] is None:
+                expect(ops.isEmpty(got), f"get{link} of {where} is the empty tree")
+                continue
+            grid_number, level_number = model[link.lower()]
+            expect(not ops.isEmpty(got), f"get{link} of {where} is the tree set, not empty")
+            expect(impl.grid.equals(ops.getGrid(got), expected[grid_number]), f"get{link} of {where} holds grid {grid_number + 1}")
+            expect(
+                impl.level_number.equals(ops.getLevel(got), make.level_probe(level_number)),
+                f"get{link} of {where} is at level {level_number}",
+            )
+
+
+# Growing the tree ------------------------------------------------------------------------------
+
+
+@covers(
+    "GameTreeType.generateLevel", "GameTreeType.getChild", "GameTreeType.getSibling", "GameTreeType.getGrid",
+    "GameTreeType.getLevel", "GameTreeType.getParent",
+)
+@given(model=positions(empties=st.integers(1, 10), finished_ok=True), first=colours, level=st.integers(0, 3))
+def test_generate_level_gives_one_child_per_empty_square(impl, model, first, level):
+    side, marks = model
+    make = TreeMaker(impl)
+    tree = impl.game_tree.newGameTreeType(make.grid(side, marks), make.level(level))
+    tree = impl.game_tree.generateLevel(tree, *players(make, first))
+    node = game_model(side, marks, first, level + 1, level)
+    what = f"generateLevel(the one-node tree of {picture(side, marks)} at level {level}, first player {first})"
+    walk(make, tree, side, first, node, levels=level, what=what)
+
+
+@covers(
+    "GameTreeType.buildGame", "GameTreeType.getChild", "GameTreeType.getSibling", "GameTreeType.getGrid",
+    "GameTreeType.getLevel", "GameTreeType.getParent", "GameTreeType.isEmpty", "GameTreeType.chooseBest",
+)
+@given(game=games(), start=st.sampled_from(["empty", "root", "extend"]), data=st.data())
+def test_build_game_holds_every_legal_move_down_to_the_depth(impl, game, start, data):
+    side, marks, first, depth = game
+    make, ops = TreeMaker(impl), impl.game_tree
+    if start == "empty":
+        tree, made = ops.newGameTreeType(), "the empty tree"
+    elif start == "root":
+        tree = ops.newGameTreeType(make.grid(side, marks), make.level(0))
+        made = "a one-node tree of the grid at level 0"
+    else:
+        before = data.draw(st.integers(1, depth), label="depth of the tree extended")
+        tree = ops.buildGame(ops.newGameTreeType(), make.grid(side, marks), *players(make, first), make.level(before))
+        made = f"a tree already built to depth {before} (E28: extended or rebuilt)"
+        if data.draw(st.booleans(), label="chooseBest in between") and not ops.isEmpty(ops.getChild(tree)):
+            ops.chooseBest(tree)
+            made += " and searched by chooseBest (E30)"
+    tree = ops.buildGame(tree, make.grid(side, marks), *players(make, first), make.level(depth))
+    what = f"buildGame({made}, {picture(side, marks)}, first player {first}, depth {depth})"
+    walk(make, tree, side, first, game_model(side, marks, first, depth), what=what)
+    expect(ops.isEmpty(ops.getSibling(tree)), f"getSibling of the root of {what} is the empty tree")
+
+
+@covers("GameTreeType.buildGame", "GameTreeType.findMove", "GameTreeType.adjustLevel", "GameTreeType.chooseBest")
+@given(
+    data=st.data(),
+    model=positions(empties=st.integers(4, 7)),
+    first=colours,
+    before=st.integers(2, 3),
+    searched=st.booleans(),
+)
+def test_build_game_grows_a_tree_moved_down_two_levels(impl, data, model, first, before, searched):
+    side, marks = model
+    make, ops = TreeMaker(impl), impl.game_tree
+    free = [s for s in squares(side) if s not in marks]
+    one = data.draw(st.sampled_from(free), label="first move")
+    after_one = marks | {one: first}
+    assume(not finished(side, after_one))
+    two = data.draw(st.sampled_from([s for s in free if s != one]), label="second move")
+    after_two = after_one | {two: OTHER[first]}
+    assume(not finished(side, after_two))
+    sizes = [d for d in (1, 2, 3) if size(game_model(side, after_two, first, d)) <= MAX_NODES]
+    depth = data.draw(st.sampled_from(sizes), label="depth")
+
+    tree = ops.buildGame(ops.newGameTreeType(), make.grid(side, marks), *players(make, first), make.level(before))
+    if searched:
+        ops.chooseBest(tree)
+    tree = ops.findMove(tree, make.grid(side, after_one))
+    tree = ops.findMove(tree, make.grid(side, after_two))
+    tree = ops.adjustLevel(tree)
+    tree = ops.buildGame(tree, make.grid(side, after_two), *players(make, first), make.level(depth))
+    what = (
+        f"buildGame to depth {depth} of the tree built to depth {before} from {picture(side, marks)} for first player {first}"
+        f"{', searched by chooseBest,' if searched else ''} moved down to {move_text((one, first))} then "
+        f"{move_text((two, OTHER[first]))} (findMove twice, adjustLevel): extended or rebuilt (E28)"
+    )
+    walk(make, tree, side, first, game_model(side, after_two, first, depth), what=what)
+
+
+# Choosing the best move ---------------------------------------------------------------------------
+
+
+@covers("GameTreeType.chooseBest", "GameTreeType.newGameTreeType", "GameTreeType.setChild", "GameTreeType.setSibling")
+@given(node=hand_trees())
+def test_choose_best_is_the_minimax_value_of_a_tree_made_by_hand(impl, node):
+    make = TreeMaker(impl)
+    tree = build_hand(make, node)
+    expected = node.minimax()
+    got = impl.game_tree.chooseBest(tree)
+    expect(
+        impl.worth.equals(got, make.worth(expected)),
+        f"chooseBest of the tree {node.describe()} (node:worth, children in brackets; root at level {node.level}) "
+        f"is its minimax value {expected}: the greatest of the children's values at even levels, the least at odd "
+        "levels, a leaf's its worth; inner nodes' own worths do not count (E30)",
+    )
+
+
+@covers("GameTreeType.findBest", "GameTreeType.chooseBest", "GameTreeType.getParent", "GameTreeType.getSibling")
+@given(node=hand_trees())
+def test_find_best_returns_the_first_best_child_as_a_root(impl, node):
+    make, ops = TreeMaker(impl), impl.game_tree
+    tree = build_hand(make, node)
+    value = node.minimax()
+    best = next(child for child in node.children if child.minimax() == value)
+    found = ops.findBest(tree, ops.chooseBest(tree))
+    what = f"findBest(the tree {node.describe()}, its chooseBest value {value}) (root at level {node.level})"
+    expect(not ops.isEmpty(found), f"{what} is a tree")
+    expect(
+        impl.grid.equals(ops.getGrid(found), make.grid(4, best.marks)),
+        f"{what} is the first child in the list whose minimax value is {value}: {best.where()}",
+    )
+    expect(ops.isEmpty(ops.getParent(found)), f"getParent of {what} is the empty tree: it is a root (E31)")
+    expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {what} is the empty tree: it is a root (E31)")
+    check_hand(make, found, best, what)
+
+
+@covers("GameTreeType.chooseBest", "GameTreeType.findBest", "GameTreeType.buildGame", "GameTreeType.getParent", "GameTreeType.getSibling")
+@given(game=games(finished_ok=False))
+def test_choose_best_and_find_best_on_a_built_game(impl, game):
+    side, marks, first, depth = game
+    make, ops = TreeMaker(impl), impl.game_tree
+    tree = ops.buildGame(ops.newGameTreeType(), make.grid(side, marks), *players(make, first), make.level(depth))
+    node = game_model(side, marks, first, depth)
+    what = f"buildGame(the empty tree, {picture(side, marks)}, first player {first}, depth {depth})"
+    value = walk(make, tree, side, first, node, what=what)
+    got = ops.chooseBest(tree)
+    expect(
+        impl.worth.equals(got, value),
+        f"chooseBest of {what} is the minimax value of the leaves' worths (evaluateGrid for {first}): "
+        "the greatest at even levels, the least at odd levels (E29, E30)",
+    )
+    best = next(child for child in node.order if impl.worth.equals(child.value, value))
+    found = ops.findBest(tree, got)
+    result = f"findBest({what}, its chooseBest value)"
+    expect(not ops.isEmpty(found), f"{result} is a tree")
+    expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {result} is the empty tree: it is a root (E31)")
+    expect(
+        impl.grid.equals(ops.getGrid(found), make.grid(side, best.marks)),
+        f"{result} is the first child in the list whose minimax value is chooseBest's: {best.where(side)}",
+    )
+    walk(make, found, side, first, best, levels=None, root_worth=True, what=f"{result} (E31: detached, its subtree kept)")
+
+
+@covers("GameTreeType.findMove", "GameTreeType.buildGame", "GameTreeType.getParent", "GameTreeType.getSibling")
+@given(game=games(finished_ok=False), data=st.data())
+def test_find_move_returns_the_child_with_the_grid_as_a_root(impl, game, data):
+    side, marks, first, depth = game
+    make, ops = TreeMaker(impl), impl.game_tree
+    tree = ops.buildGame(ops.newGameTreeType(), make.grid(side, marks), *players(make, first), make.level(depth))
+    square = data.draw(st.sampled_from([s for s in squares(side) if s not in marks]), label="move")
+    child = game_model(side, marks | {square: first}, first, depth, 1, ((square, first),))
+    found = ops.findMove(tree, make.grid(side, child.marks))
+    what = (
+        f"findMove(buildGame(the empty tree, {picture(side, marks)}, first player {first}, depth {depth}), "
+        f"{picture(side, child.marks)} with worth 0 (E22: worths aside))"
+    )
+    expect(not ops.isEmpty(found), f"{what} is a tree")
+    expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {what} is the empty tree: it is a root (E31)")
+    walk(make, found, side, first, child, levels=None, root_worth=True, what=f"{what} (E31: detached, its subtree kept)")
+
+
+# Renumbering ---------------------------------------------------------------------------------------
+
+
+@covers("GameTreeType.adjustLevel", "GameTreeType.getLevel")
+@given(node=hand_trees(levels=st.integers(1, 3)))
+def test_adjust_level_renumbers_a_tree_from_0(impl, node):
+    make = TreeMaker(impl)
+    tree = impl.game_tree.adjustLevel(build_hand(make, node))
+    check_hand(make, tree, node, f"adjustLevel(the tree {node.describe()} with its root at level {node.level}) (E37)", level=0)
+
+
+@covers("GameTreeType.adjustLevel", "GameTreeType.findBest", "GameTreeType.findMove", "GameTreeType.chooseBest")
+@given(
+    data=st.data(),
+    model=positions(empties=st.integers(3, 5)),
+    first=colours,
+    depth=st.integers(2, 3),
+    down=st.integers(1, 2),
+)
+def test_adjust_level_renumbers_a_tree_moved_down(impl, data, model, first, depth, down):
+    side, marks = model
+    make, ops = TreeMaker(impl), impl.game_tree
+    tree = ops.buildGame(ops.newGameTreeType(), make.grid(side, marks), *players(make, first), make.level(depth))
+    tree = ops.findBest(tree, ops.chooseBest(tree))
+    steps = ["findBest of its chooseBest value"]
+    after = make.read_grid(ops.getGrid(tree), side)
+    path = tuple((s, c) for s, c in after.items() if s not in marks)
+    expect_equal(len(path), 1, f"findBest of the tree built from {picture(side, marks)} holds a grid one move later")
+    if down == 2 and not finished(side, after):
+        free = [s for s in squares(side) if s not in after]
+        square = data.draw(st.sampled_from(free), label="second move")
+        after = after | {square: OTHER[first]}
+        path += ((square, OTHER[first]),)
+        tree = ops.findMove(tree, make.grid(side, after))
+        steps.append(f"findMove of {picture(side, after)}")
+    tree = ops.adjustLevel(tree)
+    what = (
+        f"adjustLevel of the tree built from {picture(side, marks)} for first player {first} to depth {depth}, "
+        f"moved down by {' then '.join(steps)} (E37)"
+    )
+    walk(make, tree, side, first, game_model(side, after, first, depth, len(path), path), levels=-len(path), root_worth=True, what=what)
