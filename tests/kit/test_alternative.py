@@ -1,19 +1,23 @@
-"""The suite is fair: it passes a correct implementation that makes other legitimate choices.
+"""The suites are fair: each passes a correct implementation that makes other legitimate choices.
 
-The alternative in tests/fixtures/alt_connect4 returns new values from updates instead
-of changing their arguments, represents the numeric types as plain ints, and makes
-Python's == mean identity: all allowed by the specification (errata E01, E25).
+tests/fixtures/alt_connect4 returns new values from updates instead of changing their
+arguments, represents the numeric types as plain ints, and makes Python's == mean
+identity (errata E01, E25); tests/fixtures/alt_boardadt uses string colours, a
+dictionary board, and the other readings of errata B02, B04, B05 and B09.
 """
 
 from pathlib import Path
 
+import pytest
+
 from speckit.runner import run_suite
 
-ALTERNATIVE = Path(__file__).resolve().parent.parent / "fixtures" / "alt_connect4"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def test_the_whole_suite_passes_the_alternative_correct_implementation():
-    run = run_suite("connect4", ALTERNATIVE)
+@pytest.mark.parametrize("name", ["connect4", "boardadt"])
+def test_the_whole_suite_passes_the_alternative_correct_implementation(name):
+    run = run_suite(name, FIXTURES / f"alt_{name}")
     assert not run.crash, run.crash
     failures = [f"{t['test']}\n{t['message']}" for t in run.tests if t["outcome"] == "failed"]
     assert run.tests, "the suite ran no test"

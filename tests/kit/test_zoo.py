@@ -1,7 +1,8 @@
-"""The suite is sharp: it fails every faulty variant in the zoo, with tests that pass the reference.
+"""The suites are sharp: each fails every faulty variant in its zoo, with tests that pass the reference.
 
 Each mutant runs in a child process against the test modules of the type it patches
-and of the behaviour it breaks (two at a time), so the whole zoo takes a few minutes.
+and of the behaviour it breaks (two at a time), stopping at the first failure, so a
+whole zoo takes a few minutes.
 """
 
 from pathlib import Path
@@ -11,33 +12,48 @@ import pytest
 from speckit.runner import run_suite
 from speckit.zoo import killed, load_mutants, run_zoo, suite_files
 
-MUTANTS = load_mutants("connect4")
-MINIMUM = 40
+MINIMUM = {"connect4": 40, "boardadt": 15}
+"""How many faulty variants each specification's zoo must hold at least."""
+
+SPREAD = {
+    "connect4": {"index", "colour", "dimension", "worth", "level_number", "location", "symbol", "player", "square", "grid", "game_tree", "connect4"},
+    "boardadt": {"board_adt", "player", "square", "value", "color"},
+}
+"""The reference modules each zoo must have mutants of."""
+
+MUTANTS = {name: load_mutants(name) for name in MINIMUM}
+CASES = [pytest.param(name, m, id=m.id) for name, mutants in MUTANTS.items() for m in mutants]
+_runs: dict[str, dict] = {}
+_reference: dict[str, dict] = {}
 
 
-@pytest.fixture(scope="module")
-def zoo_runs(tmp_path_factory):
-    return run_zoo(MUTANTS, Path(tmp_path_factory.mktemp("zoo")), jobs=2)
+def zoo_runs(name: str, scratch: Path) -> dict:
+    if name not in _runs:
+        _runs[name] = run_zoo(MUTANTS[name], scratch / name, jobs=2)
+    return _runs[name]
 
 
-@pytest.fixture(scope="module")
-def reference_outcomes():
-    files = sorted({f for m in MUTANTS for f in suite_files(m)})
-    run = run_suite("connect4", None, tests=files)
-    assert not run.crash, run.crash
-    return {t["test"]: t["outcome"] for t in run.tests}
+def reference_outcomes(name: str) -> dict:
+    if name not in _reference:
+        files = sorted({f for m in MUTANTS[name] for f in suite_files(m)})
+        run = run_suite(name, None, tests=files)
+        assert not run.crash, run.crash
+        _reference[name] = {t["test"]: t["outcome"] for t in run.tests}
+    return _reference[name]
 
 
-def test_the_zoo_is_large_and_spread_over_the_types():
-    assert len(MUTANTS) >= MINIMUM, f"only {len(MUTANTS)} mutants; the suite issue asks for at least {MINIMUM}"
-    modules = {m.module for m in MUTANTS}
-    expected = {"index", "colour", "dimension", "worth", "level_number", "location", "symbol", "player", "square", "grid"}
-    assert expected <= modules, f"types without a mutant: {sorted(expected - modules)}"
+@pytest.mark.parametrize("name", sorted(MINIMUM))
+def test_the_zoo_is_large_and_spread_over_the_types(name):
+    mutants = MUTANTS[name]
+    assert len(mutants) >= MINIMUM[name], f"only {len(mutants)} mutants; at least {MINIMUM[name]} are asked for"
+    missing = SPREAD[name] - {m.module for m in mutants}
+    assert not missing, f"modules without a mutant: {sorted(missing)}"
 
 
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.id)
-def test_suite_fails_the_mutant_with_a_test_the_reference_passes(mutant, zoo_runs, reference_outcomes):
-    run = zoo_runs[mutant.id]
+@pytest.mark.parametrize("name, mutant", CASES)
+def test_suite_fails_the_mutant_with_a_test_the_reference_passes(name, mutant, tmp_path_factory):
+    run = zoo_runs(name, Path(tmp_path_factory.getbasetemp()))[mutant.id]
     assert killed(run), f"the suite passes the faulty variant {mutant.id!r} ({mutant.description}){': ' + run.crash if run.crash else ''}"
-    catching = [t["test"] for t in run.tests if t["outcome"] == "failed" and reference_outcomes.get(t["test"]) == "passed"]
+    reference = reference_outcomes(name)
+    catching = [t["test"] for t in run.tests if t["outcome"] == "failed" and reference.get(t["test"]) == "passed"]
     assert catching, f"{mutant.id}: every test failing it also fails (or is absent) on the reference"
