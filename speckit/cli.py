@@ -1,4 +1,4 @@
-"""The ``speckit`` command line: check an implementation, show coverage, write a skeleton, run the zoo."""
+"""The ``speckit`` command line: check an implementation, show coverage, write a skeleton, run the zoo, grade."""
 
 from __future__ import annotations
 
@@ -77,6 +77,23 @@ def _parser() -> argparse.ArgumentParser:
     _spec_option(zoo)
     zoo.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
     zoo.set_defaults(run=_zoo)
+
+    grade = commands.add_parser(
+        "grade",
+        help="grade a folder of student submissions (folders or .zip files) against a rubric, safely",
+        description=(
+            "Grade every submission in SUBMISSIONS (each a folder or a .zip file holding a package that "
+            "follows the contract, possibly one level down) against a rubric. Student code runs in a "
+            "confined operation server, never in the grader. Writes grades.csv, feedback/<student>.md, "
+            "results/<student>/results.json (Gradescope) and junit/<student>.xml to the output folder."
+        ),
+    )
+    grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions")
+    grade.add_argument("--out", default="grades", metavar="DIR", help="the output folder (default: ./grades)")
+    grade.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
+    grade.add_argument("--rubric", default=None, metavar="FILE", help="the rubric (TOML; default: the kit's rubric of the specification)")
+    _spec_option(grade)
+    grade.set_defaults(run=_grade)
     return parser
 
 
@@ -140,7 +157,8 @@ def _skeleton(args: argparse.Namespace) -> int:
 
     specification = spec_data.load(args.spec)
     written = write_skeleton(specification, Path(args.directory), force=args.force)
-    print(f"Wrote {len(written)} files to {args.directory}. Next: implement a type, then run `speckit check {args.directory}`.")
+    spec_flag = "" if args.spec == "connect4" else f" --spec {args.spec}"
+    print(f"Wrote {len(written)} files to {args.directory}. Next: implement a type, then run `speckit check{spec_flag} {args.directory}`.")
     return EXIT_OK
 
 
@@ -161,6 +179,20 @@ def _zoo(args: argparse.Namespace) -> int:
             print(f"SURVIVED  {mutant.id}: {mutant.description}" + (f" ({run.crash})" if run.crash else ""))
     print(f"\n{len(mutants) - len(survivors)} of {len(mutants)} faulty variants caught.")
     return EXIT_OK if not survivors else EXIT_FAILED
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from .grade import GradeError, grade
+    from .rubric import RubricError
+
+    if args.jobs < 1:
+        raise ValueError("--jobs must be at least 1")
+    try:
+        grade(args.submissions, args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec)
+    except (GradeError, RubricError) as e:
+        print(f"speckit: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
 
 
 if __name__ == "__main__":

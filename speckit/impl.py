@@ -206,7 +206,9 @@ class Implementation:
         module = self.module(self.spec.type(op.type_name).module)
         class_name = self.spec.type(op.type_name).class_name
         owner = getattr(module, class_name) if class_name else module
-        return "not implemented" if _only_raises_not_implemented(getattr(owner, op.name, None)) else "present"
+        # A class's constructor is the class itself: its body is the class's __init__.
+        name = "__init__" if class_name and op.kind == "constructor" else op.name
+        return "not implemented" if _only_raises_not_implemented(getattr(owner, name, None)) else "present"
 
     def has(self, qualname: str) -> bool:
         """Whether the implementation provides the operation (used for optional extensions)."""
@@ -223,7 +225,10 @@ class Implementation:
 
 
 def _only_raises_not_implemented(function: Any) -> bool:
-    """Whether a function's body (its docstring aside) is just ``raise NotImplementedError(...)``."""
+    """Whether a function's or method's body (its docstring aside) is just ``raise NotImplementedError(...)``.
+
+    Anything whose source cannot be read (a builtin, a generated ``__init__``) counts as implemented.
+    """
     try:
         source = textwrap.dedent(inspect.getsource(function))
         tree = ast.parse(source)
@@ -370,27 +375,30 @@ def bool_problem(qualname: str, result: Any) -> str | None:
     return f"{qualname} returned {result!r} ({type(result).__name__}); a Boolean result must be True or False"
 
 
-_alarm_active = False
+_alarm = {"active": False, "installed": False}
+
+
+def _on_alarm(signum, frame):
+    raise _TimeLimitReached()
 
 
 @contextmanager
 def _time_limit(seconds: float):
-    """Interrupt the block after ``seconds`` (main thread only; elsewhere no limit)."""
-    global _alarm_active
+    """Interrupt the block after ``seconds`` (main thread only; elsewhere no limit).
+
+    The handler is installed once and the timer armed per call, which keeps a traced
+    call cheap; a handler someone else installed in between is put back in place.
+    """
     usable = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    if not usable or _alarm_active:
+    if not usable or _alarm["active"]:
         yield
         return
-
-    def on_alarm(signum, frame):
-        raise _TimeLimitReached()
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    _alarm_active = True
+    if signal.getsignal(signal.SIGALRM) is not _on_alarm:
+        signal.signal(signal.SIGALRM, _on_alarm)
+    _alarm["active"] = True
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        _alarm_active = False
+        _alarm["active"] = False

@@ -5,6 +5,9 @@ directory following the contract, or an importable module name); without it the
 reference implementation is tested. ``--profile grading`` (the default) makes every run
 identical: derandomized Hypothesis, no example database, a fixed number of examples.
 ``--profile dev`` explores more widely and remembers failing examples between runs.
+``--sandbox`` runs the implementation's operations in a separate, confined process
+instead of importing it into the test process (see :mod:`speckit.sandbox`);
+``--sandbox-config FILE`` sets its limits (JSON, the fields of ``SandboxConfig``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,17 @@ PROFILES = {
         phases=(Phase.explicit, Phase.generate, Phase.shrink),
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
     ),
+    "zoo": dict(
+        # The grading profile without shrinking: the zoo only needs to know a test fails.
+        derandomize=True,
+        database=None,
+        max_examples=40,
+        deadline=None,
+        print_blob=False,
+        report_multiple_bugs=False,
+        phases=(Phase.explicit, Phase.generate),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    ),
     "dev": dict(
         max_examples=200,
         deadline=None,
@@ -51,6 +65,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the implementation to test: a package directory or an importable module (default: the reference)",
     )
     group.addoption(
+        "--sandbox",
+        action="store_true",
+        default=False,
+        help="run the implementation's operations in a separate, confined process (for untrusted code)",
+    )
+    group.addoption(
+        "--sandbox-config",
+        default=None,
+        metavar="FILE",
+        help="JSON settings of the sandbox (limits, user, folders to hide); implies --sandbox",
+    )
+    group.addoption(
         "--profile",
         default="grading",
         choices=sorted(PROFILES),
@@ -60,6 +86,61 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile(f"speckit-{config.getoption('--profile')}")
+
+
+_LOADED: dict[str, impl_loader.Implementation] = {}
+"""The implementations loaded in this session, by specification name."""
+
+
+def sandbox_config(config: pytest.Config):
+    """The sandbox settings of this run, or None when the implementation runs in-process."""
+    path = config.getoption("--sandbox-config", default=None)
+    if not path and not config.getoption("--sandbox", default=False):
+        return None
+    from .sandbox import SandboxConfig
+
+    return SandboxConfig.from_file(path) if path else SandboxConfig()
+
+
+def load_implementation(config: pytest.Config, name: str) -> impl_loader.Implementation:
+    """The implementation under test for specification ``name``, loaded once per session."""
+    if name not in _LOADED:
+        specification = spec_data.load(name)
+        target = config.getoption("--impl") or kit(name).reference
+        sandbox = sandbox_config(config)
+        if sandbox is not None and not config.getoption("--impl"):
+            target = kit(name).reference_dir
+        _LOADED[name] = impl_loader.load(target, specification, sandbox=sandbox)
+    return _LOADED[name]
+
+
+def _sandboxed() -> list:
+    return [i for i in _LOADED.values() if hasattr(i, "begin_test")]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """In the sandbox, pipelined calls still pending when a test ends are run, and fail it if they fail."""
+    for implementation in _sandboxed():
+        implementation.begin_test()
+    try:
+        result = yield
+    except BaseException:
+        for implementation in _sandboxed():
+            try:
+                implementation.end_test()
+            except impl_loader.SuiteFailure:
+                pass  # the test already failed: its own failure is the one reported
+        raise
+    for implementation in _sandboxed():
+        implementation.end_test()
+    return result
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for implementation in _sandboxed():
+        implementation.close()
+    _LOADED.clear()
 
 
 def spec_of(node: pytest.Item | pytest.Collector) -> str:
@@ -81,10 +162,8 @@ def impl(request: pytest.FixtureRequest, _implementations) -> impl_loader.Implem
     """The implementation under test, for the specification of the requesting test's folder."""
     name = spec_of(request.node)
     if name not in _implementations:
-        specification = spec_data.load(name)
-        target = request.config.getoption("--impl") or kit(name).reference
         try:
-            _implementations[name] = impl_loader.load(target, specification)
+            _implementations[name] = load_implementation(request.config, name)
         except impl_loader.ImplementationError as e:
             pytest.exit(f"speckit: {e}", returncode=4)
     implementation = _implementations[name]

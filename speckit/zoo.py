@@ -19,6 +19,7 @@ import spec as spec_data
 
 from .registry import kit
 from .runner import SuiteRun, run_suite
+from .traceability import covering_tests
 
 
 class ZooError(ValueError):
@@ -90,14 +91,25 @@ def suite_files(mutant: Mutant) -> list[Path]:
 
 
 def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2) -> dict[str, SuiteRun]:
-    """Run each mutant's tests in its own child process, ``jobs`` at a time."""
+    """Run each mutant's tests in its own child process, ``jobs`` at a time.
+
+    A mutant needs only one failing test, so each run stops at the first failure and
+    does not shrink it (the ``zoo`` profile); the tests that cover the broken
+    operation run first, and the rest of its type's tests only if those all pass.
+    """
+    coverage = {spec_name: covering_tests(spec_data.load(spec_name)) for spec_name in {m.spec for m in mutants}}
 
     def run(mutant: Mutant) -> tuple[str, SuiteRun]:
         package = materialise(mutant, scratch / mutant.id.replace("-", "_"))
         files = suite_files(mutant)
         if not files:
             return mutant.id, SuiteRun((), {}, -1, crash="no test module for the broken type")
-        return mutant.id, run_suite(mutant.spec, package, tests=files)
+        first = list(coverage[mutant.spec].get(mutant.breaks, ()))
+        if first:
+            outcome = run_suite(mutant.spec, package, tests=first, profile="zoo", extra=("-x",))
+            if killed(outcome):
+                return mutant.id, outcome
+        return mutant.id, run_suite(mutant.spec, package, tests=files, profile="zoo", extra=("-x",))
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         return dict(pool.map(run, mutants))

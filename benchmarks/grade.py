@@ -1,0 +1,117 @@
+"""Benchmark ``speckit grade``: 20 copies of the reference, two at a time, in the sandbox.
+
+Usage::
+
+    python benchmarks/grade.py [--copies N] [--jobs N] [--rubric FILE] [--keep DIR]
+
+It first measures a baseline in the same run: one ordinary in-process ``pytest`` run of
+the suite the rubric grades, on the reference (the cost of checking one submission
+with no sandbox at all). Then it grades ``--copies`` copies of the reference (half as
+folders, half as zip files) with ``--jobs`` at a time, and prints each submission's
+wall time and its ratio to the baseline, the total against the target (5 minutes for
+20 copies with 2 jobs), and the load average, since a busy machine slows both alike.
+
+Every copy must earn full marks: a reference that loses points in the sandbox is a bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from speckit import rubric as rubric_module  # noqa: E402
+from speckit.grade import Grader, grade  # noqa: E402
+from speckit.registry import kit  # noqa: E402
+
+TARGET_SECONDS = 300.0
+
+
+def baseline(files: list[Path]) -> float:
+    """Seconds of one in-process pytest run of ``files`` on the reference."""
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", *map(str, files), "-q", "-p", "no:cacheprovider", "--profile=grading"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.monotonic() - started
+    if result.returncode != 0:
+        print(result.stdout[-2000:], file=sys.stderr)
+        raise SystemExit("the baseline run failed: the reference does not pass its own suite")
+    return seconds
+
+
+def make_copies(folder: Path, copies: int) -> None:
+    reference = kit("connect4").reference_dir
+    for n in range(copies):
+        name = f"student{n + 1:02d}"
+        if n % 2:
+            with zipfile.ZipFile(folder / f"{name}.zip", "w", zipfile.ZIP_DEFLATED) as z:
+                for path in sorted(reference.glob("*.py")):
+                    z.write(path, f"connect4/{path.name}")
+        else:
+            shutil.copytree(reference, folder / name / "connect4", ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--copies", type=int, default=20)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rubric", default=None, help="default: the kit's connect4 rubric")
+    parser.add_argument("--keep", default=None, metavar="DIR", help="write the grades here instead of a temporary folder")
+    args = parser.parse_args()
+
+    chosen = rubric_module.load(args.rubric, "connect4")
+    probe = Grader(chosen, out=Path(tempfile.gettempdir()), submissions=REPO, jobs=1)
+    try:
+        files = probe.files_for(probe.graded)
+        graded_types = [t.name for t in probe.graded]
+        suite_files = [kit("connect4").suite_dir / f.name for f in files]
+    finally:
+        probe.close()
+    print(f"rubric {chosen.source}: grades {', '.join(graded_types)} with {len(suite_files)} test modules", flush=True)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+
+    base = baseline(suite_files)
+    print(f"baseline: one in-process pytest run of those modules on the reference: {base:.1f} s", flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="speckit-bench-") as scratch:
+        submissions = Path(scratch) / "submissions"
+        submissions.mkdir()
+        make_copies(submissions, args.copies)
+        out = Path(args.keep) if args.keep else Path(scratch) / "out"
+        log = io.StringIO()
+        started = time.monotonic()
+        grades = grade(submissions, out, jobs=args.jobs, rubric=args.rubric, stream=log)
+        total = time.monotonic() - started
+    print(log.getvalue().splitlines()[1], flush=True)
+    print(f"\n{'submission':<12} {'score':>10} {'seconds':>8} {'x baseline':>11}")
+    for g in grades:
+        print(f"{g.name:<12} {g.total:>6.2f}/{g.max_score:<3g} {g.seconds:>8.1f} {g.seconds / base:>11.2f}")
+    mean = sum(g.seconds for g in grades) / len(grades)
+    print(f"\nmean per submission: {mean:.1f} s = {mean / base:.2f} x baseline (each graded in the sandbox, {args.jobs} at a time)")
+    print(f"total: {total:.1f} s for {len(grades)} submissions with --jobs {args.jobs}; "
+          f"{total / (base * len(grades) / args.jobs):.2f} x the baseline's time for the same work in {args.jobs} parallel streams")  # fmt: skip
+    print(f"target: {TARGET_SECONDS:.0f} s for 20 copies with 2 jobs: {'met' if total <= TARGET_SECONDS * len(grades) / 20 else 'NOT met'}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    wrong = [g.name for g in grades if g.total < g.max_score - 1e-9 or g.reason]
+    if wrong:
+        print(f"copies of the reference that lost points: {', '.join(wrong)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,218 @@
+"""Grading rubrics: how many points each type and operation is worth, and which tests are hidden.
+
+A rubric is a TOML file (the kit ships one per specification in ``speckit/rubrics/``)::
+
+    spec = "connect4"
+    title = "Connect-4 ADTs"
+
+    [grading]
+    mode = "best"          # how a type is graded: "submitted", "hybrid" or "best"
+    common = ["test_structure.py"]
+    hidden = ["*state_machine*"]
+    hidden_visibility = "hidden"
+
+    [limits]
+    memory_mb = 1024
+
+    [types.IndexType]      # or [types.index]: the type's name or its module
+    points = 4
+    tests = ["test_index.py"]            # default: test_<module>.py
+    operations = { increment = 2 }       # weights; default 1 (extensions 0)
+
+Scoring, per type: the type's points are shared among its operations by weight, counting
+only operations some graded test covers; an operation earns the share of its covering
+tests that pass (partial credit by behaviour; skipped tests do not count). The graded
+tests of a type are those of its own test modules (``tests``) and of the ``common``
+modules, each counting for the operations of the type it covers.
+
+``mode``: ``submitted`` grades the package as it is. ``hybrid`` grades each type in a
+copy of the reference package holding the student's module for that type (and the
+student's helper modules), so a fault in another type cannot cost it anything.
+``best`` (the default) grades as submitted and, for a type that lost points, also as a
+hybrid, and keeps the better of the two.
+
+``hidden`` lists test-id patterns (``fnmatch``, matched against ids like
+``tests/connect4/test_grid.py::test_grid_state_machine``, or a bare module name like
+``test_grid.py``); hidden tests count towards the grade but students see only how many
+there are and how many failed.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+import spec as spec_data
+
+RUBRICS = Path(__file__).resolve().parent / "rubrics"
+MODES = ("best", "submitted", "hybrid")
+VISIBILITIES = ("hidden", "after_published", "visible", "after_due_date")
+
+
+class RubricError(ValueError):
+    """The rubric is malformed; the message names the file and the entry."""
+
+
+@attrs.frozen
+class Limits:
+    """What one submission may use (see :class:`speckit.sandbox.SandboxConfig`)."""
+
+    memory_mb: int = 1024
+    cpu_seconds: int = 600
+    output_kb: int = 1024
+    import_seconds: float = 10.0
+    test_seconds: float = 120.0
+    """Operation time one test may use in all."""
+    run_seconds: float = 1800.0
+    """Time one run of the suite may take before it is stopped (the submission then gets 0 for it)."""
+    max_files: int = 500
+    """Files in a submission (zip members or folder entries) at most."""
+    max_megabytes: float = 20.0
+    """Uncompressed size of a submission's Python files at most."""
+
+
+@attrs.frozen
+class TypeRubric:
+    """The points of one type and the weights of its operations."""
+
+    name: str
+    module: str
+    points: float
+    tests: tuple[str, ...]
+    weights: dict[str, float]
+
+    def weight(self, operation: str) -> float:
+        return self.weights.get(operation, 0.0)
+
+
+@attrs.frozen
+class Rubric:
+    spec: str
+    title: str
+    mode: str
+    common: tuple[str, ...]
+    hidden: tuple[str, ...]
+    hidden_visibility: str
+    types: tuple[TypeRubric, ...]
+    limits: Limits
+    source: str
+
+    def is_hidden(self, test_id: str) -> bool:
+        module = test_id.split("::", 1)[0].rsplit("/", 1)[-1]
+        return any(fnmatch.fnmatchcase(test_id, p) or fnmatch.fnmatchcase(module, p) for p in self.hidden)
+
+    @property
+    def total(self) -> float:
+        return sum(t.points for t in self.types)
+
+
+def default_path(spec_name: str) -> Path:
+    return RUBRICS / f"{spec_name}.toml"
+
+
+def load(path: str | Path | None = None, spec_name: str | None = None) -> Rubric:
+    """Read and check a rubric (default: the kit's rubric of ``spec_name``)."""
+    if path is None:
+        path = default_path(spec_name or "connect4")
+        if not path.is_file():
+            raise RubricError(f"the kit has no rubric for {spec_name!r}; give one with --rubric")
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise RubricError(f"{path}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise RubricError(f"{path}: cannot be read: {e.strerror}") from None
+    return parse(data, str(path), spec_name)
+
+
+def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None = None) -> Rubric:
+    def fail(message: str):
+        raise RubricError(f"{source}: {message}")
+
+    _known(data, {"spec", "title", "grading", "limits", "types"}, "top level", fail)
+    name = data.get("spec", spec_name or "connect4")
+    if spec_name and name != spec_name:
+        fail(f"the rubric is for {name!r}, not {spec_name!r}")
+    try:
+        specification = spec_data.load(name)
+    except Exception as e:  # noqa: BLE001 - a spec that does not load is the rubric's problem here
+        fail(f"unknown specification {name!r} ({e})")
+    grading = data.get("grading", {})
+    _known(grading, {"mode", "common", "hidden", "hidden_visibility"}, "[grading]", fail)
+    mode = grading.get("mode", "best")
+    if mode not in MODES:
+        fail(f"[grading] mode must be one of {', '.join(MODES)} (got {mode!r})")
+    visibility = grading.get("hidden_visibility", "hidden")
+    if visibility not in VISIBILITIES:
+        fail(f"[grading] hidden_visibility must be one of {', '.join(VISIBILITIES)} (got {visibility!r})")
+    common = _strings(grading.get("common", []), "[grading] common", fail)
+    hidden = _strings(grading.get("hidden", []), "[grading] hidden", fail)
+
+    limit_data = data.get("limits", {})
+    fields = {f.name: f for f in attrs.fields(Limits)}
+    _known(limit_data, set(fields), "[limits]", fail)
+    for key, value in limit_data.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            fail(f"[limits] {key} must be a positive number (got {value!r})")
+    limits = Limits(**{k: type(fields[k].default)(v) for k, v in limit_data.items()})
+
+    types = []
+    seen = set()
+    for key, entry in data.get("types", {}).items():
+        try:
+            type_spec = specification.type(key)
+        except KeyError:
+            fail(f"[types.{key}]: {name} has no such type (use a type name like IndexType, or its module)")
+        if type_spec.name in seen:
+            fail(f"[types.{key}]: {type_spec.name} is given twice")
+        seen.add(type_spec.name)
+        if not isinstance(entry, dict):
+            fail(f"[types.{key}] must be a table")
+        _known(entry, {"points", "tests", "operations"}, f"[types.{key}]", fail)
+        points = entry.get("points", 0)
+        if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
+            fail(f"[types.{key}] points must be a number, 0 or more (got {points!r})")
+        tests = _strings(entry.get("tests", [f"test_{type_spec.module}.py"]), f"[types.{key}] tests", fail)
+        weights = {op.name: (0.0 if op.extension else 1.0) for op in type_spec.operations}
+        for op_name, weight in entry.get("operations", {}).items():
+            if op_name not in weights:
+                fail(f"[types.{key}] operations: {type_spec.name} has no operation {op_name!r}")
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
+                fail(f"[types.{key}] operations: the weight of {op_name} must be a number, 0 or more")
+            weights[op_name] = float(weight)
+        types.append(TypeRubric(type_spec.name, type_spec.module, float(points), tests, weights))
+    order = {t.name: i for i, t in enumerate(specification.types)}
+    types.sort(key=lambda t: order[t.name])
+    if not types:
+        fail("no [types.*] entries: nothing would be graded")
+    return Rubric(
+        spec=name,
+        title=str(data.get("title", specification.title)),
+        mode=mode,
+        common=common,
+        hidden=hidden,
+        hidden_visibility=visibility,
+        types=tuple(types),
+        limits=limits,
+        source=source,
+    )
+
+
+def _known(table: Any, allowed: set[str], where: str, fail) -> None:
+    if not isinstance(table, dict):
+        fail(f"{where} must be a table")
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        fail(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
+
+
+def _strings(value: Any, where: str, fail) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        fail(f"{where} must be a list of strings")
+    return tuple(value)
