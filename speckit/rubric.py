@@ -48,6 +48,8 @@ import attrs
 
 import spec as spec_data
 
+from .sandbox import SandboxConfig
+
 RUBRICS = Path(__file__).resolve().parent / "rubrics"
 MODES = ("best", "submitted", "hybrid")
 VISIBILITIES = ("hidden", "after_published", "visible", "after_due_date")
@@ -57,14 +59,18 @@ class RubricError(ValueError):
     """The rubric is malformed; the message names the file and the entry."""
 
 
+_SANDBOX_DEFAULTS = {field.name: field.default for field in attrs.fields(SandboxConfig)}
+"""The sandbox's own limits: a rubric that says nothing keeps them."""
+
+
 @attrs.frozen
 class Limits:
     """What one submission may use (see :class:`speckit.sandbox.SandboxConfig`)."""
 
-    memory_mb: int = 1024
-    cpu_seconds: int = 600
-    output_kb: int = 1024
-    import_seconds: float = 10.0
+    memory_mb: int = _SANDBOX_DEFAULTS["memory_mb"]
+    cpu_seconds: int = _SANDBOX_DEFAULTS["cpu_seconds"]
+    output_kb: int = _SANDBOX_DEFAULTS["output_kb"]
+    import_seconds: float = _SANDBOX_DEFAULTS["import_seconds"]
     test_seconds: float = 120.0
     """Operation time one test may use in all."""
     run_seconds: float = 1800.0
