@@ -200,28 +200,32 @@ class Implementation:
 
         Read from the source, without calling anything.
         """
-        if not self.has(qualname):
+        definition = self._definition(qualname)
+        if definition is None:
             return "missing"
-        op = self.spec.operation(qualname)
-        module = self.module(self.spec.type(op.type_name).module)
-        class_name = self.spec.type(op.type_name).class_name
-        owner = getattr(module, class_name) if class_name else module
-        # A class's constructor is the class itself: its body is the class's __init__.
-        name = "__init__" if class_name and op.kind == "constructor" else op.name
-        return "not implemented" if _only_raises_not_implemented(getattr(owner, name, None)) else "present"
+        return "not implemented" if _only_raises_not_implemented(definition) else "present"
 
     def has(self, qualname: str) -> bool:
         """Whether the implementation provides the operation (used for optional extensions)."""
+        return self._definition(qualname) is not None
+
+    def _definition(self, qualname: str) -> Any:
+        """What implements an operation: the module's function, or the class's method (for a
+        constructor, the class's ``__init__``); None when the implementation has none."""
         op = self.spec.operation(qualname)
+        type_spec = self.spec.type(op.type_name)
         try:
-            module = self.module(self.spec.type(op.type_name).module)
+            module = self.module(type_spec.module)
         except SuiteFailure:
-            return False
-        class_name = self.spec.type(op.type_name).class_name
-        if class_name:
-            cls = getattr(module, class_name, None)
-            return isinstance(cls, type) and (op.kind == "constructor" or callable(getattr(cls, op.name, None)))
-        return callable(getattr(module, op.name, None))
+            return None
+        owner, name = module, op.name
+        if type_spec.class_name:
+            owner = getattr(module, type_spec.class_name, None)
+            if not isinstance(owner, type):
+                return None
+            name = "__init__" if op.kind == "constructor" else op.name
+        member = getattr(owner, name, None)
+        return member if callable(member) else None
 
 
 def _only_raises_not_implemented(function: Any) -> bool:
