@@ -28,11 +28,11 @@ import inspect
 import importlib
 import importlib.util
 import signal
+import _signal  # getsignal without the enum conversion of signal.getsignal: it runs on every call
 import sys
 import textwrap
 import threading
 import types
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
@@ -195,6 +195,20 @@ class Implementation:
             facades[module_name] = ModuleFacade(self, type_spec.name, module_name)
         return facades[module_name]
 
+    def batch(self, queries: Callable[[], Any]) -> Any:
+        """Call ``queries`` and return what it returns, with every operation result in it filled in.
+
+        A test asks many independent questions at once this way, for example::
+
+            empties = impl.batch(lambda: [impl.symbol.isEmpty(s) for s in symbols])
+
+        ``queries`` only makes calls and collects their results (in lists, tuples or dicts);
+        it must not look at them. In-process that changes nothing; in the sandbox the
+        calls travel to the operation server together, in one round trip. A failing call
+        fails the test as if it had failed where it was made.
+        """
+        return queries()
+
     def state(self, qualname: str) -> str:
         """``"present"``, ``"missing"``, or ``"not implemented"`` (its body only raises NotImplementedError).
 
@@ -325,9 +339,15 @@ class TracedOperation:
         # so Hypothesis sees one consistent failure and shrinks it quickly.
         problem = self.impl.hung.get(qualname)
         if problem is None:
+            limited = _Alarm.usable()
             try:
-                with _time_limit(self.time_limit):
+                if limited:
+                    _Alarm.arm(self.time_limit)
+                try:
                     result = function(*args)
+                finally:
+                    if limited:
+                        _Alarm.disarm()
             except BaseException as e:  # noqa: BLE001 - classified below, the rest re-raised
                 kind, problem = failure_of(qualname, e, self.time_limit)
                 if kind is None:
@@ -379,30 +399,31 @@ def bool_problem(qualname: str, result: Any) -> str | None:
     return f"{qualname} returned {result!r} ({type(result).__name__}); a Boolean result must be True or False"
 
 
-_alarm = {"active": False, "installed": False}
-
-
 def _on_alarm(signum, frame):
     raise _TimeLimitReached()
 
 
-@contextmanager
-def _time_limit(seconds: float):
-    """Interrupt the block after ``seconds`` (main thread only; elsewhere no limit).
+class _Alarm:
+    """Interrupts a call that runs too long (main thread only; elsewhere there is no limit).
 
-    The handler is installed once and the timer armed per call, which keeps a traced
-    call cheap; a handler someone else installed in between is put back in place.
+    The handler is installed once and the timer armed per call, which keeps a traced call
+    cheap; a handler someone else installed in between is put back in place.
     """
-    usable = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    if not usable or _alarm["active"]:
-        yield
-        return
-    if signal.getsignal(signal.SIGALRM) is not _on_alarm:
-        signal.signal(signal.SIGALRM, _on_alarm)
-    _alarm["active"] = True
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
+
+    active = False
+
+    @classmethod
+    def usable(cls) -> bool:
+        return not cls.active and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+    @classmethod
+    def arm(cls, seconds: float) -> None:
+        if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
+            signal.signal(signal.SIGALRM, _on_alarm)
+        cls.active = True
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    @classmethod
+    def disarm(cls) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        _alarm["active"] = False
+        cls.active = False

@@ -221,6 +221,47 @@ class _Pending:
     entry: Any
     handle_id: int
     command: list
+    later: "Later | None" = None
+    """Where the result goes, for a call made inside :meth:`SandboxedImplementation.batch`."""
+
+
+class Later:
+    """The result of a call made inside ``impl.batch(...)``, until the batch has run."""
+
+    __slots__ = ("value", "ready")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.ready = False
+
+    def _refuse(self, *args: Any) -> Any:
+        raise TypeError(
+            "a result of a call inside impl.batch(...) was looked at before the batch ran: "
+            "the function given to batch may only collect results (batch returns them filled in)"
+        )
+
+    __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = __index__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"<result of a batched call: {self.value!r}>" if self.ready else "<result of a batched call, not yet run>"
+
+
+def _filled(answers: Any, depth: int = 0) -> Any:
+    """``answers`` with every :class:`Later` in it (in lists, tuples, dict values) replaced by its value."""
+    kind = type(answers)
+    if kind is Later:
+        if not answers.ready:
+            raise TypeError("a result of a call inside impl.batch(...) was never computed")
+        return answers.value
+    if depth > MAX_DEPTH:
+        return answers
+    if kind is list:
+        return [_filled(a, depth + 1) for a in answers]
+    if kind is tuple:
+        return tuple(_filled(a, depth + 1) for a in answers)
+    if kind is dict:
+        return {k: _filled(v, depth + 1) for k, v in answers.items()}
+    return answers
 
 
 def load_sandboxed(target: str | Path, spec, config: SandboxConfig) -> "SandboxedImplementation":
@@ -252,6 +293,8 @@ class SandboxedImplementation(Implementation):
         self._next_id = 0
         self._seq = 0
         self._pending: list[_Pending] = []
+        self._batching = 0
+        """How many :meth:`batch` calls are running: inside one, questions are deferred."""
         self._released: list[int] = []
         self._resolved: dict[tuple[str, str], tuple[bool, Any]] = {}
         self._presence: dict[str, str] | None = None
@@ -389,30 +432,30 @@ class SandboxedImplementation(Implementation):
                 f"{self.config.test_seconds:g} s in all"
             )
         if problem is None:
-            self._notice_death()
             try:
                 encoder = _Encoder(self)
                 encoded = encoder.arguments(args)
             except _StaleHandle as e:
-                problem = f"{qualname} was given a value made by an earlier run of the implementation, which ended ({e}); that value no longer exists"
+                problem = _stale(qualname, str(e))
         if problem is not None:
             self.flush()
             entry.failed(problem)
             _raise(OperationFailed(problem))
-        command = ["c", 0, op.module_name, op.operation.name, qualname, op.time_limit, op.expects_bool, encoded]
-        pipelined = op.pipelinable and not encoder.twins and (op.cannot_reach_kit_objects or not self._twins.pinned())
-        if not pipelined:
-            self._twins.send_pinned(encoder)
-        if pipelined:
+        command = ["c", 0, op.module_name, op.operation.name, qualname, op.time_limit, op.expects_bool, encoded, False]
+        pipelined = not encoder.twins and (op.cannot_reach_kit_objects or not self._twins.pinned())
+        if pipelined and op.pipelinable:
             handle = self._new_handle()
             command[1] = handle.id
-            if not self._pending:
-                self._watch_example()  # later pipelined calls of the same example are covered
-            self._pending.append(_Pending(op, entry, handle.id, command))
+            self._defer(_Pending(op, entry, handle.id, command))
             entry.returned(handle, False)
-            if len(self._pending) >= MAX_BATCH:
-                self.flush()
             return handle
+        if pipelined and self._batching and op.answers_by_value:
+            later = Later()
+            command[1] = self._new_id()
+            command[8] = True
+            self._defer(_Pending(op, entry, command[1], command, later))
+            return later
+        self._twins.send_pinned(encoder)
         handle_id = self._new_id()
         command[1] = handle_id
         final = _Pending(op, entry, handle_id, command)
@@ -420,6 +463,24 @@ class SandboxedImplementation(Implementation):
         result = self._decode_result(reply.get("result"), handle_id)
         entry.returned(result, op.expects_bool)
         return result
+
+    def _defer(self, pending: _Pending) -> None:
+        if not self._pending:
+            self._watch_example()  # later pipelined calls of the same example are covered
+        self._pending.append(pending)
+        if len(self._pending) >= MAX_BATCH:
+            self.flush()
+
+    def batch(self, queries):
+        """Call ``queries``; the results of its calls travel back together (see :meth:`Implementation.batch`)."""
+        __tracebackhide__ = True
+        self._batching += 1
+        try:
+            answers = queries()
+        finally:
+            self._batching -= 1
+        self.flush()
+        return _filled(answers)
 
     def flush(self) -> None:
         """Run the pipelined calls now; raise the first one's failure as if raised at its call."""
@@ -438,6 +499,13 @@ class SandboxedImplementation(Implementation):
         failure: tuple | None = None
         reply: dict = {}
         started = time.monotonic()
+        generation = self.generation
+        self._notice_death()
+        if self.generation != generation:
+            # The server died while idle, after these calls were given its values.
+            stale = next((i for i, p in enumerate(batch) if _uses_handles(p.command[7])), None)
+            if stale is not None:
+                self._fail(batch, stale, _stale(batch[stale].operation.operation.qualname, self.dead_reason))
         try:
             reply = self._exchange(commands, limits, twins)
         except OperationFailed as e:
@@ -464,9 +532,28 @@ class SandboxedImplementation(Implementation):
                 self.hung[qualname] = problem
             exception = {"missing": MissingOperation, NOT_IMPLEMENTED: NotImplementedOperation}.get(kind, OperationFailed)
             failure = (index, problem, exception)
+        if failure is None and any(p.later is not None for p in batch):
+            failure = self._fill_later(batch, reply.get("results"))
         if failure is not None:
             self._fail(batch, *failure)
         return reply
+
+    def _fill_later(self, batch: list[_Pending], results: Any) -> tuple | None:
+        """Give the batched calls their results; a failure tuple when the server's answer is malformed."""
+        wanted = [(index, p) for index, p in enumerate(batch) if p.later is not None]
+        try:
+            if not isinstance(results, list) or len(results) != len(wanted):
+                raise ProtocolViolation("batched results malformed")
+            for (index, pending), item in zip(wanted, results):
+                if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
+                    raise ProtocolViolation("batched results malformed")
+                value = _decode(item[1], self, pending.handle_id, 0)
+                pending.later.value, pending.later.ready = value, True
+                pending.entry.returned(value, pending.operation.expects_bool)
+        except ProtocolViolation as e:
+            self._lost(f"it wrote into the grader's channel ({e})")
+            return len(batch) - 1, f"the implementation's process sent a malformed answer ({e}) and was stopped", OperationFailed
+        return None
 
     def _fail(self, batch: list[_Pending], index: int, problem: str, exception: type = OperationFailed):
         """Fail the test as if the ``index``-th call of the batch had failed where it was made."""
@@ -553,6 +640,28 @@ class SandboxedImplementation(Implementation):
 SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
 
 
+def _stale(qualname: str, reason: str) -> str:
+    return f"{qualname} was given a value made by an earlier run of the implementation, which ended ({reason}); that value no longer exists"
+
+
+def _uses_handles(arguments: list) -> bool:
+    """Whether a call's encoded arguments name a value held by the server."""
+    return any(_names_handle(a, 0) for a in arguments)
+
+
+def _names_handle(wire: Any, depth: int) -> bool:
+    if not isinstance(wire, list) or not wire or depth > MAX_DEPTH:
+        return False
+    tag = wire[0]
+    if tag == "h":
+        return True
+    if tag in ("t", "l"):
+        return any(_names_handle(item, depth + 1) for item in wire[1])
+    if tag == "d":
+        return any(_names_handle(k, depth + 1) or _names_handle(v, depth + 1) for k, v in wire[1])
+    return False
+
+
 def _raise(error: BaseException) -> None:
     """Every failure of a sandboxed call is raised from this one line, as in-process failures are
     raised from one line of TracedOperation: Hypothesis then sees one consistent failure."""
@@ -568,6 +677,8 @@ class SandboxedOperation(TracedOperation):
         super().__init__(impl, operation, module_name)
         result_type = impl.spec.type(operation.result) if _is_type(impl.spec, operation.result) else None
         self.pipelinable = result_type is not None and not result_type.supplied
+        self.answers_by_value = not _is_type(impl.spec, operation.result)
+        """Its result is a plain value (a Boolean, say), which inside a batch can come back later."""
         holders = kit_object_holders(impl.spec)
         self.cannot_reach_kit_objects = all(p.type not in holders for p in operation.params)
         """None of its parameters can hold (the specification's components say) a Display or an Input."""
@@ -1236,8 +1347,36 @@ def _isolate(package: str, hide: list[str], scratch_mb: int) -> list[str]:
     return done + hidden
 
 
-def _on_alarm(signum, frame):
-    raise impl_loader._TimeLimitReached()
+class _Watchdog:
+    """Stops an implementation's code at its deadline.
+
+    While the server works on a message, a periodic timer ticks every :attr:`TICK`
+    seconds; a tick past the running call's deadline raises ``_TimeLimitReached`` in it.
+    Setting a deadline is then just a clock read, not two timer system calls per call.
+    """
+
+    TICK = 0.05
+
+    def __init__(self) -> None:
+        self.deadline = float("inf")
+        self.ticking = False
+
+    def start(self) -> None:
+        self.ticking = True
+        signal.setitimer(signal.ITIMER_REAL, self.TICK, self.TICK)
+
+    def stop(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        self.ticking = False
+        self.deadline = float("inf")
+
+    def on_alarm(self, signum, frame) -> None:
+        if time.monotonic() >= self.deadline:
+            self.deadline = float("inf")
+            raise impl_loader._TimeLimitReached()
+
+
+_WATCHDOG = _Watchdog()
 
 
 class _BoundedOutput(io.TextIOBase):
@@ -1325,6 +1464,8 @@ class _ServerState:
         self.twins: dict[int, _Twin] = {}
         self.functions: dict[tuple[str, str], Any] = {}
         self.output_limit = int(config["output_kb"]) * 1024
+        self.outputs = [stream for stream in (sys.stdout, sys.stderr) if isinstance(stream, _BoundedOutput)]
+        """The server's own stdout and stderr, whose allowance starts afresh at every call."""
         from adt.display import Display
         from adt.input import Input
 
@@ -1461,7 +1602,7 @@ class _ServerState:
 
     def call(self, command: list) -> tuple[Any, dict | None]:
         """Run one call; (result, None) or (None, error)."""
-        _, handle_id, module, name, qualname, limit, expects_bool, args = command
+        _, handle_id, module, name, qualname, limit, expects_bool, args, _answer = command
         try:
             function = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
         except impl_loader.SuiteFailure as e:
@@ -1472,11 +1613,11 @@ class _ServerState:
             arguments = [self.decode(a) for a in args]
         except LookupError as e:
             return None, {"kind": "failed", "message": f"{qualname} was not called: {e}"}
-        for stream in (sys.stdout, sys.stderr):
-            if isinstance(stream, _BoundedOutput):
-                stream.used = 0
+        for stream in self.outputs:
+            stream.used = 0
         problem = None
-        signal.setitimer(signal.ITIMER_REAL, limit)
+        watchdog = _WATCHDOG
+        watchdog.deadline = time.monotonic() + limit
         try:
             try:
                 result = function(*arguments)
@@ -1493,18 +1634,25 @@ class _ServerState:
         except BaseException as e:  # noqa: BLE001 - the description itself failed
             kind, problem = "failed", f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            watchdog.deadline = float("inf")
         if problem is not None:
             return None, {"kind": kind, "message": problem[:MAX_MESSAGE]}
         return result, None
 
 
 def _limited(seconds: float, function, *args):
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    """``function(*args)``, stopped after ``seconds``."""
+    watchdog = _WATCHDOG
+    started = not watchdog.ticking
+    if started:
+        watchdog.start()
+    watchdog.deadline = time.monotonic() + seconds
     try:
         return function(*args)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        watchdog.deadline = float("inf")
+        if started:
+            watchdog.stop()
 
 
 def _write_frame(fd: int, message: dict) -> None:
@@ -1606,7 +1754,7 @@ def _server_main() -> None:
     except OSError as e:
         _write_frame(reply, {"seq": 0, "fatal": str(e)})
         return
-    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGALRM, _WATCHDOG.on_alarm)
     random.seed(0)
     sys.stdout = _BoundedOutput(int(config["output_kb"]) * 1024)
     sys.stderr = _BoundedOutput(int(config["output_kb"]) * 1024)
@@ -1656,7 +1804,17 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
         state.twins.pop(handle_id, None)
     state.apply_twins(message.get("twins", ()))
     commands = message["commands"]
-    answer: dict[str, Any] = {"seq": seq, "error": None, "result": None}
+    answer: dict[str, Any] = {"seq": seq, "error": None, "result": None, "results": []}
+    _WATCHDOG.start()
+    try:
+        _run_commands(state, commands, seq, answer, progress)
+    finally:
+        _WATCHDOG.stop()
+    answer["twins"] = state.twin_updates()
+    return answer
+
+
+def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, progress: ctypes.c_int64) -> None:
     for index, command in enumerate(commands):
         progress.value = seq << INDEX_BITS | index
         last = index == len(commands) - 1
@@ -1667,7 +1825,9 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
                 error["at"] = index
                 answer["error"] = error
                 break
-            if last:
+            if command[8]:
+                answer["results"].append([index, state.encode_result(result, command[1])])
+            elif last:
                 answer["result"] = state.encode_result(result, command[1])
             else:
                 state.values[command[1]] = result
@@ -1676,5 +1836,3 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
         elif tag == "p":
             answer["result"] = state.presence(command[1])
     progress.value = seq << INDEX_BITS | len(commands)
-    answer["twins"] = state.twin_updates()
-    return answer

@@ -22,27 +22,37 @@ MAX_LINES = 40
 class Entry:
     """One call: what was called with what, and what came of it."""
 
-    def __init__(self, trace: "Trace", label: str, args: tuple[Any, ...]):
+    __slots__ = ("trace", "label", "arguments", "name", "outcome")
+
+    def __init__(self, trace: "Trace", label: str, arguments: list[str]):
         self.trace = trace
         self.label = label
-        self.args = ", ".join(trace.describe(a) for a in args)
+        self.arguments = arguments
+        """Each argument as it appears: its short name, or its repr."""
+        self.name = 0
+        """The short name (``v<name>``) given to the value the call returned, if any."""
         self.outcome = ""
+        """What is shown after the call: `` -> value`` or ``  !! problem``."""
+
+    @property
+    def args(self) -> str:
+        return ", ".join(self.arguments)
 
     def returned(self, value: Any, primitive: bool) -> None:
         if primitive or value is None or isinstance(value, (int, str, float, tuple)) and not self.trace.knows(value):
             self.outcome = f" -> {value!r}"
         else:
-            self.outcome = self.trace.name(value)
+            self.name = self.trace.number(value)
 
     def failed(self, problem: str) -> None:
         self.outcome = "  !! " + problem
 
     def render(self) -> str:
         call = f"{self.label}({self.args})"
-        if self.outcome.startswith(" ->") or self.outcome.startswith("  !!"):
-            return call + self.outcome
         if self.outcome:
-            return f"{self.outcome} = {call}"
+            return call + self.outcome
+        if self.name:
+            return f"v{self.name} = {call}"
         return call
 
 
@@ -52,7 +62,7 @@ class Trace:
     def __init__(self) -> None:
         self._owner: object = None
         self.entries: list[Entry] = []
-        self._names: dict[int, str] = {}
+        self._names: dict[int, int] = {}
         self._keep: list[Any] = []
 
     def reset(self, owner: object = None) -> None:
@@ -63,27 +73,24 @@ class Trace:
         self._keep = []
 
     def call(self, label: str, args: tuple[Any, ...]) -> Entry:
-        self._follow_example()
-        entry = Entry(self, label, args)
+        owner = _current_example()
+        if owner is not None and owner is not self._owner:
+            self.reset(owner)
+        names = self._names
+        arguments = [f"v{names[id(a)]}" if id(a) in names else _shown(a) for a in args]
+        entry = Entry(self, label, arguments)
         self.entries.append(entry)
         return entry
 
-    def name(self, value: Any) -> str:
-        """Give a value returned by an operation its short name (the newest name wins)."""
-        label = f"v{len(self._keep) + 1}"
-        self._names[id(value)] = label
-        self._keep.append(value)  # keeps ids from being reused while the trace lives
-        return label
+    def number(self, value: Any) -> int:
+        """Give a value returned by an operation its short name's number (the newest name wins)."""
+        keep = self._keep
+        keep.append(value)  # keeps ids from being reused while the trace lives
+        self._names[id(value)] = len(keep)
+        return len(keep)
 
     def knows(self, value: Any) -> bool:
         return id(value) in self._names
-
-    def describe(self, value: Any) -> str:
-        """How an argument appears: its short name if an operation returned it, else its repr."""
-        if id(value) in self._names:
-            return self._names[id(value)]
-        text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
 
     def render(self) -> str:
         """The calls as numbered lines, the middle elided when there are many."""
@@ -101,13 +108,40 @@ class Trace:
             self.reset(owner)
 
 
-def _current_example() -> object:
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _read_example_slowly() -> object:
     try:
         from hypothesis.control import current_build_context
 
         return current_build_context()
     except Exception:  # noqa: BLE001 - outside Hypothesis there is no example
         return None
+
+
+def _make_example_reader():
+    """A function giving the running Hypothesis example's build context, or None outside one.
+
+    It runs on every traced operation, so it reads Hypothesis's context variable directly
+    when this Hypothesis has one (else it falls back to the public, slower function).
+    """
+    try:
+        from hypothesis.control import _current_build_context
+
+        data, default = _current_build_context.data, _current_build_context.default
+    except Exception:  # noqa: BLE001 - another Hypothesis version, or none installed
+        return _read_example_slowly
+
+    def current_example() -> object:
+        return getattr(data, "value", default)
+
+    return current_example
+
+
+_current_example = _make_example_reader()
 
 
 TRACE = Trace()

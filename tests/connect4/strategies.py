@@ -13,6 +13,8 @@ n - 1 increments), always using each update's result (erratum E01).
 
 from __future__ import annotations
 
+import functools
+
 from hypothesis import strategies as st
 
 RED, BLUE = "red", "blue"
@@ -69,15 +71,22 @@ def played_grids(draw, sides=grid_sides, moves=None):
 DIRECTIONS = {"row": (0, 1), "column": (1, 0), "diagonal": (1, 1), "antidiagonal": (1, -1)}
 
 
-def lines_of(side: int, kinds=("row", "column", "diagonal", "antidiagonal")):
+def lines_of(side: int, kinds=("row", "column", "diagonal", "antidiagonal")) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every four-square line of a side x side grid, as tuples of (row, column)."""
+    return _lines(side, tuple(kinds))
+
+
+@functools.cache
+def _lines(side: int, kinds: tuple[str, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    found = []
     for kind in kinds:
         dr, dc = DIRECTIONS[kind]
         for r in range(1, side + 1):
             for c in range(1, side + 1):
                 line = tuple((r + k * dr, c + k * dc) for k in range(4))
                 if all(1 <= rr <= side and 1 <= cc <= side for rr, cc in line):
-                    yield line
+                    found.append(line)
+    return tuple(found)
 
 
 def winners(side: int, marks: dict, kinds=("row", "column", "diagonal", "antidiagonal")) -> set[str]:
@@ -177,13 +186,3 @@ class Read:
 
     def colour(self, value):
         return RED if self.impl.colour.equals(value, self.build.colour(RED)) else BLUE
-
-    def grid_marks(self, grid, side: int) -> dict:
-        """The marks on a grid of the given side, read square by square with getSymbol."""
-        marks = {}
-        for r in range(1, side + 1):
-            for c in range(1, side + 1):
-                model = self.symbol(self.impl.grid.getSymbol(grid, self.build.location(r, c)))
-                if model is not None:
-                    marks[(r, c)] = model
-        return marks

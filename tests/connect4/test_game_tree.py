@@ -64,14 +64,6 @@ class TreeMaker(Maker):
         ops = self.impl.grid
         return ops.occupySquare(ops.clone(grid), self.location(*square), self.symbol(colour))
 
-    def read_grid(self, grid, side: int) -> dict:
-        """The marks of a grid of the given side (for failure messages)."""
-        marks = {}
-        for r, c in squares(side):
-            model = self.read(self.impl.grid.getSymbol(grid, self.location(r, c)))
-            if model is not None:
-                marks[(r, c)] = model
-        return marks
 
 
 def finished(side: int, marks: dict) -> bool:
@@ -121,98 +113,169 @@ def size(node: Node) -> int:
     return 1 + sum(size(child) for child in node.children)
 
 
-def best_of(impl, values: list, maximising: bool):
-    """The greatest (or least) of some worths, found with WorthType.lessThan."""
-    best = values[0]
-    for value in values[1:]:
-        if impl.worth.lessThan(best, value) if maximising else impl.worth.lessThan(value, best):
-            best = value
-    return best
+class Visit:
+    """A node of the implementation's tree being checked against its model node."""
+
+    __slots__ = ("tree", "node", "expected", "grid", "parent", "above", "first", "leaf", "children", "worth_checked")
+
+    def __init__(self, tree, node: Node, expected, grid, parent, *, worth_checked: bool = True):
+        self.tree, self.node, self.grid = tree, node, grid
+        self.expected = expected  # a separate grid equal to the model node's
+        self.parent = parent  # a separate grid equal to the parent's; None at the root
+        self.worth_checked = worth_checked  # whether a leaf's worth is examined
+        self.above = self.first = None  # getParent and getChild of the tree
+        self.leaf = False
+        self.children: list = []  # the trees getChild and getSibling lead to, in order
 
 
 class Walk:
-    """Checks an implementation's tree against a model tree, node by node.
+    """Checks an implementation's tree against a model tree, one layer of nodes at a time.
 
     At each node: the grid (GridType.equals with a separately built grid), the level
     (unless levels are not examined), the parent (by its grid), the children (exactly
     the model's, in any order, E28) and, at a leaf, the worth (evaluateGrid of the
     leaf's grid for the first player, E29). Each model node is given its minimax value,
     worked out with WorthType.lessThan, and its children in the implementation's order.
+
+    The nodes of one depth are checked together, each check in the order above, so that
+    their questions can travel together (``impl.batch``); in the sandbox a whole layer
+    then costs a few round trips instead of a few per node.
     """
 
     def __init__(self, make: TreeMaker, side: int, first: str, *, levels: int | None = 0):
         self.make, self.impl, self.side, self.first = make, make.impl, side, first
         self.player = make.player(first)  # only passed to evaluateGrid, which keeps nothing
         self.levels = levels  # a node's level is this plus the moves on its model path; None: not examined
+        self.what = "the tree"
 
-    def check(self, tree, node: Node, expected, *, parent=None, grid=None, leaf_worth: bool = True, what: str = "the tree"):
-        """Check ``tree`` against ``node``; ``expected`` is a separate grid equal to the node's.
+    def check(self, tree, node: Node, *, leaf_worth: bool = True, what: str = "the tree"):
+        """Check the tree whose root has no parent against ``node``; return the root's minimax value."""
+        self.what = what
+        tg = self.impl.game_tree
+        expect(not tg.isEmpty(tree), f"{self.where(node)} is a node (isEmpty false)")
+        layer = [Visit(tree, node, self.make.grid(self.side, node.marks), tg.getGrid(tree), None, worth_checked=leaf_worth)]
+        layers = []
+        while layer:
+            self.check_nodes(layer)
+            self.find_children(layer)
+            layers.append(layer)
+            layer = [child for visit in layer for child in self.match_children(visit)]
+        for layer in reversed(layers):
+            self.give_values(layer)
+        return node.value
 
-        ``parent`` is a separate grid equal to the parent's ("none": the parent must be empty;
-        None: not examined); ``grid`` the tree's grid if already read.
-        """
-        impl, side = self.impl, self.side
-        tg, ig = impl.game_tree, impl.grid
-        where = f"{node.where(side)} of {what}"
-        expect(not tg.isEmpty(tree), f"{where} is a node (isEmpty false)")
-        grid = tg.getGrid(tree) if grid is None else grid
-        expect(ig.equals(grid, expected), f"getGrid of {where} holds {picture(side, node.marks)}")
-        if self.levels is not None:
-            level = self.levels + len(node.path)
-            expect(impl.level_number.equals(tg.getLevel(tree), self.make.level_probe(level)), f"getLevel of {where} is {level}")
-        if isinstance(parent, str):
-            expect(tg.isEmpty(tg.getParent(tree)), f"getParent of {where} is the empty tree: it is a root")
-        elif parent is not None:
-            above = tg.getParent(tree)
-            expect(not tg.isEmpty(above), f"getParent of {where} is its parent, not the empty tree")
-            expect(ig.equals(tg.getGrid(above), parent), f"getParent of {where} holds its parent's grid")
+    def where(self, node: Node) -> str:
+        return f"{node.where(self.side)} of {self.what}"
 
-        found = []
-        child = tg.getChild(tree)
-        while not tg.isEmpty(child) and len(found) <= len(node.children):
-            found.append(child)
-            child = tg.getSibling(child)
-        expect_equal(len(found), len(node.children), f"the number of children of {where} (getChild, then getSibling): {node.reason}")
+    def check_nodes(self, layer: list[Visit]) -> None:
+        """Each node's grid, level and parent."""
+        impl, tg, ig = self.impl, self.impl.game_tree, self.impl.grid
+        for visit in layer:
+            visit.above, visit.first = tg.getParent(visit.tree), tg.getChild(visit.tree)
 
-        pending, built, values = list(node.children), {}, []
+        def level_is(visit: Visit):
+            if self.levels is None:
+                return None
+            return impl.level_number.equals(tg.getLevel(visit.tree), self.make.level_probe(self.levels + len(visit.node.path)))
+
+        facts = impl.batch(
+            lambda: [(ig.equals(v.grid, v.expected), level_is(v), tg.isEmpty(v.above), tg.isEmpty(v.first)) for v in layer]
+        )
+        for visit, (same_grid, same_level, orphan, leaf) in zip(layer, facts):
+            node, where = visit.node, self.where(visit.node)
+            expect(same_grid, f"getGrid of {where} holds {picture(self.side, node.marks)}")
+            if self.levels is not None:
+                expect(same_level, f"getLevel of {where} is {self.levels + len(node.path)}")
+            if visit.parent is None:
+                expect(orphan, f"getParent of {where} is the empty tree: it is a root")
+            else:
+                expect(not orphan, f"getParent of {where} is its parent, not the empty tree")
+            visit.leaf = leaf
+        below = [v for v in layer if v.parent is not None]
+        same_parents = impl.batch(lambda: [ig.equals(tg.getGrid(v.above), v.parent) for v in below])
+        for visit, same in zip(below, same_parents):
+            expect(same, f"getParent of {self.where(visit.node)} holds its parent's grid")
+
+    def find_children(self, layer: list[Visit]) -> None:
+        """Each node's children, by getChild and then getSibling until the empty tree (a step for all at once)."""
+        impl, tg = self.impl, self.impl.game_tree
+        walking = [(v, v.first) for v in layer if not v.leaf]
+        while walking:
+            for visit, child in walking:
+                visit.children.append(child)
+            # One more than the model's children is enough to know there are too many.
+            walking = [(v, tg.getSibling(child)) for v, child in walking if len(v.children) <= len(v.node.children)]
+            ends = impl.batch(lambda: [tg.isEmpty(child) for _, child in walking])
+            walking = [step for step, end in zip(walking, ends) if not end]
+        for visit in layer:
+            node = visit.node
+            expect_equal(
+                len(visit.children), len(node.children),
+                f"the number of children of {self.where(node)} (getChild, then getSibling): {node.reason}",
+            )  # fmt: skip
+
+    def match_children(self, visit: Visit) -> list[Visit]:
+        """Pair each child with the model child whose grid it holds, each once; the children's visits."""
+        impl, tg, ig, node = self.impl, self.impl.game_tree, self.impl.grid, visit.node
+        grids = [tg.getGrid(child) for child in visit.children]
+        built = [self.make.moved(visit.expected, *candidate.path[-1]) for candidate in node.children]
+        # Children usually come in the model's order: ask that first, all at once.
+        in_order = impl.batch(lambda: [ig.equals(grid, same) for grid, same in zip(grids, built)])
+        answers = {(number, number): answer for number, answer in enumerate(in_order)}
+        pending, visits = list(range(len(node.children))), []
         node.order = []
-        for number, child in enumerate(found, start=1):
-            child_grid = tg.getGrid(child)
+        for number, grid in enumerate(grids):
             match = None
             for candidate in pending:
-                if id(candidate) not in built:
-                    built[id(candidate)] = self.make.moved(expected, *candidate.path[-1])
-                if ig.equals(child_grid, built[id(candidate)]):
+                if (number, candidate) not in answers:
+                    answers[(number, candidate)] = ig.equals(grid, built[candidate])
+                if answers[(number, candidate)]:
                     match = candidate
                     break
             if match is None:
-                got = self.make.read_grid(child_grid, side)
+                got = self.make.read_grid(grid, self.side)
                 expect(
                     False,
-                    f"child {number} of {where} holds one of the grids one legal move later, each once: {node.reason}",
-                    expected=" or ".join(picture(side, c.marks) for c in pending),
-                    actual=picture(side, got),
+                    f"child {number + 1} of {self.where(node)} holds one of the grids one legal move later, each once: {node.reason}",
+                    expected=" or ".join(picture(self.side, node.children[c].marks) for c in pending),
+                    actual=picture(self.side, got),
                 )
             pending.remove(match)
-            node.order.append(match)
-            values.append(self.check(child, match, built[id(match)], parent=expected, grid=child_grid, what=what))
+            child = node.children[match]
+            node.order.append(child)
+            visits.append(Visit(visit.children[number], child, built[match], grid, visit.expected))
+        return visits
 
-        if values:
-            node.value = best_of(impl, values, node.level % 2 == 0)
-        else:
-            node.value = ig.evaluateGrid(expected, self.player)
-            if leaf_worth:
-                expect(
-                    impl.worth.equals(ig.getWorth(grid), node.value),
-                    f"the worth of the leaf {where} is evaluateGrid of its grid for the first player, {self.first} (E29)",
-                )
-        return node.value
+    def give_values(self, layer: list[Visit]) -> None:
+        """Leaves: evaluateGrid for the first player, their worth checked; inner nodes: the minimax of their children's."""
+        impl, ig = self.impl, self.impl.grid
+        leaves = [v for v in layer if not v.node.children]
+        for visit in leaves:
+            visit.node.value = ig.evaluateGrid(visit.expected, self.player)
+        checked = [v for v in leaves if v.worth_checked]
+        agree = impl.batch(lambda: [impl.worth.equals(ig.getWorth(v.grid), v.node.value) for v in checked])
+        for visit, same in zip(checked, agree):
+            expect(same, f"the worth of the leaf {self.where(visit.node)} is evaluateGrid of its grid for the first player, {self.first} (E29)")
+        inner = [v.node for v in layer if v.node.children]
+        best = {id(node): node.order[0].value for node in inner}
+        for step in range(1, max((len(node.order) for node in inner), default=0)):
+            rivals = [(node, node.order[step].value) for node in inner if step < len(node.order)]
+            wins = impl.batch(lambda: [better(impl, value, best[id(node)], node.level % 2 == 0) for node, value in rivals])
+            for (node, value), win in zip(rivals, wins):
+                if win:
+                    best[id(node)] = value
+        for node in inner:
+            node.value = best[id(node)]
+
+
+def better(impl, value, best, maximising: bool):
+    """Whether a worth beats the best so far: greater when maximising, less when minimising (WorthType.lessThan)."""
+    return impl.worth.lessThan(best, value) if maximising else impl.worth.lessThan(value, best)
 
 
 def walk(make: TreeMaker, tree, side: int, first: str, node: Node, *, levels: int | None = 0, root_worth: bool = False, what: str = "the tree"):
     """Check a whole tree whose root has no parent; return the root's minimax value."""
-    expected = make.grid(side, node.marks)
-    return Walk(make, side, first, levels=levels).check(tree, node, expected, parent="none", leaf_worth=root_worth, what=what)
+    return Walk(make, side, first, levels=levels).check(tree, node, leaf_worth=root_worth, what=what)
 
 
 def players(make: TreeMaker, first: str):

@@ -58,13 +58,35 @@ class Maker(Build):
             self._locations[(row, column)] = super().location(row, column)
         return self._locations[(row, column)]
 
+    def red(self):
+        """A red colour, made once and only ever compared with."""
+        if self._red is None:
+            self._red = self.colour(RED)
+        return self._red
+
     def read(self, symbol):
         """The model of a symbol: None when empty, else its colour's name."""
         if self.impl.symbol.isEmpty(symbol):
             return None
-        if self._red is None:
-            self._red = self.colour(RED)
-        return RED if self.impl.colour.equals(self.impl.symbol.getColour(symbol), self._red) else BLUE
+        return RED if self.impl.colour.equals(self.impl.symbol.getColour(symbol), self.red()) else BLUE
+
+    def read_many(self, symbols: list) -> list:
+        """The models of many symbols, as :meth:`read` gives them, asked together.
+
+        ``impl.batch`` sends independent questions in one go: the emptiness of every
+        symbol first, then the colour of the ones with a mark (whose colour is defined).
+        """
+        impl = self.impl
+        empty = impl.batch(lambda: [impl.symbol.isEmpty(s) for s in symbols])
+        red = self.red()
+        is_red = impl.batch(lambda: [None if e else impl.colour.equals(impl.symbol.getColour(s), red) for s, e in zip(symbols, empty)])
+        return [None if e else RED if r else BLUE for e, r in zip(empty, is_red)]
+
+    def read_grid(self, grid, side: int) -> dict:
+        """The marks of a grid of the given side, read square by square with getSymbol."""
+        cells = squares(side)
+        models = self.read_many([self.impl.grid.getSymbol(grid, self.location(r, c)) for r, c in cells])
+        return {cell: model for cell, model in zip(cells, models) if model is not None}
 
 
 def picture(side: int, marks: dict) -> str:
@@ -83,12 +105,14 @@ def name(model) -> str:
 
 def check_squares(make: Maker, grid, side: int, marks: dict, where: str, occupied: bool = True) -> None:
     """Every square of the grid holds the model's symbol (getSymbol), and squareOccupied agrees."""
-    ops = make.impl.grid
-    for r, c in squares(side):
-        got = make.read(ops.getSymbol(grid, make.location(r, c)))
-        expect_equal(got, marks.get((r, c)), f"getSymbol at (row {r}, column {c}) of {where}")
+    ops, cells = make.impl.grid, squares(side)
+    got = make.read_many([ops.getSymbol(grid, make.location(r, c)) for r, c in cells])
+    if occupied:
+        taken = make.impl.batch(lambda: [ops.squareOccupied(grid, make.location(r, c)) for r, c in cells])
+    for number, (r, c) in enumerate(cells):
+        expect_equal(got[number], marks.get((r, c)), f"getSymbol at (row {r}, column {c}) of {where}")
         if occupied:
-            expect_equal(ops.squareOccupied(grid, make.location(r, c)), (r, c) in marks, f"squareOccupied at (row {r}, column {c}) of {where}")
+            expect_equal(taken[number], (r, c) in marks, f"squareOccupied at (row {r}, column {c}) of {where}")
 
 
 def check_dimension(make: Maker, grid, side: int, where: str) -> None:
@@ -152,9 +176,9 @@ def check_outcome(make: Maker, grid, side: int, marks: dict, where: str | None =
     reading = line_reading(impl)
     where = where or picture(side, marks)
     kinds_of = {"win": ALL_KINDS, "diagWin": DIAGONALS, **reading}
-    for operation, kinds in kinds_of.items():
+    found = make.read_many([getattr(impl.grid, operation)(grid) for operation in kinds_of])
+    for (operation, kinds), got in zip(kinds_of.items(), found):
         expected = winners(side, marks, kinds)
-        got = make.read(getattr(impl.grid, operation)(grid))
         lines = " or ".join(kinds) + " lines"
         if operation in reading and reading is SWAPPED_READING:
             lines += f" ({operation} follows the swapped descriptions, E16)"
@@ -175,9 +199,10 @@ def check_outcome(make: Maker, grid, side: int, marks: dict, where: str | None =
             )
     won = bool(winners(side, marks))
     full = len(marks) == side * side
-    expect_equal(impl.grid.fullGrid(grid), full, f"fullGrid on {where}")
-    expect_equal(impl.grid.draw(grid), full and not won, f"draw on {where}: full and nobody has won (E38)")
-    expect_equal(impl.grid.gameOver(grid), won or full, f"gameOver on {where}: a win or a draw (E38)")
+    is_full, is_draw, is_over = impl.batch(lambda: (impl.grid.fullGrid(grid), impl.grid.draw(grid), impl.grid.gameOver(grid)))
+    expect_equal(is_full, full, f"fullGrid on {where}")
+    expect_equal(is_draw, full and not won, f"draw on {where}: full and nobody has won (E38)")
+    expect_equal(is_over, won or full, f"gameOver on {where}: a win or a draw (E38)")
 
 
 def remove_lines(side: int, marks: dict, colour: str) -> dict:
