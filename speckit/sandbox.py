@@ -294,6 +294,9 @@ class SandboxedImplementation(Implementation):
         self._seq = 0
         self._pending: list[_Pending] = []
         self._batching = 0
+        self._numbered: list[SandboxedOperation] = []
+        self._defined: set[int] = set()
+        """The operation numbers the running server has been told."""
         """How many :meth:`batch` calls are running: inside one, questions are deferred."""
         self._released: list[int] = []
         self._resolved: dict[tuple[str, str], tuple[bool, Any]] = {}
@@ -358,6 +361,7 @@ class SandboxedImplementation(Implementation):
         self._down = True
         self.dead_reason = reason
         self.generation += 1
+        self._defined.clear()
         self._twins.reset()
         self._released.clear()
 
@@ -391,7 +395,7 @@ class SandboxedImplementation(Implementation):
 
     def resolve(self, op: "SandboxedOperation") -> Any:
         """The operation's signature (or None); :class:`MissingOperation` when it cannot be called."""
-        key = (op.module_name, op.operation.name)
+        key = op.key
         known = self._resolved.get(key)
         if known is None:
             try:
@@ -417,52 +421,88 @@ class SandboxedImplementation(Implementation):
     # -- calls ------------------------------------------------------------------------------
 
     def call(self, op: "SandboxedOperation", args: tuple) -> Any:
+        """Call ``op`` in the server: at once, or (when the test needs no answer yet) with the next batch.
+
+        This runs for every operation call of a test, so its common path is kept short.
+        """
         __tracebackhide__ = True
-        qualname = op.operation.qualname
-        try:
-            self.resolve(op)
-        except MissingOperation:
-            self.flush()
-            raise
+        known = self._resolved.get(op.key)
+        if known is None or not known[0]:
+            try:
+                self.resolve(op)
+            except MissingOperation:
+                self.flush()
+                raise
         entry = TRACE.call(op.label, args)
-        problem = self.hung.get(qualname)
+        problem = self.hung.get(op.qualname) if self.hung else None
         if problem is None and self.config.test_seconds and self._test_used > self.config.test_seconds:
             problem = (
-                f"{qualname} was not called: this test's operations already took more than "
+                f"{op.qualname} was not called: this test's operations already took more than "
                 f"{self.config.test_seconds:g} s in all"
             )
+        twins: list = []
         if problem is None:
-            try:
+            encoded = self._plain_arguments(args)
+            if encoded is None:
                 encoder = _Encoder(self)
-                encoded = encoder.arguments(args)
-            except _StaleHandle as e:
-                problem = _stale(qualname, str(e))
+                try:
+                    encoded = encoder.arguments(args)
+                except _StaleHandle as e:
+                    problem = _stale(op.qualname, str(e))
+                twins = encoder.twins
         if problem is not None:
             self.flush()
             entry.failed(problem)
             _raise(OperationFailed(problem))
-        command = ["c", 0, op.module_name, op.operation.name, qualname, op.time_limit, op.expects_bool, encoded, False]
-        pipelined = not encoder.twins and (op.cannot_reach_kit_objects or not self._twins.pinned())
+        self._next_id += 1
+        command = ["c", op.number, self._next_id, encoded, False]
+        pipelined = not twins and (op.cannot_reach_kit_objects or not self._twins.pinned_ids)
         if pipelined and op.pipelinable:
-            handle = self._new_handle()
-            command[1] = handle.id
-            self._defer(_Pending(op, entry, handle.id, command))
+            handle = Handle(self._next_id, self.generation, self)
+            self._defer(_Pending(op, entry, self._next_id, command))
             entry.returned(handle, False)
             return handle
         if pipelined and self._batching and op.answers_by_value:
             later = Later()
-            command[1] = self._new_id()
-            command[8] = True
-            self._defer(_Pending(op, entry, command[1], command, later))
+            command[4] = True
+            self._defer(_Pending(op, entry, self._next_id, command, later))
             return later
+        encoder = _Encoder(self)
+        encoder.twins = twins
         self._twins.send_pinned(encoder)
-        handle_id = self._new_id()
-        command[1] = handle_id
+        handle_id = self._next_id
         final = _Pending(op, entry, handle_id, command)
         reply = self._run([*self._pending, final], encoder)
         result = self._decode_result(reply.get("result"), handle_id)
         entry.returned(result, op.expects_bool)
         return result
+
+    def _number(self, op: "SandboxedOperation") -> int:
+        self._numbered.append(op)
+        return len(self._numbered) - 1
+
+    def _definitions(self, commands: list) -> list:
+        """What the server must be told of the operations these commands call, before it runs them."""
+        new = []
+        for command in commands:
+            if command[0] == "c" and command[1] not in self._defined:
+                self._defined.add(command[1])
+                op = self._numbered[command[1]]
+                new.append([command[1], op.module_name, op.operation.name, op.qualname, op.time_limit, op.expects_bool])
+        return new
+
+    def _plain_arguments(self, args: tuple) -> list | None:
+        """The wire form of arguments that are all this server's values or plain scalars; else None."""
+        generation, encoded = self.generation, []
+        for value in args:
+            kind = type(value)
+            if kind is Handle and value.generation == generation and value.owner is self:
+                encoded.append(["h", value.id])
+            elif value is None or kind is bool or kind is int or kind is str:
+                encoded.append(value)
+            else:
+                return None
+        return encoded
 
     def _defer(self, pending: _Pending) -> None:
         if not self._pending:
@@ -503,7 +543,7 @@ class SandboxedImplementation(Implementation):
         self._notice_death()
         if self.generation != generation:
             # The server died while idle, after these calls were given its values.
-            stale = next((i for i, p in enumerate(batch) if _uses_handles(p.command[7])), None)
+            stale = next((i for i, p in enumerate(batch) if _uses_handles(p.command[3])), None)
             if stale is not None:
                 self._fail(batch, stale, _stale(batch[stale].operation.operation.qualname, self.dead_reason))
         try:
@@ -573,7 +613,13 @@ class SandboxedImplementation(Implementation):
         """Send one message and read its answer; a dead or lying server is killed (ServerDied)."""
         self._ensure_server()
         self._seq += 1
-        message = {"seq": self._seq, "commands": commands, "release": self._released[:], "twins": twins or []}
+        message = {
+            "seq": self._seq,
+            "ops": self._definitions(commands),
+            "commands": commands,
+            "release": self._released[:],
+            "twins": twins or [],
+        }
         self._released.clear()
         try:
             reply = self.server.exchange(message, limits)
@@ -606,9 +652,6 @@ class SandboxedImplementation(Implementation):
     def _new_id(self) -> int:
         self._next_id += 1
         return self._next_id
-
-    def _new_handle(self) -> Handle:
-        return Handle(self._new_id(), self.generation, self)
 
     def _released_handle(self, handle: Handle) -> None:
         if handle.generation == self.generation:
@@ -675,6 +718,10 @@ class SandboxedOperation(TracedOperation):
 
     def __init__(self, impl: SandboxedImplementation, operation, module_name: str):
         super().__init__(impl, operation, module_name)
+        self.qualname = operation.qualname
+        self.key = (module_name, operation.name)
+        self.number = impl._number(self)
+        """How calls name the operation on the wire (defined to each server once)."""
         result_type = impl.spec.type(operation.result) if _is_type(impl.spec, operation.result) else None
         self.pipelinable = result_type is not None and not result_type.supplied
         self.answers_by_value = not _is_type(impl.spec, operation.result)
@@ -1463,6 +1510,8 @@ class _ServerState:
         self.values: dict[int, Any] = {}
         self.twins: dict[int, _Twin] = {}
         self.functions: dict[tuple[str, str], Any] = {}
+        self.ops: dict[int, tuple] = {}
+        """The operations calls name by number: module, name, qualname, time limit, Boolean result?"""
         self.output_limit = int(config["output_kb"]) * 1024
         self.outputs = [stream for stream in (sys.stdout, sys.stderr) if isinstance(stream, _BoundedOutput)]
         """The server's own stdout and stderr, whose allowance starts afresh at every call."""
@@ -1602,7 +1651,8 @@ class _ServerState:
 
     def call(self, command: list) -> tuple[Any, dict | None]:
         """Run one call; (result, None) or (None, error)."""
-        _, handle_id, module, name, qualname, limit, expects_bool, args, _answer = command
+        module, name, qualname, limit, expects_bool = self.ops[command[1]]
+        args = command[3]
         try:
             function = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
         except impl_loader.SuiteFailure as e:
@@ -1802,6 +1852,8 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
     for handle_id in message.get("release", ()):
         state.values.pop(handle_id, None)
         state.twins.pop(handle_id, None)
+    for number, *definition in message.get("ops", ()):
+        state.ops[number] = tuple(definition)
     state.apply_twins(message.get("twins", ()))
     commands = message["commands"]
     answer: dict[str, Any] = {"seq": seq, "error": None, "result": None, "results": []}
@@ -1825,12 +1877,13 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
                 error["at"] = index
                 answer["error"] = error
                 break
-            if command[8]:
-                answer["results"].append([index, state.encode_result(result, command[1])])
+            _, _, handle_id, _, answer_later = command
+            if answer_later:
+                answer["results"].append([index, state.encode_result(result, handle_id)])
             elif last:
-                answer["result"] = state.encode_result(result, command[1])
+                answer["result"] = state.encode_result(result, handle_id)
             else:
-                state.values[command[1]] = result
+                state.values[handle_id] = result
         elif tag == "r":
             answer["result"] = state.resolve(command[1], command[2])
         elif tag == "p":

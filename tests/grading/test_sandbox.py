@@ -422,3 +422,56 @@ def test_a_server_that_dies_between_calls_is_replaced(tmp_path):
         assert ops.equals(fresh, ops.newIndexType())
     finally:
         implementation.close()
+
+
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["in-process", "sandbox"])
+def test_batch_returns_the_answers_in_the_shape_collected(tmp_path, sandboxed):
+    """impl.batch gives what its function returned, every result filled in, in-process and in the sandbox alike."""
+    from speckit.impl import load
+
+    implementation = load(REFERENCE, CONNECT4, sandbox=SandboxConfig(uid=61509) if sandboxed else None)
+    try:
+        ops, colour = implementation.symbol, implementation.colour
+        symbols = [ops.newSymbolType(), ops.newSymbolType(colour.newColourType()), ops.newSymbolType()]
+        answers = implementation.batch(
+            lambda: {"empty": [ops.isEmpty(s) for s in symbols], "same": (colour.equals(colour.newColourType(), colour.newColourType()),)}
+        )
+        assert answers == {"empty": [True, False, True], "same": (True,)}
+        if sandboxed:
+            assert implementation.server.alive()
+    finally:
+        if sandboxed:
+            implementation.close()
+
+
+def test_a_batched_failure_fails_at_its_own_call(tmp_path):
+    """A failing call inside a batch fails the test with its in-process message; the trace stops at that call."""
+    from speckit.trace import TRACE
+
+    package = patched_reference(tmp_path / "raises", "index", INCREMENT, INCREMENT + "    if index.number > 2:\n        raise ValueError('too big')\n")
+    implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61510))
+    try:
+        ops = implementation.index
+        values = [ops.newIndexType()]
+        for _ in range(2):
+            values.append(ops.increment(values[-1]))
+        implementation.flush()
+        TRACE.reset()
+        with pytest.raises(OperationFailed, match="IndexType.increment raised ValueError: too big"):
+            implementation.batch(lambda: [ops.equals(ops.increment(v), v) for v in values])
+        rendered = TRACE.render()
+        assert rendered.strip().splitlines()[-1].startswith("index.increment(") and "!! IndexType.increment raised" in rendered
+    finally:
+        implementation.close()
+
+
+def test_a_result_looked_at_inside_a_batch_is_refused(tmp_path):
+    """The function given to batch may only collect results: looking at one is a mistake of the test, said plainly."""
+    implementation = load_sandboxed(REFERENCE, CONNECT4, SandboxConfig(uid=61511))
+    try:
+        ops = implementation.index
+        with pytest.raises(TypeError, match="looked at before the batch ran"):
+            implementation.batch(lambda: [1 for _ in range(3) if ops.equals(ops.newIndexType(), ops.newIndexType())])
+        assert implementation.batch(lambda: ops.equals(ops.newIndexType(), ops.newIndexType())) is True
+    finally:
+        implementation.close()
