@@ -13,7 +13,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from .model import Erratum, Operation, Parameter, Side, Specification, TypeSpec
+from .model import Constant, Erratum, Operation, Parameter, Side, Specification, TypeSpec
 
 DATA_ROOT = Path(__file__).parent
 KINDS = frozenset(
@@ -93,7 +93,21 @@ def _load_type(path: Path) -> TypeSpec:
         supplied=head.get("supplied", False),
         note=head.get("note", "").strip(),
         class_name=head.get("class", ""),
+        constants=tuple(_load_constant(path.name, entry) for entry in data.get("constant", [])),
     )
+
+
+def _load_constant(filename: str, entry: dict) -> Constant:
+    where = f"{filename}: constant {entry.get('name', '?')!r}"
+    try:
+        name, value, meaning = entry["name"], entry["value"], entry["meaning"].strip()
+    except KeyError as e:
+        raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
+    if not name.isidentifier():
+        raise SpecDataError(f"{where}: the name is not a Python identifier")
+    if type(value) not in (int, str, bool):
+        raise SpecDataError(f"{where}: the value must be a whole number, text or a Boolean, not {type(value).__name__}")
+    return Constant(name, value, meaning)
 
 
 def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:

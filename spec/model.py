@@ -25,6 +25,15 @@ class Parameter:
 
 
 @attrs.frozen
+class Constant:
+    """A named value a type's module defines (``number_of_columns = 7``)."""
+
+    name: str
+    value: int | str | bool
+    meaning: str
+
+
+@attrs.frozen
 class Operation:
     """A documented operation of one type, with its overloads folded together.
 
@@ -102,6 +111,8 @@ class TypeSpec:
     supplied: bool = False
     note: str = ""
     class_name: str = ""
+    constants: tuple[Constant, ...] = ()
+    """The module's named values, which an implementation must define exactly."""
 
     def operation(self, name: str) -> Operation:
         """The operation called ``name``; :class:`KeyError` if there is none."""

@@ -8,7 +8,7 @@ is written as that class instead: its constructor is ``__init__`` and every othe
 operation a method whose first parameter, the instance, is ``self``.
 
 What the specification states outright is written as stated, since students copy it
-from the interface: the constants a type's note declares (``number_of_columns = 7``)
+from the interface: the constants a type declares (``number_of_columns = 7``)
 and, for a type with neither operations nor class (an enumeration such as
 ``color_type``), one constant per component, whose value is the student's to change.
 Types the kit supplies (``supplied = true``) are written as modules re-exporting the
@@ -109,24 +109,18 @@ def module_source(spec: Specification, t: TypeSpec) -> str:
     return "\n\n\n".join(parts) + "\n"
 
 
-_CONSTANT = re.compile(r"\b([A-Za-z_]\w*) = (-?\d+(?:\.\d+)?)\b")
 _COMPONENT = re.compile(r"^([A-Za-z_]\w*)\s*:\s*(.*)$", re.DOTALL)
 
 
 def constants(t: TypeSpec) -> list[tuple[str, str, str]]:
     """The module-level constants of a student type, as ``(name, Python value, description)``.
 
-    They are the numbers a sentence of the type's note declares as constants
-    (``the constants number_of_columns = 7 and number_of_rows = 6``) and, for a type with
-    neither operations nor class (an enumeration), one constant per component named
-    like an identifier (``red: the first player's colour``), whose placeholder value is
-    its own name as a string.
+    They are the constants the specification declares (``number_of_columns = 7``) and, for
+    a type with neither operations nor class (an enumeration), one constant per component
+    named like an identifier (``red: the first player's colour``), whose placeholder value
+    is its own name as a string.
     """
-    found: dict[str, tuple[str, str, str]] = {}
-    for sentence in re.split(r"(?<=\.)\s+", " ".join(t.note.split())):
-        if "constant" in sentence:
-            for name, value in _CONSTANT.findall(sentence):
-                found.setdefault(name, (name, value, f"A constant of {t.name}, as the specification declares it."))
+    found = {c.name: (c.name, repr(c.value), c.meaning) for c in t.constants}
     if not t.operations and not t.class_name:
         for component in t.components:
             match = _COMPONENT.match(component.strip())

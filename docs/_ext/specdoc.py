@@ -421,6 +421,9 @@ class SpecType(SpecDirective):
         if t.class_name:
             how = ": a constructor is the class itself, every other operation a method called on its first parameter"
             rows.append(("Class", [nodes.literal(t.class_name, t.class_name), nodes.Text(how)]))
+        if t.constants:
+            constants = [[nodes.literal(f"{c.name} = {c.value!r}", f"{c.name} = {c.value!r}"), nodes.Text(": "), *rich(spec, c.meaning)] for c in t.constants]
+            rows.append(("Constants", bullets(constants)))
         rows += [
             ("Components", bullets([rich(spec, c) for c in t.components]) if t.components else [nodes.Text("none")]),
             ("Range", rich(spec, t.value_range)),

@@ -55,8 +55,10 @@ def test_initialize_makes_the_whole_board_empty_with_red_to_move(impl):
 
 
 def test_the_unit_declares_seven_columns_and_six_rows(impl):
+    declared = {c.name: c.value for c in impl.spec.type("board_type").constants}
+    assert declared == {"number_of_columns": COLUMNS, "number_of_rows": ROWS}, "the suite's board size is the specification's"
     module = impl.module("board_adt")
-    for name, number in (("number_of_columns", COLUMNS), ("number_of_rows", ROWS)):
+    for name, number in declared.items():
         expect_equal(getattr(module, name, None), number, f"module board_adt defines the constant {name} = {number}")
 
 
