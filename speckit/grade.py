@@ -78,7 +78,7 @@ import tempfile
 import threading
 import time
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path, PurePosixPath
 from typing import Callable, TextIO
 from xml.etree import ElementTree as ET
@@ -584,7 +584,8 @@ class Grader:
                     self._free.append(slot)
 
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            for grade in pool.map(work, submissions):
+            for finished in as_completed([pool.submit(work, s) for s in submissions]):
+                grade = finished.result()
                 results[grade.name] = grade
                 done += 1
                 if progress:
