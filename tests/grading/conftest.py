@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -52,3 +54,49 @@ def patched_reference(destination: Path, module: str, find: str, replace: str) -
 INCREMENT = '''def increment(index: Index) -> Index:
     """Add one to the index and return it."""
 '''
+
+
+MODULE_PLACES = {"imports": "\n", "end": "\n\n"}
+"""The module-level places code may be injected at, with the blank lines that set it off."""
+
+
+def malicious_cases() -> list[str]:
+    """The names of the malicious fixtures in ``submissions``."""
+    return sorted(path.stem for path in MALICIOUS.glob("*.toml"))
+
+
+def _injection_line(tree: ast.Module, place: str, total: int) -> int:
+    """How many lines of the reference come before the code injected at ``place``."""
+    if place == "imports":
+        imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+        assert imports, "adt/index.py has no module-level imports to inject code after"
+        return imports[-1].end_lineno
+    if place == "end":
+        return total
+    operation = next((node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == place), None)
+    assert operation is not None, f"adt/index.py has no operation {place!r} to inject code into"
+    first = operation.body[0]
+    return first.end_lineno if ast.get_docstring(operation) is not None else first.lineno - 1
+
+
+def malicious_index(case: str, places: dict[str, str] | None = None) -> str:
+    """The malicious index.py of ``case``: the current reference with the fixture's docstring and attack, placeholders filled."""
+    fixture = tomllib.loads((MALICIOUS / f"{case}.toml").read_text(encoding="utf-8"))
+    assert set(fixture) == {"docstring", "inject"} and fixture["inject"], f"{case}.toml must hold a docstring and an [inject] table"
+    reference = (REFERENCE / "index.py").read_text(encoding="utf-8")
+    tree = ast.parse(reference)
+    assert ast.get_docstring(tree) is not None, "adt/index.py has no module docstring to replace with the fixture's"
+    lines = reference.splitlines(keepends=True)
+    insertions = sorted(((_injection_line(tree, place, len(lines)), place, code) for place, code in fixture["inject"].items()), reverse=True)
+    for line, place, code in insertions:
+        lines.insert(line, MODULE_PLACES.get(place, "") + code)
+    lines[: tree.body[0].end_lineno] = [f'"""{fixture["docstring"]}"""\n']
+    text = "".join(lines)
+    for placeholder, value in (places or {}).items():
+        text = text.replace(placeholder, value)
+    return text
+
+
+def malicious_package(destination: Path, case: str, places: dict[str, str] | None = None) -> Path:
+    """A copy of the reference package whose index.py is the malicious one of ``case``."""
+    return reference_copy(destination, index=malicious_index(case, places))

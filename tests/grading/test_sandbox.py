@@ -1,6 +1,6 @@
 """The operation server confines untrusted code, and malicious submissions get exactly what they earn.
 
-The malicious submissions (``submissions/*/index.py``, see the README there) are graded
+The malicious submissions (generated from ``submissions/*.toml``, see the README there) are graded
 together with honest copies of the reference, on the Index tests only, as submitted. The
 grade each must get is that of a *benign model* of its behaviour, run in-process: an
 attack that kills the server, loops, allocates without bound or prints without end
@@ -11,6 +11,7 @@ the submission earns what the reference earns.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
@@ -33,13 +34,13 @@ from speckit.registry import kit
 from speckit.runner import run_suite
 from speckit.sandbox import Handle, SandboxConfig, load_sandboxed
 
-from .conftest import INCREMENT, INDEX_RUBRIC, MALICIOUS, REFERENCE, needs_root, patched_reference, reference_copy
+from .conftest import INCREMENT, INDEX_RUBRIC, REFERENCE, malicious_cases, malicious_index, malicious_package, needs_root, patched_reference, reference_copy
 
 CONNECT4 = spec_data.load("connect4")
 SUITE = kit("connect4").suite_dir
 INDEX_TESTS = [SUITE / "test_index.py"]
 
-CASES = sorted(p.name for p in MALICIOUS.iterdir() if (p / "index.py").is_file())
+CASES = malicious_cases()
 RAISES = {"exit", "sysexit", "killparent", "forkbomb", "loop", "stubborn", "memory", "printer"}
 EQUALS_RAISES = {"forger"}
 HARMLESS = {"reader", "writer", "deleter", "patcher", "killall"}
@@ -58,6 +59,14 @@ REASONS = {
 
 def test_every_fixture_is_classified():
     assert set(CASES) == RAISES | EQUALS_RAISES | HARMLESS
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_fixture_generates_a_module_from_the_current_reference(case):
+    """Each fixture's attack still finds its place in adt/index.py, and the result compiles (it is never run here)."""
+    text = malicious_index(case)
+    assert ast.get_docstring(ast.parse(text)).startswith(f"MALICIOUS FIXTURE ({case})")
+    compile(text, f"{case}/index.py", "exec")
 
 
 def _digest(folder: Path) -> str:
@@ -92,10 +101,7 @@ def graded(tmp_path_factory):
     shutil.copytree(SUITE, decoy)
     places = {"@OUT@": str(out), "@SUBMISSIONS@": str(submissions), "@REPO@": str(REPO_ROOT), "@RUBRIC@": str(rubric), "@DECOY@": str(decoy)}
     for case in CASES:
-        text = (MALICIOUS / case / "index.py").read_text(encoding="utf-8")
-        for key, value in places.items():
-            text = text.replace(key, value)
-        reference_copy(submissions / case, index=text)
+        malicious_package(submissions / case, case, places)
     reference_copy(submissions / "honest1")
     reference_copy(submissions / "honest2" / "connect4")
     before = {"submissions": _digest(submissions), "decoy": _digest(decoy), "suite": sorted(p.name for p in SUITE.glob("*.py"))}
@@ -311,8 +317,7 @@ def test_a_restart_invalidates_the_old_values_with_a_clear_reason(tmp_path):
 
 
 def test_a_server_that_defeats_its_alarm_is_killed_on_time(tmp_path):
-    stubborn = (MALICIOUS / "stubborn" / "index.py").read_text(encoding="utf-8")
-    package = reference_copy(tmp_path / "stubborn", index=stubborn)
+    package = malicious_package(tmp_path / "stubborn", "stubborn")
     config = SandboxConfig(uid=61504, grace=1.0)
     implementation = load_sandboxed(package, CONNECT4, config)
     try:
@@ -325,8 +330,7 @@ def test_a_server_that_defeats_its_alarm_is_killed_on_time(tmp_path):
 
 
 def test_a_forged_answer_kills_the_server(tmp_path):
-    forger = (MALICIOUS / "forger" / "index.py").read_text(encoding="utf-8")
-    implementation = load_sandboxed(reference_copy(tmp_path / "forger", index=forger), CONNECT4, SandboxConfig(uid=61505))
+    implementation = load_sandboxed(malicious_package(tmp_path / "forger", "forger"), CONNECT4, SandboxConfig(uid=61505))
     try:
         one = implementation.index.newIndexType()
         with pytest.raises(OperationFailed, match=r"IndexType.equals ended the implementation's process \(it wrote into the grader's channel"):
@@ -374,10 +378,8 @@ def test_pytest_sandbox_option_runs_the_reference(tmp_path):
 
 def test_the_reader_does_steal_without_the_sandbox(tmp_path):
     """The reader fixture is a real attack: run in-process (no sandbox), it reads the hidden tests."""
-    text = (MALICIOUS / "reader" / "index.py").read_text(encoding="utf-8")
-    for key in ("@OUT@", "@SUBMISSIONS@", "@RUBRIC@"):
-        text = text.replace(key, str(tmp_path / "nowhere"))
-    package = reference_copy(tmp_path / "reader", index=text.replace("@REPO@", str(REPO_ROOT)))
+    places = dict.fromkeys(("@OUT@", "@SUBMISSIONS@", "@RUBRIC@"), str(tmp_path / "nowhere")) | {"@REPO@": str(REPO_ROOT)}
+    package = malicious_package(tmp_path / "reader", "reader", places)
     run = run_suite("connect4", package, tests=INDEX_TESTS)
     assert any("STOLEN" in t["message"] for t in run.tests), [t["message"][:200] for t in run.tests]
 
