@@ -297,6 +297,8 @@ class TracedOperation:
         self.expects_bool = primitive == "bool"
         heavy = operation.kind in HEAVY_KINDS or operation.qualname in HEAVY_OPERATIONS
         self.time_limit = HEAVY_TIME_LIMIT if heavy else DEFAULT_TIME_LIMIT
+        self._found: Callable[..., Any] | None = None
+        """The implementation's function, once found."""
 
     def function(self) -> Callable[..., Any]:
         """The implementation's function, or :class:`MissingOperation`.
@@ -333,7 +335,9 @@ class TracedOperation:
     def __call__(self, *args: Any) -> Any:
         __tracebackhide__ = True
         qualname = self.operation.qualname
-        function = self.function()
+        function = self._found
+        if function is None:
+            function = self._found = self.function()  # MissingOperation is not kept: it is raised each time
         entry = TRACE.call(self.label, args)
         # An operation that hung once fails at once from now on, from the same line,
         # so Hypothesis sees one consistent failure and shrinks it quickly.
