@@ -5,10 +5,12 @@ into the test process. The tests run as usual in pytest; only the implementation
 operations run in a child process, the *operation server*, and every call of a
 :class:`~speckit.impl.TracedOperation` crosses the process boundary:
 
-* values the implementation makes stay in the server; the tests hold opaque
-  :class:`Handle` objects, which is all black-box tests need (they only pass values
-  back into operations). ``None``, bools, ints, floats, strings and tuples, lists and
-  dicts of them cross by value. The kit's own Display and Input objects (and text
+* values the implementation makes stay in the server; the tests hold :class:`Handle`
+  objects, which they pass back into operations. ``None``, bools, ints, floats, strings
+  and tuples, lists and dicts of them cross by value. A test may also read a handle
+  (a field, ``==``, ``dir``; ``repr`` in failure messages) and the attributes of a
+  module (``impl.module(name)``, a :class:`RemoteModule`): each read runs in the
+  server after the pending calls, with the time limit and failure rules of a call. The kit's own Display and Input objects (and text
   streams) that a test passes in are mirrored: the server gets a twin, and what the
   operation writes or reads through it is copied back to the test's object.
 * calls whose result is a value of a specified type, and whose arguments hold no
@@ -82,6 +84,7 @@ import attrs
 
 from . import impl as impl_loader
 from .impl import (
+    DEFAULT_TIME_LIMIT,
     HUNG,
     NOT_IMPLEMENTED,
     Implementation,
@@ -89,6 +92,7 @@ from .impl import (
     MissingOperation,
     NotImplementedOperation,
     OperationFailed,
+    SuiteFailure,
     TracedOperation,
     bool_problem,
     failure_of,
@@ -112,12 +116,14 @@ MAX_MESSAGE = 4000
 """Characters of a failure message kept from the server."""
 
 KIT_PACKAGES = ("adt", "spec", "speckit", "reference_games")
-
-OPAQUE_SUITES = frozenset({"connect4"})
-"""The suites that treat the implementation's values as opaque, as the sandbox requires: they
-only pass values back into operations. (The BoardADT suite reads record fields and module
-constants, so it runs in-process only.)"""
 """The kit's packages the server imports (the reference for hybrid packages, Display, Input)."""
+
+READ_LIMIT = DEFAULT_TIME_LIMIT
+"""Seconds one read of a value (a field, a module constant, ==, dir, repr) may take in the server."""
+MAX_NAMES = 200
+"""Names of a value's attributes (``dir``) kept from the server."""
+MAX_SHOWN = 200
+"""Characters of a value's ``repr`` kept from the server."""
 
 
 class SandboxError(RuntimeError):
@@ -174,29 +180,46 @@ class SandboxConfig:
 
 
 class Handle:
-    """A value that lives in the operation server; only operations can look inside."""
+    """A value that lives in the operation server.
 
-    __slots__ = ("id", "generation", "owner", "__weakref__")
+    Tests pass it back into operations, and may read it as the implementation's own
+    objects are read: ``handle.field`` (a plain value, or another handle), ``==`` and
+    ``!=``, ``hasattr`` and ``dir``. Each read runs in the server, under the time limit of
+    an operation; a missing attribute is an AttributeError, as in-process. ``repr`` is
+    local (it is shown in every trace); failure messages ask the server with :func:`shown`.
+    A handle hashes by identity.
+    """
+
+    __slots__ = ("_hid", "_gen", "_owner", "__weakref__")
 
     def __init__(self, id: int, generation: int, owner: "SandboxedImplementation"):
-        self.id = id
-        self.generation = generation
-        self.owner = owner
+        self._hid = id
+        self._gen = generation
+        self._owner = owner
 
     def __repr__(self) -> str:
-        return f"<value #{self.id} of the sandboxed implementation>"
+        return f"<value #{self._hid} of the sandboxed implementation>"
 
     def __getattr__(self, name: str):
         if name.startswith("__"):
             raise AttributeError(name)
-        raise AttributeError(
-            f"{name!r}: a value of a sandboxed implementation is opaque; tests may only pass it back into "
-            "operations (this suite reads values' fields, so it cannot run with --sandbox)"
-        )
+        return self._owner._read_attribute(self, name)
+
+    def __eq__(self, other: Any):
+        return self._owner._compare(self, other)
+
+    def __ne__(self, other: Any):
+        same = self._owner._compare(self, other)
+        return same if same is NotImplemented else not same
+
+    __hash__ = object.__hash__
+
+    def __dir__(self) -> list[str]:
+        return self._owner._names(self)
 
     def __del__(self) -> None:
         try:
-            self.owner._released_handle(self)
+            self._owner._released_handle(self)
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
 
@@ -223,6 +246,18 @@ class _Pending:
     command: list
     later: "Later | None" = None
     """Where the result goes, for a call made inside :meth:`SandboxedImplementation.batch`."""
+
+
+@attrs.frozen
+class _Read:
+    """A read of a value (a field, a module's attribute, ==, dir, repr), sent after the pending calls."""
+
+    command: list
+    label: str
+    """What is read, for a failure found by the test process (the server words its own)."""
+    key: str
+    """Under which name a read that hung is remembered (and not run again in this run)."""
+    uses_handles: bool = True
 
 
 class Later:
@@ -301,6 +336,10 @@ class SandboxedImplementation(Implementation):
         self._released: list[int] = []
         self._resolved: dict[tuple[str, str], tuple[bool, Any]] = {}
         self._presence: dict[str, str] | None = None
+        self._constants: dict[tuple[str, str], tuple[bool, Any]] = {}
+        self._fields: dict[tuple[int, str], tuple[bool, Any]] = {}
+        """Fields read since the last operation call, by (handle id, name), as for ``_constants``."""
+        """Module attributes read so far, by (module, name): (True, value) or (False, why not); per server."""
         self._twins = _TwinRegistry(self)
         self._example: object = None
         self._test_used = 0.0
@@ -364,6 +403,8 @@ class SandboxedImplementation(Implementation):
         self._defined.clear()
         self._twins.reset()
         self._released.clear()
+        self._constants.clear()
+        self._fields.clear()
 
     def close(self) -> None:
         self._pending.clear()
@@ -371,8 +412,19 @@ class SandboxedImplementation(Implementation):
 
     # -- what the implementation provides -------------------------------------------------
 
-    def module(self, module_name: str):
-        raise MissingOperation(f"module {module_name} runs in the sandbox; it cannot be reached directly")
+    def module(self, module_name: str) -> "RemoteModule":
+        """A read-only view of the implementation's module, or :class:`MissingOperation` saying why not."""
+        problem = self._modules.get(module_name)
+        if problem is None:
+            try:
+                self._remote(_Read(["m", module_name, None, 0], f"importing module {module_name}", f"module {module_name}", False))
+            except MissingOperation as e:
+                self._modules[module_name] = str(e)
+                raise
+            problem = self._modules[module_name] = ""
+        if problem:
+            _raise(MissingOperation(problem))
+        return RemoteModule(self, module_name)
 
     def state(self, qualname: str) -> str:
         """``"present"``, ``"missing"`` or ``"not implemented"``, as the server reads its source."""
@@ -426,6 +478,8 @@ class SandboxedImplementation(Implementation):
         This runs for every operation call of a test, so its common path is kept short.
         """
         __tracebackhide__ = True
+        if self._fields:
+            self._fields.clear()  # the call may change what the fields read so far hold
         known = self._resolved.get(op.key)
         if known is None or not known[0]:
             try:
@@ -496,8 +550,8 @@ class SandboxedImplementation(Implementation):
         generation, encoded = self.generation, []
         for value in args:
             kind = type(value)
-            if kind is Handle and value.generation == generation and value.owner is self:
-                encoded.append(["h", value.id])
+            if kind is Handle and value._gen == generation and value._owner is self:
+                encoded.append(["h", value._hid])
             elif value is None or kind is bool or kind is int or kind is str:
                 encoded.append(value)
             else:
@@ -528,11 +582,15 @@ class SandboxedImplementation(Implementation):
         if self._pending:
             self._run(list(self._pending), None)
 
-    def _run(self, batch: list[_Pending], encoder: "_Encoder | None") -> dict:
+    def _run(self, batch: list[_Pending], encoder: "_Encoder | None", read: "_Read | None" = None) -> dict:
+        """Run the batch of calls (and, after them, the ``read``); raise the first failure as if raised where it was made."""
         __tracebackhide__ = True
         self._pending.clear()
         commands = [p.command for p in batch]
         limits = [p.operation.time_limit for p in batch]
+        if read is not None:
+            commands.append(read.command)
+            limits.append(READ_LIMIT)
         twins = encoder.twins if encoder else []
         # Failures are raised outside the except blocks, so that they carry no context:
         # Hypothesis tells failures apart by where they come from, context included.
@@ -546,32 +604,36 @@ class SandboxedImplementation(Implementation):
             stale = next((i for i, p in enumerate(batch) if _uses_handles(p.command[3])), None)
             if stale is not None:
                 self._fail(batch, stale, _stale(batch[stale].operation.operation.qualname, self.dead_reason))
+            if read is not None and read.uses_handles:
+                self._fail(batch, len(batch), _stale(read.label, self.dead_reason))
         try:
             reply = self._exchange(commands, limits, twins)
         except OperationFailed as e:
             failure = (0, str(e), OperationFailed)
         except ServerDied as e:
-            index = min(max(e.index, 0), len(batch) - 1)
-            qualname = batch[index].operation.operation.qualname
+            index = min(max(e.index, 0), len(commands) - 1)
+            qualname = read.label if index == len(batch) else batch[index].operation.operation.qualname
             if e.hung:
                 problem = f"{qualname} did not return within {limits[index]:g} s (an endless loop?); it is not called again in this run"
             else:
                 problem = f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
-            self.hung[qualname] = problem
+            self.hung[read.key if index == len(batch) else qualname] = problem
             failure = (index, problem, OperationFailed)
         finally:
             self._test_used += time.monotonic() - started
         if failure is None and reply.get("error") is not None:
             try:
-                index, kind, problem = _error_fields(reply["error"], len(batch))
+                index, kind, problem = _error_fields(reply["error"], len(commands))
             except ProtocolViolation as e:
                 self._lost(f"it wrote into the grader's channel ({e})")
-                index, kind, problem = len(batch) - 1, "failed", f"the implementation's process sent a malformed answer ({e}) and was stopped"
-            qualname = batch[index].operation.operation.qualname
+                index, kind, problem = len(commands) - 1, "failed", f"the implementation's process sent a malformed answer ({e}) and was stopped"
+            if index == len(batch):
+                key, errors = read.key, READ_ERRORS
+            else:
+                key, errors = batch[index].operation.operation.qualname, CALL_ERRORS
             if kind == HUNG:
-                self.hung[qualname] = problem
-            exception = {"missing": MissingOperation, NOT_IMPLEMENTED: NotImplementedOperation}.get(kind, OperationFailed)
-            failure = (index, problem, exception)
+                self.hung[key] = problem
+            failure = (index, problem, errors.get(kind, OperationFailed))
         if failure is None and any(p.later is not None for p in batch):
             failure = self._fill_later(batch, reply.get("results"))
         if failure is not None:
@@ -599,6 +661,8 @@ class SandboxedImplementation(Implementation):
         """Fail the test as if the ``index``-th call of the batch had failed where it was made."""
         __tracebackhide__ = True
         self._pending.clear()
+        if index == len(batch):  # the read after the calls: nothing of the trace to undo
+            _raise(exception(problem))
         entry = batch[index].entry
         if exception is OperationFailed:
             entry.failed(problem)
@@ -647,6 +711,113 @@ class SandboxedImplementation(Implementation):
             self._lost(f"it wrote into the grader's channel ({e})")
         _raise(OperationFailed(problem))
 
+    # -- reading values: fields, module constants, ==, dir, repr ---------------------------------
+
+    def _remote(self, read: _Read) -> Any:
+        """Run ``read`` after the pending calls; its encoded answer."""
+        __tracebackhide__ = True
+        problem = self.hung.get(read.key) if self.hung else None
+        if problem is not None:
+            self.flush()
+            _raise(OperationFailed(problem))
+        return self._run(list(self._pending), None, read).get("result")
+
+    def _wire(self, handle: Handle, label: str) -> list:
+        """How the server names the value of ``handle``; a failure if that value no longer exists."""
+        if handle._owner is not self or handle._gen != self.generation:
+            _raise(OperationFailed(_stale(label, self.dead_reason or "the value belongs to another implementation")))
+        return ["h", handle._hid]
+
+    def _read_attribute(self, handle: Handle, name: str) -> Any:
+        """``handle.name``, read in the server: a plain value or a new handle; AttributeError if it has none."""
+        __tracebackhide__ = True
+        if not (name.isidentifier() and len(name) <= 100):
+            raise AttributeError(name)
+        key = (handle._hid, name)
+        known = self._fields.get(key) if handle._gen == self.generation else None
+        if known is None:
+            label = f"reading the field {name} of a value"
+            handle_id = self._new_id()
+            try:
+                encoded = self._remote(_Read(["a", self._wire(handle, label), name, handle_id], label, f"field {name}"))
+            except AttributeError as e:
+                known = (False, str(e))
+            else:
+                known = (True, self._decode_result(encoded, handle_id))
+            self._fields[key] = known
+        found, value = known
+        if not found:
+            raise AttributeError(value)
+        return value
+
+    def _module_attribute(self, module_name: str, name: str) -> Any:
+        """``module.name`` of the implementation's module, read in the server; AttributeError if it has none."""
+        __tracebackhide__ = True
+        if not (name.isidentifier() and len(name) <= 100):
+            raise AttributeError(name)
+        key = (module_name, name)
+        known = self._constants.get(key)
+        if known is None:
+            label = f"reading {module_name}.{name}"
+            handle_id = self._new_id()
+            try:
+                encoded = self._remote(_Read(["m", module_name, name, handle_id], label, f"{module_name}.{name}", False))
+            except AttributeError as e:
+                known = self._constants[key] = (False, str(e))
+            else:
+                known = self._constants[key] = (True, self._decode_result(encoded, handle_id))
+        found, value = known
+        if not found:
+            raise AttributeError(value)
+        return value
+
+    def _compare(self, handle: Handle, other: Any) -> Any:
+        """``handle == other``, decided by the server's ``==``; NotImplemented for what cannot cross."""
+        __tracebackhide__ = True
+        label = "comparing values with =="
+        if type(other) is Handle:
+            if other._owner is not self:
+                return NotImplemented
+            wire = self._wire(other, label)
+        else:
+            encoder = _Encoder(self)
+            try:
+                wire = encoder.encode(other)
+            except (TypeError, _StaleHandle):
+                return NotImplemented
+            if encoder.twins:
+                return NotImplemented
+        answer = self._remote(_Read(["e", self._wire(handle, label), wire], label, "=="))
+        if type(answer) is not bool:
+            self._malformed("comparison answer malformed")
+        return answer
+
+    def _names(self, handle: Handle) -> list[str]:
+        """``dir(handle)``, as the server sees the value (at most :data:`MAX_NAMES` names)."""
+        __tracebackhide__ = True
+        label = "listing the attributes of a value"
+        answer = self._remote(_Read(["d", self._wire(handle, label)], label, "dir"))
+        if not (isinstance(answer, list) and len(answer) <= MAX_NAMES and all(isinstance(n, str) and len(n) <= 100 for n in answer)):
+            self._malformed("attribute names malformed")
+        return answer
+
+    def shown(self, handle: Handle) -> str:
+        """The server's ``repr`` of the value (bounded), or the handle's own when it cannot be had."""
+        if handle._owner is not self or handle._gen != self.generation or self._broken or not self.server.alive():
+            return repr(handle)
+        try:
+            answer = self._remote(_Read(["s", ["h", handle._hid]], "the repr of a value", "repr"))
+        except (SuiteFailure, AttributeError):
+            return repr(handle)
+        if not (isinstance(answer, str) and len(answer) <= MAX_SHOWN):
+            return repr(handle)
+        return answer
+
+    def _malformed(self, problem: str) -> None:
+        __tracebackhide__ = True
+        self._lost(f"it wrote into the grader's channel ({problem})")
+        _raise(OperationFailed(f"the implementation's process sent a malformed answer ({problem}) and was stopped"))
+
     # -- handles ------------------------------------------------------------------------------
 
     def _new_id(self) -> int:
@@ -654,8 +825,8 @@ class SandboxedImplementation(Implementation):
         return self._next_id
 
     def _released_handle(self, handle: Handle) -> None:
-        if handle.generation == self.generation:
-            self._released.append(handle.id)
+        if handle._gen == self.generation:
+            self._released.append(handle._hid)
 
     # -- tests and examples --------------------------------------------------------------------
 
@@ -681,6 +852,48 @@ class SandboxedImplementation(Implementation):
 
 
 SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
+CALL_ERRORS = {"missing": MissingOperation, NOT_IMPLEMENTED: NotImplementedOperation}
+"""The exception a failure of each kind the server reports is raised as (else OperationFailed)."""
+READ_ERRORS = {**CALL_ERRORS, "attribute": AttributeError}
+
+
+class RemoteModule:
+    """A read-only view of a module of the sandboxed implementation: reading an attribute reads
+    it in the server (constants by value, other objects as handles)."""
+
+    __slots__ = ("_owner", "_name")
+
+    def __init__(self, owner: SandboxedImplementation, name: str):
+        object.__setattr__(self, "_owner", owner)
+        object.__setattr__(self, "_name", name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._owner._module_attribute(self._name, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"module {self._name} of a sandboxed implementation is read-only")
+
+    __delattr__ = __setattr__
+
+    def __repr__(self) -> str:
+        return f"<module {self._name} of the sandboxed implementation>"
+
+
+def shown(value: Any, depth: int = 0) -> str:
+    """``repr(value)``, with the server's repr of each sandboxed value in it (for failure messages)."""
+    kind = type(value)
+    if kind is Handle:
+        return value._owner.shown(value)
+    if depth < 3 and kind in (tuple, list) and len(value) <= 20:
+        items = [shown(v, depth + 1) for v in value]
+        if kind is tuple:
+            return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+        return f"[{', '.join(items)}]"
+    if depth < 3 and kind is dict and len(value) <= 20:
+        return "{" + ", ".join(f"{shown(k, depth + 1)}: {shown(v, depth + 1)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def _stale(qualname: str, reason: str) -> str:
@@ -838,8 +1051,8 @@ class _Encoder:
         generation, owner, encoded = self.owner.generation, self.owner, []
         for value in args:
             kind = type(value)
-            if kind is Handle and value.generation == generation and value.owner is owner:
-                encoded.append(["h", value.id])
+            if kind is Handle and value._gen == generation and value._owner is owner:
+                encoded.append(["h", value._hid])
             elif value is None or kind is bool or kind is int or kind is str:
                 encoded.append(value)
             else:
@@ -851,9 +1064,9 @@ class _Encoder:
         if value is None or kind is bool or kind is int or kind is str:
             return value
         if kind is Handle:
-            if value.owner is not self.owner or value.generation != self.owner.generation:
+            if value._owner is not self.owner or value._gen != self.owner.generation:
                 raise _StaleHandle(self.owner.dead_reason or "the value belongs to another implementation")
-            return ["h", value.id]
+            return ["h", value._hid]
         if depth > MAX_DEPTH:
             raise TypeError("argument nested too deeply to cross into the sandbox")
         if kind is float:
@@ -1689,6 +1902,79 @@ class _ServerState:
             return None, {"kind": kind, "message": problem[:MAX_MESSAGE]}
         return result, None
 
+    def read(self, command: list) -> tuple[Any, dict | None]:
+        """Run one read (a field, a module's attribute, ==, dir, repr): (encoded result, None) or (None, error)."""
+        tag = command[0]
+        try:
+            if tag == "m":
+                subject = _limited(self.config["import_seconds"], self.implementation.module, command[1])
+            else:
+                subject = self.decode(command[1])
+        except impl_loader.SuiteFailure as e:
+            return None, {"kind": "missing", "message": str(e)[:MAX_MESSAGE]}
+        except impl_loader._TimeLimitReached:
+            return None, {"kind": "missing", "message": f"module {command[1]} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
+        except LookupError as e:
+            return None, {"kind": "failed", "message": f"the value was not read: {e}"}
+        if tag == "m" and command[2] is None:
+            return None, None
+        label = "reading a value"
+        watchdog = _WATCHDOG
+        watchdog.deadline = time.monotonic() + READ_LIMIT
+        try:
+            try:
+                label = _read_label(tag, subject, command)
+                result = _READERS[tag](self, subject, command)
+            except AttributeError as e:
+                if tag not in ("a", "m"):
+                    raise
+                return None, {"kind": "attribute", "message": (str(e) or label)[:MAX_MESSAGE]}
+            else:
+                return result, None
+        except impl_loader._TimeLimitReached:
+            kind, problem = HUNG, failure_of(label, impl_loader._TimeLimitReached(), READ_LIMIT)[1]
+        except BaseException as e:  # noqa: BLE001 - classified as a failed call is
+            try:
+                kind, problem = failure_of(label, e, READ_LIMIT)
+                if kind is None:
+                    kind, problem = "failed", f"{label} raised {type(e).__name__}: {e}"
+            except BaseException:  # noqa: BLE001 - the description itself failed
+                kind, problem = "failed", f"{label} raised {type(e).__name__} (and describing it failed)"
+        finally:
+            watchdog.deadline = float("inf")
+        return None, {"kind": kind, "message": problem[:MAX_MESSAGE]}
+
+
+def _read_label(tag: str, subject: Any, command: list) -> str:
+    """How a failure of a read names what was read (``Value.empty``, ``color.red``, ``Color.__eq__``)."""
+    if tag == "m":
+        return f"{command[1]}.{command[2]}"
+    owner = type(subject).__name__
+    if tag == "a":
+        return f"{owner}.{command[2]}"
+    return {"e": f"{owner}.__eq__", "s": f"{owner}.__repr__", "d": f"dir() of a {owner}"}[tag]
+
+
+def _read_field(state: _ServerState, subject: Any, command: list) -> Any:
+    return state.encode_result(getattr(subject, command[2]), command[3])
+
+
+def _compare_values(state: _ServerState, subject: Any, command: list) -> bool:
+    return bool(subject == state.decode(command[2]))
+
+
+def _list_names(state: _ServerState, subject: Any, command: list) -> list[str]:
+    names = [name for name in dir(subject) if type(name) is str and len(name) <= 100]
+    return names[:MAX_NAMES]
+
+
+def _show_value(state: _ServerState, subject: Any, command: list) -> str:
+    text = repr(subject)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+
+
+_READERS = {"a": _read_field, "m": _read_field, "e": _compare_values, "d": _list_names, "s": _show_value}
+
 
 def _limited(seconds: float, function, *args):
     """``function(*args)``, stopped after ``seconds``."""
@@ -1849,9 +2135,6 @@ def _map_progress(fd: int) -> ctypes.c_int64:
 
 def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dict:
     seq = message["seq"]
-    for handle_id in message.get("release", ()):
-        state.values.pop(handle_id, None)
-        state.twins.pop(handle_id, None)
     for number, *definition in message.get("ops", ()):
         state.ops[number] = tuple(definition)
     state.apply_twins(message.get("twins", ()))
@@ -1862,6 +2145,11 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
         _run_commands(state, commands, seq, answer, progress)
     finally:
         _WATCHDOG.stop()
+    # Released after the commands: a value the test dropped right after passing it to a
+    # pipelined call is still that call's argument.
+    for handle_id in message.get("release", ()):
+        state.values.pop(handle_id, None)
+        state.twins.pop(handle_id, None)
     answer["twins"] = state.twin_updates()
     return answer
 
@@ -1888,4 +2176,11 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
             answer["result"] = state.resolve(command[1], command[2])
         elif tag == "p":
             answer["result"] = state.presence(command[1])
+        else:
+            result, error = state.read(command)
+            if error is not None:
+                error["at"] = index
+                answer["error"] = error
+                break
+            answer["result"] = result
     progress.value = seq << INDEX_BITS | len(commands)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import sys
 from typing import Any, Callable
 
 import pytest
@@ -81,8 +82,14 @@ def explain(claim: str, *, expected: Any, actual: Any) -> str:
     spec = _SPEC.get()
     for qualname in _COVERED.get():
         parts.append(_behaviour(spec, qualname))
-    parts += ["", "Operations called, in order:", TRACE.render(), "", f"Expected: {expected!r}", f"Actual:   {actual!r}"]
+    parts += ["", "Operations called, in order:", TRACE.render(), "", f"Expected: {_shown(expected)}", f"Actual:   {_shown(actual)}"]
     return "\n".join(parts)
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``; a value of a sandboxed implementation is shown as the implementation shows it."""
+    sandbox = sys.modules.get("speckit.sandbox")
+    return repr(value) if sandbox is None else sandbox.shown(value)
 
 
 def _behaviour(spec: Any, qualname: str) -> str:
