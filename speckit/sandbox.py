@@ -10,9 +10,10 @@ operations run in a child process, the *operation server*, and every call of a
   and tuples, lists and dicts of them cross by value. A test may also read a handle
   (a field, ``==``, ``dir``; ``repr`` in failure messages) and the attributes of a
   module (``impl.module(name)``, a :class:`RemoteModule`): each read runs in the
-  server after the pending calls, with the time limit and failure rules of a call. The kit's own Display and Input objects (and text
-  streams) that a test passes in are mirrored: the server gets a twin, and what the
-  operation writes or reads through it is copied back to the test's object.
+  server after the pending calls, with the time limit and failure rules of a call.
+  The kit's own Display and Input objects (and text streams) that a test passes in are
+  mirrored: the server gets a twin, and what the operation writes or reads through it
+  is copied back to the test's object.
 * calls whose result is a value of a specified type, and whose arguments hold no
   mirrored object, are *pipelined*: the test goes on at once with a handle and the
   calls travel in one batch with the next call whose result the test needs (a Boolean,
@@ -337,9 +338,9 @@ class SandboxedImplementation(Implementation):
         self._resolved: dict[tuple[str, str], tuple[bool, Any]] = {}
         self._presence: dict[str, str] | None = None
         self._constants: dict[tuple[str, str], tuple[bool, Any]] = {}
+        """Module attributes read so far, by (module, name): (True, value) or (False, why not); per server."""
         self._fields: dict[tuple[int, str], tuple[bool, Any]] = {}
         """Fields read since the last operation call, by (handle id, name), as for ``_constants``."""
-        """Module attributes read so far, by (module, name): (True, value) or (False, why not); per server."""
         self._twins = _TwinRegistry(self)
         self._example: object = None
         self._test_used = 0.0
