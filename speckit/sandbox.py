@@ -17,11 +17,14 @@ operations run in a child process, the *operation server*, and every call of a
 * calls whose result is a value of a specified type, and whose arguments hold no
   mirrored object, are *pipelined*: the test goes on at once with a handle and the
   calls travel in one batch with the next call whose result the test needs (a Boolean,
-  say), at the end of each Hypothesis example and at the end of each test. A failure
+  say), at the end of each Hypothesis example and at the end of each test. Inside
+  :meth:`SandboxedImplementation.batch` the calls with plain results are pipelined too:
+  the test gets a :class:`Later`, filled in when the batch has run. A failure
   of a pipelined call fails the test exactly as if it had happened at the call: the
   trace stops at that call and its message is the in-process message.
-* each call has its own time limit, enforced by an alarm inside the server and, should
-  the implementation defeat it, by the test process, which kills the server.
+* each call has its own time limit, enforced inside the server by a watchdog timer
+  that ticks while it works and, should the implementation defeat it, by the test
+  process, which kills the server.
 
 The server is started when the implementation is loaded (it imports the package's
 ``__init__.py``; modules are imported when an operation first needs them) and is
