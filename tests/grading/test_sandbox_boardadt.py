@@ -133,7 +133,6 @@ def test_a_field_that_loops_forever_fails_with_the_time_limit(looping):
     assert value.empty is True, "the server survived and still holds the value"
 
 
-
 def test_the_default_rubric_grades_the_operations_of_the_unit():
     rubric = rubric_module.load(spec_name="boardadt")
     assert rubric.total == 100 and [t.name for t in rubric.types] == ["square_type", "value_type", "board_type"]
