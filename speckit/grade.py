@@ -962,7 +962,7 @@ def grade(
     grader = Grader(chosen, out=target, submissions=folder, jobs=jobs)
     try:
         isolation = grader.check_sandbox()
-        print(f"speckit grade: {len(found)} submissions, rubric {chosen.source}, {grader.jobs} at a time", file=stream)
+        print(f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}, rubric {chosen.source}, {grader.jobs} at a time", file=stream)
         print(f"speckit grade: student code runs as {isolation}", file=stream)
         for note in skipped_entries + grader.skipped:
             print(f"speckit grade: {note}", file=stream)
