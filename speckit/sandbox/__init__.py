@@ -1,0 +1,95 @@
+"""The operation server: an implementation's operations run in a separate, confined process.
+
+``pytest --sandbox --impl PATH`` (and ``speckit grade``) never import the implementation
+into the test process. The tests run as usual in pytest; only the implementation's
+operations run in a child process, the *operation server*, and every call of a
+:class:`~speckit.impl.TracedOperation` crosses the process boundary:
+
+* values the implementation makes stay in the server; the tests hold :class:`Handle`
+  objects, which they pass back into operations. ``None``, bools, ints, floats, strings
+  and tuples, lists and dicts of them cross by value. A test may also read a handle
+  (a field, ``==``, ``dir``; ``repr`` in failure messages) and the attributes of a
+  module (``impl.module(name)``, a :class:`RemoteModule`): each read runs in the
+  server after the pending calls, with the time limit and failure rules of a call.
+  The kit's own Display and Input objects (and text streams) that a test passes in are
+  mirrored: the server gets a twin, and what the operation writes or reads through it
+  is copied back to the test's object.
+* calls whose result is a value of a specified type, and whose arguments hold no
+  mirrored object, are *pipelined*: the test goes on at once with a handle and the
+  calls travel in one batch with the next call whose result the test needs (a Boolean,
+  say), at the end of each Hypothesis example and at the end of each test. Inside
+  :meth:`SandboxedImplementation.batch` the calls with plain results are pipelined too:
+  the test gets a :class:`Later`, filled in when the batch has run. A failure
+  of a pipelined call fails the test exactly as if it had happened at the call: the
+  trace stops at that call and its message is the in-process message.
+* each call has its own time limit, enforced inside the server by a watchdog timer
+  that ticks while it works and, should the implementation defeat it, by the test
+  process, which kills the server.
+
+The server is started when the implementation is loaded (it imports the package's
+``__init__.py``; modules are imported when an operation first needs them) and is
+restarted after it dies or is killed. A restart invalidates the handles of the old
+server: a test still holding one fails, saying so. The operation that was running when
+the server died (or hung) is not called again in this run, like an operation that hung
+in-process, so Hypothesis sees one consistent failure.
+
+Confinement of the server (what the machine can enforce; see ``docs/grading.rst``):
+
+* when the test process runs as root, the server drops to an unprivileged uid and gid
+  (``nobody`` unless the configuration names another; ``speckit grade`` gives each
+  concurrent submission its own), with no supplementary groups and ``no_new_privs``:
+  it cannot signal, trace or read the memory of the test process or of another
+  submission's server, and it cannot create processes (``RLIMIT_NPROC`` 0 applies to
+  non-root users), nor execute programs;
+* in a private mount namespace (root only; skipped, and reported, where the kernel
+  refuses): the kit's checkout is replaced by an empty directory holding only the
+  reference packages the server needs (``adt``, ``spec``, ``speckit``,
+  ``reference_games``), so the suite's tests and the repository history cannot be
+  read; the configured folders (the
+  grader's private copy of the tests and rubric, the output folder, the submissions
+  folder) are hidden; unreachable ancestors of the Python installation (``/root``) are
+  replaced by a directory holding only the installation; ``/tmp``, ``/var/tmp`` and
+  ``/dev/shm`` are fresh, small tmpfs, and the working directory is an empty folder there;
+* resource limits: address space, processor seconds, file size, open files, no core
+  dumps, no locked memory; stdin is ``/dev/null``, stdout and stderr are ``/dev/null``
+  and Python's ``sys.stdout``/``sys.stderr`` refuse more than a bounded amount per call;
+  the environment is replaced (``PYTHONHASHSEED=0``; ``random`` is seeded with 0) so
+  runs are repeatable;
+* the channel is two pipes and a progress page; the test process reads only length-
+  prefixed JSON (never pickle), bounded in size, validates every message against the
+  request it answers (sequence number, shape, handle ids, twin ids, types), and kills
+  the server on anything else. The server can therefore only ever make the test
+  process see what an implementation could return anyway.
+
+Without root the server still runs in its own process with the resource limits, but
+as the same user and without namespaces.
+
+The package's modules: :mod:`~speckit.sandbox.config` (the settings and the protocol's
+constants), :mod:`~speckit.sandbox.client` (the implementation and operations the tests
+use), :mod:`~speckit.sandbox.values` (handles, the wire encoding, twins),
+:mod:`~speckit.sandbox.process` (starting, talking to and killing the server),
+:mod:`~speckit.sandbox.confine` and :mod:`~speckit.sandbox.server` (what runs in the
+server process).
+"""
+
+from __future__ import annotations
+
+from .client import Later, RemoteFunction, RemoteModule, SandboxedImplementation, SandboxedOperation, load_sandboxed, shown
+from .config import SandboxConfig, SandboxError
+from .process import describe_exit, probe
+from .values import Handle
+
+__all__ = [
+    "Handle",
+    "Later",
+    "RemoteFunction",
+    "RemoteModule",
+    "SandboxConfig",
+    "SandboxError",
+    "SandboxedImplementation",
+    "SandboxedOperation",
+    "describe_exit",
+    "load_sandboxed",
+    "probe",
+    "shown",
+]

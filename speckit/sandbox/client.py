@@ -1,0 +1,800 @@
+"""The test-process side of the sandbox: the implementation and its operations.
+
+:class:`SandboxedImplementation` and :class:`SandboxedOperation` send the calls of a test
+to the operation server, at once or pipelined in batches (:class:`Later` holds the
+result of a call inside ``impl.batch``), read values there (fields, module attributes
+through :class:`RemoteModule`, ``==``, ``dir``, ``repr``), restart a server that died,
+and raise its failures as the in-process failures are raised.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..impl import (
+    HUNG,
+    NOT_IMPLEMENTED,
+    Implementation,
+    ImplementationError,
+    MissingOperation,
+    NotImplementedOperation,
+    OperationFailed,
+    SuiteFailure,
+    TracedOperation,
+)
+from ..trace import TRACE, _current_example
+from .config import MAX_BATCH, MAX_DEPTH, MAX_NAMES, MAX_SHOWN, READ_LIMIT, STATES, SandboxConfig
+from .process import ProtocolViolation, ServerDied, _Server, _text
+from .values import Handle, _decode, _Encoder, _StaleHandle, _TwinRegistry, _uses_handles
+
+
+@attrs.define
+class _Pending:
+    operation: "SandboxedOperation"
+    entry: Any
+    handle_id: int
+    command: list
+    later: "Later | None" = None
+    """Where the result goes, for a call made inside :meth:`SandboxedImplementation.batch`."""
+
+
+@attrs.frozen
+class _Read:
+    """A read of a value (a field, a module's attribute, ==, dir, repr), sent after the pending calls."""
+
+    command: list
+    label: str
+    """What is read, for a failure found by the test process (the server words its own)."""
+    key: str
+    """Under which name a read that hung is remembered (and not run again in this run)."""
+    uses_handles: bool = True
+
+
+class Later:
+    """The result of a call made inside ``impl.batch(...)``, until the batch has run."""
+
+    __slots__ = ("value", "ready")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.ready = False
+
+    def _refuse(self, *args: Any) -> Any:
+        raise TypeError(
+            "a result of a call inside impl.batch(...) was looked at before the batch ran: "
+            "the function given to batch may only collect results (batch returns them filled in)"
+        )
+
+    __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = __index__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"<result of a batched call: {self.value!r}>" if self.ready else "<result of a batched call, not yet run>"
+
+
+def _filled(answers: Any, depth: int = 0) -> Any:
+    """``answers`` with every :class:`Later` in it (in lists, tuples, dict values) replaced by its value."""
+    kind = type(answers)
+    if kind is Later:
+        if not answers.ready:
+            raise TypeError("a result of a call inside impl.batch(...) was never computed")
+        return answers.value
+    if depth > MAX_DEPTH:
+        return answers
+    if kind is list:
+        return [_filled(a, depth + 1) for a in answers]
+    if kind is tuple:
+        return tuple(_filled(a, depth + 1) for a in answers)
+    if kind is dict:
+        return {k: _filled(v, depth + 1) for k, v in answers.items()}
+    return answers
+
+
+def load_sandboxed(target: str | Path, spec, config: SandboxConfig) -> "SandboxedImplementation":
+    """Start an operation server for the package directory ``target``."""
+    path = Path(target)
+    if not path.is_dir():
+        if path.exists():
+            raise ImplementationError(f"{target}: not a package directory (expected a folder of modules)")
+        raise ImplementationError(f"{target}: no such folder (the sandbox runs package directories only)")
+    path = path.resolve()
+    if not (path / "__init__.py").is_file() and not any(path.glob("*.py")):
+        raise ImplementationError(f"{path}: not a package (no Python modules in it)")
+    return SandboxedImplementation(path, spec, config)
+
+
+class SandboxedImplementation(Implementation):
+    """An implementation whose operations run in an operation server."""
+
+    def __init__(self, path: Path, spec, config: SandboxConfig):
+        super().__init__(None, spec, origin=str(path))
+        self.path = path
+        self.config = config
+        self.server = _Server(path, spec.name, config)
+        self.generation = 1
+        """Which server the handles belong to: it changes as soon as a server dies."""
+        self.restarts = 0
+        self.dead_reason = ""
+        self.isolation = ""
+        self._next_id = 0
+        self._seq = 0
+        self._pending: list[_Pending] = []
+        self._batching = 0
+        self._numbered: list[SandboxedOperation] = []
+        self._defined: set[int] = set()
+        """The operation numbers the running server has been told."""
+        """How many :meth:`batch` calls are running: inside one, questions are deferred."""
+        self._released: list[int] = []
+        self._resolved: dict[tuple[str, str], tuple[bool, Any]] = {}
+        self._presence: dict[str, str] | None = None
+        self._constants: dict[tuple[str, str], tuple[bool, Any]] = {}
+        """Module attributes read so far, by (module, name): (True, value) or (False, why not); per server."""
+        self._fields: dict[tuple[int, str], tuple[bool, Any]] = {}
+        """Fields read since the last operation call, by (handle id, name), as for ``_constants``."""
+        self._twins = _TwinRegistry(self)
+        self._example: object = None
+        self._test_used = 0.0
+        self._broken = ""
+        self._down = False
+        self.isolation = self._start(first=True)
+
+    def __repr__(self) -> str:
+        return f"<Implementation {self.origin} (sandboxed)>"
+
+    # -- the server's life ---------------------------------------------------------------
+
+    def _start(self, first: bool) -> str:
+        try:
+            reply = self.server.start()
+        except ServerDied as e:
+            message = f"{self.path}/__init__.py could not be imported: it ended the process ({e.reason})"
+            if first:
+                self.server.close()
+                raise ImplementationError(message) from None
+            self._broken = message
+            return ""
+        if reply.get("error"):
+            message = _text(reply["error"])
+            if first:
+                self.server.close()
+                raise ImplementationError(message)
+            self._broken = message
+            return ""
+        return _text(reply.get("isolation", ""))
+
+    def _ensure_server(self) -> None:
+        if self._broken:
+            raise OperationFailed(self._broken)
+        self._notice_death()
+        if self.server.alive():
+            return
+        if self.restarts >= self.config.max_restarts:
+            self._broken = (
+                f"the implementation's process ended {self.restarts + 1} times ({self.dead_reason}); "
+                "no more of its operations are run"
+            )
+            raise OperationFailed(self._broken)
+        self.restarts += 1
+        self._start(first=False)
+        self._down = False
+        if self._broken:
+            raise OperationFailed(self._broken)
+
+    def _notice_death(self) -> None:
+        """A server that died between calls (nothing was running) has lost its values all the same."""
+        if not self._down and self.server.process is not None and self.server.process.poll() is not None:
+            self._lost(self.server._death())
+
+    def _lost(self, reason: str) -> None:
+        """The server died: its values are gone."""
+        self.server.kill()
+        self._down = True
+        self.dead_reason = reason
+        self.generation += 1
+        self._defined.clear()
+        self._twins.reset()
+        self._released.clear()
+        self._constants.clear()
+        self._fields.clear()
+
+    def close(self) -> None:
+        self._pending.clear()
+        self.server.close()
+
+    # -- what the implementation provides -------------------------------------------------
+
+    def module(self, module_name: str) -> "RemoteModule":
+        """A read-only view of the implementation's module, or :class:`MissingOperation` saying why not."""
+        problem = self._modules.get(module_name)
+        if problem is None:
+            try:
+                self._remote(_Read(["m", module_name, None, 0], f"importing module {module_name}", f"module {module_name}", False))
+            except MissingOperation as e:
+                self._modules[module_name] = str(e)
+                raise
+            problem = self._modules[module_name] = ""
+        if problem:
+            _raise(MissingOperation(problem))
+        return RemoteModule(self, module_name)
+
+    def state(self, qualname: str) -> str:
+        """``"present"``, ``"missing"`` or ``"not implemented"``, as the server reads its source."""
+        if self._presence is None or qualname not in self._presence:
+            names = [op.qualname for op in self.spec.operations(extensions=True)]
+            if qualname not in names:
+                names.append(qualname)
+            try:
+                answer = self._exchange([["p", names]], [self.config.import_seconds * 4])
+                values = answer["result"]
+                if not (isinstance(values, list) and len(values) == len(names) and all(v in STATES for v in values)):
+                    raise ProtocolViolation("presence answer malformed")
+                self._presence = dict(zip(names, values))
+            except (SuiteFailureTypes, ProtocolViolation):
+                return "missing"
+        return self._presence.get(qualname, "missing")
+
+    def has(self, qualname: str) -> bool:
+        return self.state(qualname) != "missing"
+
+    def resolve(self, op: "SandboxedOperation") -> Any:
+        """The operation's signature (or None); :class:`MissingOperation` when it cannot be called."""
+        key = op.key
+        known = self._resolved.get(key)
+        if known is None:
+            try:
+                answer = self._exchange([["r", op.module_name, op.operation.name]], [self.config.import_seconds])
+            except ServerDied as e:
+                known = (False, f"module {op.module_name} could not be imported: importing it ended the process ({e.reason})")
+            except OperationFailed as e:
+                known = (False, str(e))
+            else:
+                result = answer["result"]
+                if not isinstance(result, dict):
+                    raise ProtocolViolation("resolve answer malformed")
+                if "missing" in result:
+                    known = (False, _text(result["missing"]))
+                else:
+                    known = (True, _signature(result.get("signature")))
+            self._resolved[key] = known
+        ok, detail = known
+        if not ok:
+            _raise(MissingOperation(detail))
+        return detail
+
+    # -- calls ------------------------------------------------------------------------------
+
+    def call(self, op: "SandboxedOperation", args: tuple) -> Any:
+        """Call ``op`` in the server: at once, or (when the test needs no answer yet) with the next batch.
+
+        This runs for every operation call of a test, so its common path is kept short.
+        """
+        __tracebackhide__ = True
+        if self._fields:
+            self._fields.clear()  # the call may change what the fields read so far hold
+        known = self._resolved.get(op.key)
+        if known is None or not known[0]:
+            try:
+                self.resolve(op)
+            except MissingOperation:
+                self.flush()
+                raise
+        entry = TRACE.call(op.label, args)
+        problem = self.hung.get(op.qualname) if self.hung else None
+        if problem is None and self.config.test_seconds and self._test_used > self.config.test_seconds:
+            problem = (
+                f"{op.qualname} was not called: this test's operations already took more than "
+                f"{self.config.test_seconds:g} s in all"
+            )
+        twins: list = []
+        if problem is None:
+            encoded = self._plain_arguments(args)
+            if encoded is None:
+                encoder = _Encoder(self)
+                try:
+                    encoded = encoder.arguments(args)
+                except _StaleHandle as e:
+                    problem = _stale(op.qualname, str(e))
+                twins = encoder.twins
+        if problem is not None:
+            self.flush()
+            entry.failed(problem)
+            _raise(OperationFailed(problem))
+        self._next_id += 1
+        command = ["c", op.number, self._next_id, encoded, False]
+        pipelined = not twins and (op.cannot_reach_kit_objects or not self._twins.pinned_ids)
+        if pipelined and op.pipelinable:
+            handle = Handle(self._next_id, self.generation, self)
+            self._defer(_Pending(op, entry, self._next_id, command))
+            entry.returned(handle, False)
+            return handle
+        if pipelined and self._batching and op.answers_by_value:
+            later = Later()
+            command[4] = True
+            self._defer(_Pending(op, entry, self._next_id, command, later))
+            return later
+        encoder = _Encoder(self)
+        encoder.twins = twins
+        self._twins.send_pinned(encoder)
+        handle_id = self._next_id
+        final = _Pending(op, entry, handle_id, command)
+        reply = self._run([*self._pending, final], encoder)
+        result = self._decode_result(reply.get("result"), handle_id)
+        entry.returned(result, op.expects_bool)
+        return result
+
+    def _number(self, op: "SandboxedOperation") -> int:
+        self._numbered.append(op)
+        return len(self._numbered) - 1
+
+    def _definitions(self, commands: list) -> list:
+        """What the server must be told of the operations these commands call, before it runs them."""
+        new = []
+        for command in commands:
+            if command[0] == "c" and command[1] not in self._defined:
+                self._defined.add(command[1])
+                op = self._numbered[command[1]]
+                new.append([command[1], op.module_name, op.operation.name, op.qualname, op.time_limit, op.expects_bool])
+        return new
+
+    def _plain_arguments(self, args: tuple) -> list | None:
+        """The wire form of arguments that are all this server's values or plain scalars; else None."""
+        generation, encoded = self.generation, []
+        for value in args:
+            kind = type(value)
+            if kind is Handle and value._gen == generation and value._owner is self:
+                encoded.append(["h", value._hid])
+            elif value is None or kind is bool or kind is int or kind is str:
+                encoded.append(value)
+            else:
+                return None
+        return encoded
+
+    def _defer(self, pending: _Pending) -> None:
+        if not self._pending:
+            self._watch_example()  # later pipelined calls of the same example are covered
+        self._pending.append(pending)
+        if len(self._pending) >= MAX_BATCH:
+            self.flush()
+
+    def batch(self, queries):
+        """Call ``queries``; the results of its calls travel back together (see :meth:`Implementation.batch`)."""
+        __tracebackhide__ = True
+        self._batching += 1
+        try:
+            answers = queries()
+        finally:
+            self._batching -= 1
+        self.flush()
+        return _filled(answers)
+
+    def flush(self) -> None:
+        """Run the pipelined calls now; raise the first one's failure as if raised at its call."""
+        __tracebackhide__ = True
+        if self._pending:
+            self._run(list(self._pending), None)
+
+    def _run(self, batch: list[_Pending], encoder: "_Encoder | None", read: "_Read | None" = None) -> dict:
+        """Run the batch of calls (and, after them, the ``read``); raise the first failure as if raised where it was made."""
+        __tracebackhide__ = True
+        self._pending.clear()
+        commands = [p.command for p in batch]
+        limits = [p.operation.time_limit for p in batch]
+        if read is not None:
+            commands.append(read.command)
+            limits.append(READ_LIMIT)
+        twins = encoder.twins if encoder else []
+        # Failures are raised outside the except blocks, so that they carry no context:
+        # Hypothesis tells failures apart by where they come from, context included.
+        failure: tuple | None = None
+        reply: dict = {}
+        started = time.monotonic()
+        generation = self.generation
+        self._notice_death()
+        if self.generation != generation:
+            # The server died while idle, after these calls were given its values.
+            stale = next((i for i, p in enumerate(batch) if _uses_handles(p.command[3])), None)
+            if stale is not None:
+                self._fail(batch, stale, _stale(batch[stale].operation.operation.qualname, self.dead_reason))
+            if read is not None and read.uses_handles:
+                self._fail(batch, len(batch), _stale(read.label, self.dead_reason))
+        try:
+            reply = self._exchange(commands, limits, twins)
+        except OperationFailed as e:
+            failure = (0, str(e), OperationFailed)
+        except ServerDied as e:
+            index = min(max(e.index, 0), len(commands) - 1)
+            qualname = read.label if index == len(batch) else batch[index].operation.operation.qualname
+            if e.hung:
+                problem = f"{qualname} did not return within {limits[index]:g} s (an endless loop?); it is not called again in this run"
+            else:
+                problem = f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
+            self.hung[read.key if index == len(batch) else qualname] = problem
+            failure = (index, problem, OperationFailed)
+        finally:
+            self._test_used += time.monotonic() - started
+        if failure is None and reply.get("error") is not None:
+            try:
+                index, kind, problem = _error_fields(reply["error"], len(commands))
+            except ProtocolViolation as e:
+                self._lost(f"it wrote into the grader's channel ({e})")
+                index, kind, problem = len(commands) - 1, "failed", f"the implementation's process sent a malformed answer ({e}) and was stopped"
+            if index == len(batch):
+                key, errors = read.key, READ_ERRORS
+            else:
+                key, errors = batch[index].operation.operation.qualname, CALL_ERRORS
+            if kind == HUNG:
+                self.hung[key] = problem
+            failure = (index, problem, errors.get(kind, OperationFailed))
+        if failure is None and any(p.later is not None for p in batch):
+            failure = self._fill_later(batch, reply.get("results"))
+        if failure is not None:
+            self._fail(batch, *failure)
+        return reply
+
+    def _fill_later(self, batch: list[_Pending], results: Any) -> tuple | None:
+        """Give the batched calls their results; a failure tuple when the server's answer is malformed."""
+        wanted = [(index, p) for index, p in enumerate(batch) if p.later is not None]
+        try:
+            if not isinstance(results, list) or len(results) != len(wanted):
+                raise ProtocolViolation("batched results malformed")
+            for (index, pending), item in zip(wanted, results):
+                if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
+                    raise ProtocolViolation("batched results malformed")
+                value = _decode(item[1], self, pending.handle_id, 0)
+                pending.later.value, pending.later.ready = value, True
+                pending.entry.returned(value, pending.operation.expects_bool)
+        except ProtocolViolation as e:
+            self._lost(f"it wrote into the grader's channel ({e})")
+            return len(batch) - 1, f"the implementation's process sent a malformed answer ({e}) and was stopped", OperationFailed
+        return None
+
+    def _fail(self, batch: list[_Pending], index: int, problem: str, exception: type = OperationFailed):
+        """Fail the test as if the ``index``-th call of the batch had failed where it was made."""
+        __tracebackhide__ = True
+        self._pending.clear()
+        if index == len(batch):  # the read after the calls: nothing of the trace to undo
+            _raise(exception(problem))
+        entry = batch[index].entry
+        if exception is OperationFailed:
+            entry.failed(problem)
+        entries = TRACE.entries
+        for position, candidate in enumerate(entries):
+            if candidate is entry:
+                del entries[position + 1 :]
+                break
+        _raise(exception(problem))
+
+    def _exchange(self, commands: list, limits: list[float], twins: list | None = None) -> dict:
+        """Send one message and read its answer; a dead or lying server is killed (ServerDied)."""
+        self._ensure_server()
+        self._seq += 1
+        message = {
+            "seq": self._seq,
+            "ops": self._definitions(commands),
+            "commands": commands,
+            "release": self._released[:],
+            "twins": twins or [],
+        }
+        self._released.clear()
+        try:
+            reply = self.server.exchange(message, limits)
+        except ServerDied as e:
+            self._lost(e.reason)
+            raise
+        except ProtocolViolation as e:
+            reason = f"it wrote into the grader's channel ({e})"
+            index = self.server.progress_index(self._seq)
+            self._lost(reason)
+            raise ServerDied(index, reason) from None
+        try:
+            self._twins.apply(reply.get("twins") or {})
+        except ProtocolViolation as e:
+            reason = f"it wrote into the grader's channel ({e})"
+            self._lost(reason)
+            raise ServerDied(len(commands) - 1, reason) from None
+        return reply
+
+    def _decode_result(self, encoded: Any, handle_id: int) -> Any:
+        try:
+            return _decode(encoded, self, handle_id, 0)
+        except ProtocolViolation as e:
+            problem = f"the implementation's process sent a malformed answer ({e}) and was stopped"
+            self._lost(f"it wrote into the grader's channel ({e})")
+        _raise(OperationFailed(problem))
+
+    # -- reading values: fields, module constants, ==, dir, repr ---------------------------------
+
+    def _remote(self, read: _Read) -> Any:
+        """Run ``read`` after the pending calls; its encoded answer."""
+        __tracebackhide__ = True
+        problem = self.hung.get(read.key) if self.hung else None
+        if problem is not None:
+            self.flush()
+            _raise(OperationFailed(problem))
+        return self._run(list(self._pending), None, read).get("result")
+
+    def _wire(self, handle: Handle, label: str) -> list:
+        """How the server names the value of ``handle``; a failure if that value no longer exists."""
+        if handle._owner is not self or handle._gen != self.generation:
+            _raise(OperationFailed(_stale(label, self.dead_reason or "the value belongs to another implementation")))
+        return ["h", handle._hid]
+
+    def _read_attribute(self, handle: Handle, name: str) -> Any:
+        """``handle.name``, read in the server: a plain value or a new handle; AttributeError if it has none."""
+        __tracebackhide__ = True
+        if not (name.isidentifier() and len(name) <= 100):
+            raise AttributeError(name)
+        key = (handle._hid, name)
+        known = self._fields.get(key) if handle._gen == self.generation else None
+        if known is None:
+            label = f"reading the field {name} of a value"
+            handle_id = self._new_id()
+            try:
+                encoded = self._remote(_Read(["a", self._wire(handle, label), name, handle_id], label, f"field {name}"))
+            except AttributeError as e:
+                known = (False, str(e))
+            else:
+                known = (True, self._decode_result(encoded, handle_id))
+            self._fields[key] = known
+        found, value = known
+        if not found:
+            raise AttributeError(value)
+        return value
+
+    def _module_attribute(self, module_name: str, name: str) -> Any:
+        """``module.name`` of the implementation's module, read in the server; AttributeError if it has none."""
+        __tracebackhide__ = True
+        if not (name.isidentifier() and len(name) <= 100):
+            raise AttributeError(name)
+        key = (module_name, name)
+        known = self._constants.get(key)
+        if known is None:
+            label = f"reading {module_name}.{name}"
+            handle_id = self._new_id()
+            try:
+                encoded = self._remote(_Read(["m", module_name, name, handle_id], label, f"{module_name}.{name}", False))
+            except AttributeError as e:
+                known = self._constants[key] = (False, str(e))
+            else:
+                known = self._constants[key] = (True, self._decode_result(encoded, handle_id))
+        found, value = known
+        if not found:
+            raise AttributeError(value)
+        return value
+
+    def _compare(self, handle: Handle, other: Any) -> Any:
+        """``handle == other``, decided by the server's ``==``; NotImplemented for what cannot cross."""
+        __tracebackhide__ = True
+        label = "comparing values with =="
+        if type(other) is Handle:
+            if other._owner is not self:
+                return NotImplemented
+            wire = self._wire(other, label)
+        else:
+            encoder = _Encoder(self)
+            try:
+                wire = encoder.encode(other)
+            except (TypeError, _StaleHandle):
+                return NotImplemented
+            if encoder.twins:
+                return NotImplemented
+        answer = self._remote(_Read(["e", self._wire(handle, label), wire], label, "=="))
+        if type(answer) is not bool:
+            self._malformed("comparison answer malformed")
+        return answer
+
+    def _names(self, handle: Handle) -> list[str]:
+        """``dir(handle)``, as the server sees the value (at most :data:`MAX_NAMES` names)."""
+        __tracebackhide__ = True
+        label = "listing the attributes of a value"
+        answer = self._remote(_Read(["d", self._wire(handle, label)], label, "dir"))
+        if not (isinstance(answer, list) and len(answer) <= MAX_NAMES and all(isinstance(n, str) and len(n) <= 100 for n in answer)):
+            self._malformed("attribute names malformed")
+        return answer
+
+    def shown(self, handle: Handle) -> str:
+        """The server's ``repr`` of the value (bounded), or the handle's own when it cannot be had."""
+        if handle._owner is not self or handle._gen != self.generation or self._broken or not self.server.alive():
+            return repr(handle)
+        try:
+            answer = self._remote(_Read(["s", ["h", handle._hid]], "the repr of a value", "repr"))
+        except (SuiteFailure, AttributeError):
+            return repr(handle)
+        if not (isinstance(answer, str) and len(answer) <= MAX_SHOWN):
+            return repr(handle)
+        return answer
+
+    def _malformed(self, problem: str) -> None:
+        __tracebackhide__ = True
+        self._lost(f"it wrote into the grader's channel ({problem})")
+        _raise(OperationFailed(f"the implementation's process sent a malformed answer ({problem}) and was stopped"))
+
+    # -- handles ------------------------------------------------------------------------------
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def _released_handle(self, handle: Handle) -> None:
+        if handle._gen == self.generation:
+            self._released.append(handle._hid)
+
+    # -- tests and examples --------------------------------------------------------------------
+
+    def begin_test(self) -> None:
+        self._test_used = 0.0
+        self._example = None
+
+    def end_test(self) -> None:
+        self.flush()
+
+    def _watch_example(self) -> None:
+        """Make sure a Hypothesis example's pipelined calls are run before the example ends."""
+        example = _current_example()
+        if example is None or example is self._example:
+            return
+        self._example = example
+        try:
+            from hypothesis.control import cleanup
+
+            cleanup(self.flush)
+        except Exception:  # noqa: BLE001 - outside a test: flushed at the end of the test
+            pass
+
+
+SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
+CALL_ERRORS = {"missing": MissingOperation, NOT_IMPLEMENTED: NotImplementedOperation}
+"""The exception a failure of each kind the server reports is raised as (else OperationFailed)."""
+READ_ERRORS = {**CALL_ERRORS, "attribute": AttributeError}
+
+
+class RemoteModule:
+    """A read-only view of a module of the sandboxed implementation: reading an attribute reads
+    it in the server (constants by value, other objects as handles)."""
+
+    __slots__ = ("_owner", "_name")
+
+    def __init__(self, owner: SandboxedImplementation, name: str):
+        object.__setattr__(self, "_owner", owner)
+        object.__setattr__(self, "_name", name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._owner._module_attribute(self._name, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"module {self._name} of a sandboxed implementation is read-only")
+
+    __delattr__ = __setattr__
+
+    def __repr__(self) -> str:
+        return f"<module {self._name} of the sandboxed implementation>"
+
+
+def shown(value: Any, depth: int = 0) -> str:
+    """``repr(value)``, with the server's repr of each sandboxed value in it (for failure messages)."""
+    kind = type(value)
+    if kind is Handle:
+        return value._owner.shown(value)
+    if depth < 3 and kind in (tuple, list) and len(value) <= 20:
+        items = [shown(v, depth + 1) for v in value]
+        if kind is tuple:
+            return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+        return f"[{', '.join(items)}]"
+    if depth < 3 and kind is dict and len(value) <= 20:
+        return "{" + ", ".join(f"{shown(k, depth + 1)}: {shown(v, depth + 1)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _stale(qualname: str, reason: str) -> str:
+    return f"{qualname} was given a value made by an earlier run of the implementation, which ended ({reason}); that value no longer exists"
+
+
+def _raise(error: BaseException) -> None:
+    """Every failure of a sandboxed call is raised from this one line, as in-process failures are
+    raised from one line of TracedOperation: Hypothesis then sees one consistent failure."""
+    __tracebackhide__ = True
+    raise error.with_traceback(None)
+
+
+class SandboxedOperation(TracedOperation):
+    """A traced operation whose calls go to the operation server."""
+
+    def __init__(self, impl: SandboxedImplementation, operation, module_name: str):
+        super().__init__(impl, operation, module_name)
+        self.qualname = operation.qualname
+        self.key = (module_name, operation.name)
+        self.number = impl._number(self)
+        """How calls name the operation on the wire (defined to each server once)."""
+        result_type = impl.spec.type(operation.result) if _is_type(impl.spec, operation.result) else None
+        self.pipelinable = result_type is not None and not result_type.supplied
+        self.answers_by_value = not _is_type(impl.spec, operation.result)
+        """Its result is a plain value (a Boolean, say), which inside a batch can come back later."""
+        holders = kit_object_holders(impl.spec)
+        self.cannot_reach_kit_objects = all(p.type not in holders for p in operation.params)
+        """None of its parameters can hold (the specification's components say) a Display or an Input."""
+
+    def function(self):
+        signature = self.impl.resolve(self)
+        return RemoteFunction(self, signature)
+
+    def __call__(self, *args: Any) -> Any:
+        __tracebackhide__ = True
+        return self.impl.call(self, args)
+
+
+SandboxedImplementation.operation_class = SandboxedOperation
+
+_HOLDERS: dict[str, frozenset[str]] = {}
+
+
+def kit_object_holders(spec) -> frozenset[str]:
+    """The types whose values may hold the kit's objects: the supplied types, and the types
+    whose components (as the specification lists them) mention one of those, transitively."""
+    found = _HOLDERS.get(spec.name)
+    if found is None:
+        holders = {t.name for t in spec.types if t.supplied}
+        changed = True
+        while changed:
+            changed = False
+            for t in spec.types:
+                if t.name not in holders and any(h in component for component in t.components for h in holders):
+                    holders.add(t.name)
+                    changed = True
+        found = _HOLDERS[spec.name] = frozenset(holders)
+    return found
+
+
+def _is_type(spec, name: str) -> bool:
+    try:
+        spec.type(name)
+    except KeyError:
+        return False
+    return True
+
+
+class RemoteFunction:
+    """What ``TracedOperation.function()`` gives in the sandbox: callable, with the server's signature."""
+
+    def __init__(self, operation: SandboxedOperation, signature):
+        self._operation = operation
+        self._signature = signature
+
+    @property
+    def __signature__(self):
+        if self._signature is None:
+            raise ValueError(f"{self._operation.label}: its signature cannot be inspected")
+        return self._signature
+
+    def __call__(self, *args: Any) -> Any:
+        return self._operation(*args)
+
+
+def _signature(data: Any):
+    import inspect
+
+    if data is None:
+        return None
+    try:
+        parameters = []
+        for name, kind, has_default in data:
+            if not isinstance(name, str) or not isinstance(kind, int) or not isinstance(has_default, bool):
+                return None
+            default = None if has_default else inspect.Parameter.empty
+            parameters.append(inspect.Parameter(name, inspect._ParameterKind(kind), default=default))
+        return inspect.Signature(parameters)
+    except (TypeError, ValueError):
+        return None
+
+
+def _error_fields(error: Any, count: int) -> tuple[int, str, str]:
+    if not (isinstance(error, dict) and isinstance(error.get("at"), int) and isinstance(error.get("kind"), str)):
+        raise ProtocolViolation("error answer malformed")
+    index = error["at"]
+    if not 0 <= index < count:
+        raise ProtocolViolation("error names no command of the request")
+    return index, error["kind"], _text(error.get("message"))

@@ -1,0 +1,92 @@
+"""Settings and limits of the operation server, shared by the test process and the server.
+
+:class:`SandboxConfig` (how the server is confined), :class:`SandboxError` (the server
+cannot be started at all) and the constants of the protocol between the two processes:
+the frame header, the progress word, and the bounds of what crosses.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import attrs
+
+from ..impl import DEFAULT_TIME_LIMIT
+
+
+NOBODY = 65534
+HEADER = struct.Struct(">I")
+PROGRESS = struct.Struct("<q")
+"""The progress page: one 64-bit word, ``seq << 20 | index`` of the command the server is running."""
+INDEX_BITS = 20
+MAX_REPLY = 8 * 2**20
+"""Bytes of one message from the server; a longer one is a protocol violation."""
+MAX_BATCH = 512
+"""Pipelined calls sent in one message at most."""
+MAX_LINES = 10_000
+"""Scripted input lines mirrored into the server at most."""
+MAX_DEPTH = 20
+MAX_MESSAGE = 4000
+"""Characters of a failure message kept from the server."""
+
+KIT_PACKAGES = ("adt", "spec", "speckit", "reference_games")
+"""The kit's packages the server imports (the reference for hybrid packages, Display, Input)."""
+
+READ_LIMIT = DEFAULT_TIME_LIMIT
+"""Seconds one read of a value (a field, a module constant, ==, dir, repr) may take in the server."""
+MAX_NAMES = 200
+"""Names of a value's attributes (``dir``) kept from the server."""
+MAX_SHOWN = 200
+"""Characters of a value's ``repr`` kept from the server."""
+
+STATES = ("present", "missing", "not implemented")
+
+
+class SandboxError(RuntimeError):
+    """The operation server cannot be started at all (a problem of the machine, not of the implementation)."""
+
+
+@attrs.frozen
+class SandboxConfig:
+    """How the operation server is confined. Every field has a safe default."""
+
+    uid: int | None = None
+    """The unprivileged user the server runs as when started by root (default: nobody)."""
+    gid: int | None = None
+    memory_mb: int = 1024
+    """Address-space limit of the server."""
+    cpu_seconds: int = 600
+    """Processor seconds one server process may use in all (a restart starts afresh)."""
+    output_kb: int = 1024
+    """Output the implementation may print per call, and the size of any file it writes."""
+    scratch_mb: int = 32
+    """Size of the server's fresh /tmp (namespaces only)."""
+    open_files: int = 64
+    import_seconds: float = 10.0
+    """Time to import the package or one of its modules."""
+    test_seconds: float = 0.0
+    """Operation time one test may use in all; 0 for no limit."""
+    max_restarts: int = 20
+    """Server restarts in one run, after which every call fails."""
+    grace: float = 1.5
+    """Seconds past a call's limit before the test process kills a server that did not stop it."""
+    hide: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    """Folders and files the server must not see (hidden in its mount namespace)."""
+    namespace: bool = True
+    """Use a private mount namespace when the kernel allows it."""
+    require_isolation: bool = False
+    """Refuse to run (SandboxError) unless the server runs unprivileged in its own mount namespace."""
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "SandboxConfig":
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        known = {f.name for f in attrs.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"{path}: unknown sandbox settings {unknown}")
+        return cls(**data)
+
+    def to_json(self) -> str:
+        return json.dumps(attrs.asdict(self), sort_keys=True)

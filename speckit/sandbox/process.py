@@ -1,0 +1,304 @@
+"""The operation server process, seen from the test process.
+
+:class:`_Server` starts the server, exchanges length-prefixed JSON frames with it,
+watches its progress page, kills it and says why it ended (:func:`describe_exit`);
+:func:`probe` starts one to say how it is confined.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..paths import REPO_ROOT
+from .config import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, NOBODY, PROGRESS, SandboxConfig, SandboxError
+
+
+class ServerDied(Exception):
+    """The server ended (or was killed) while answering: at which command, and why."""
+
+    def __init__(self, index: int, reason: str, hung: bool = False):
+        super().__init__(reason)
+        self.index = index
+        self.reason = reason
+        self.hung = hung
+
+
+class ProtocolViolation(Exception):
+    """The server sent something that is not a valid answer."""
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ProtocolViolation("expected text")
+    return value[:MAX_MESSAGE]
+
+
+class _Server:
+    """One operation server process at a time: start, exchange messages, kill."""
+
+    def __init__(self, package: Path, spec_name: str, config: SandboxConfig):
+        self.package = package
+        self.spec_name = spec_name
+        self.config = config
+        self.process: subprocess.Popen | None = None
+        self.run_dir = Path(tempfile.mkdtemp(prefix="speckit-sandbox-"))
+        os.chmod(self.run_dir, 0o711)
+        self.buffer = bytearray()
+        self.progress: mmap.mmap | None = None
+        self.killed_because = ""
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def start(self) -> dict:
+        self.kill()
+        request_read, self.request = os.pipe()
+        self.reply, reply_write = os.pipe()
+        progress_fd = os.memfd_create("speckit-progress", 0)
+        os.ftruncate(progress_fd, mmap.PAGESIZE)
+        self.progress = mmap.mmap(progress_fd, mmap.PAGESIZE)
+        PROGRESS.pack_into(self.progress, 0, -1)
+        os.set_blocking(self.request, False)
+        work = self.run_dir / "work"
+        work.mkdir(exist_ok=True)
+        uid, gid = _target_ids(self.config)
+        if uid is not None:
+            os.chown(work, uid, gid)
+            os.chmod(work, 0o700)
+        argument = json.dumps(
+            {
+                "request": request_read,
+                "reply": reply_write,
+                "progress": progress_fd,
+                "package": str(self.package),
+                "spec": self.spec_name,
+                "config": attrs.asdict(self.config),
+                "uid": uid,
+                "gid": gid,
+                "work": str(work),
+                "repo": str(REPO_ROOT),
+            }
+        )
+        environment = {
+            "PATH": "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+            "PYTHONHASHSEED": "0",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONNOUSERSITE": "1",
+            "PYTHONSAFEPATH": "1",
+            "HOME": str(work),
+            "TMPDIR": str(work),
+        }
+        boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import _server_main; _server_main()"
+        errors = open(self.run_dir / "server-errors.txt", "ab")
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", boot, argument],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+                pass_fds=(request_read, reply_write, progress_fd),
+                env=environment,
+                cwd="/",
+                start_new_session=True,
+            )
+        finally:
+            errors.close()
+            os.close(request_read)
+            os.close(reply_write)
+            os.close(progress_fd)
+        self.buffer.clear()
+        self.killed_because = ""
+        try:
+            reply = self._read(0, [self.config.import_seconds + 20.0], startup=True)
+        except ProtocolViolation as e:
+            self.kill()
+            raise ServerDied(0, f"it wrote into the grader's channel ({e})") from None
+        if not isinstance(reply, dict) or reply.get("seq") != 0:
+            self.kill()
+            raise ServerDied(0, "it wrote into the grader's channel (bad greeting)")
+        if reply.get("fatal"):
+            self.kill()
+            raise SandboxError(f"the operation server could not be confined: {_text(reply['fatal'])}")
+        return reply
+
+    def progress_index(self, seq: int) -> int:
+        if self.progress is None:
+            return 0
+        try:
+            (word,) = PROGRESS.unpack_from(self.progress, 0)
+        except (ValueError, struct.error):
+            return 0
+        at_seq, index = word >> INDEX_BITS, word & ((1 << INDEX_BITS) - 1)
+        return index if at_seq == seq else 0
+
+    def exchange(self, message: dict, limits: list[float]) -> dict:
+        data = json.dumps(message, separators=(",", ":")).encode()
+        self._send(HEADER.pack(len(data)) + data, deadline=time.monotonic() + 10.0 + self.config.grace)
+        reply = self._read(message["seq"], limits)
+        if not isinstance(reply, dict) or reply.get("seq") != message["seq"]:
+            raise ProtocolViolation("answer to another request")
+        return reply
+
+    def _send(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.request, view)
+                view = view[written:]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, OSError):
+                raise ServerDied(0, self._death()) from None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.alive():
+                self.kill()
+                raise ServerDied(0, self._death() if not self.killed_because else self.killed_because)
+            select.select([], [self.request], [], min(remaining, 0.25))
+
+    def _read(self, seq: int, limits: list[float], startup: bool = False) -> Any:
+        grace = self.config.grace
+        now = time.monotonic()
+        hard_deadline = now + sum(limits) + grace + 2.0
+        current, since = None, now
+        while True:
+            frame = self._frame()
+            if frame is not None:
+                try:
+                    return json.loads(frame)
+                except (ValueError, RecursionError):
+                    raise ProtocolViolation("not JSON") from None
+            readable, _, _ = select.select([self.reply], [], [], 0.1)
+            if readable:
+                try:
+                    chunk = os.read(self.reply, 1 << 16)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise ServerDied(self.progress_index(seq), self._death())
+                self.buffer += chunk
+                if len(self.buffer) > MAX_REPLY + HEADER.size:
+                    raise ProtocolViolation("answer too long")
+                continue
+            now = time.monotonic()
+            index = 0 if startup else self.progress_index(seq)
+            if index != current:
+                current, since = index, now
+            limit = limits[index] if index < len(limits) else limits[-1]
+            if now - since > limit + grace or now > hard_deadline:
+                self.kill()
+                raise ServerDied(index, f"it did not return within {limit:g} s", hung=True)
+
+    def _frame(self) -> bytes | None:
+        if len(self.buffer) < HEADER.size:
+            return None
+        (length,) = HEADER.unpack_from(self.buffer, 0)
+        if length > MAX_REPLY:
+            raise ProtocolViolation("answer too long")
+        end = HEADER.size + length
+        if len(self.buffer) < end:
+            return None
+        frame = bytes(self.buffer[HEADER.size : end])
+        del self.buffer[:end]
+        return frame
+
+    def _death(self) -> str:
+        """Why the server ended, in words."""
+        if self.process is None:
+            return "it was not running"
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = self.process.returncode
+        if self.killed_because:
+            return self.killed_because
+        return describe_exit(code, self.config)
+
+    def kill(self) -> None:
+        process = self.process
+        if process is not None and process.poll() is None:
+            for kill in (os.kill, os.killpg):
+                try:
+                    kill(process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        for name in ("request", "reply"):
+            fd = getattr(self, name, None)
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+                setattr(self, name, None)
+        if self.progress is not None:
+            self.progress.close()
+            self.progress = None
+
+    def close(self) -> None:
+        self.kill()
+        import shutil
+
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+
+
+def describe_exit(code: int | None, config: SandboxConfig) -> str:
+    if code is None:
+        return "it ended"
+    if code >= 0:
+        return f"it exited with status {code}"
+    number = -code
+    if number == signal.SIGXCPU:
+        return f"it used more than {config.cpu_seconds} s of processor time (SIGXCPU)"
+    if number == signal.SIGXFSZ:
+        return f"it wrote a file larger than {config.output_kb} KB (SIGXFSZ)"
+    if number == signal.SIGKILL:
+        return "it was killed (SIGKILL)"
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    return f"it was ended by {name}"
+
+
+def _target_ids(config: SandboxConfig) -> tuple[int | None, int | None]:
+    """The uid and gid the server drops to (None when not started by root)."""
+    if os.geteuid() != 0:
+        return None, None
+    uid = NOBODY if config.uid is None else config.uid
+    gid = (NOBODY if config.uid is None else uid) if config.gid is None else config.gid
+    return uid, gid
+
+
+def probe(config: SandboxConfig, package: Path | None = None, spec_name: str = "connect4") -> str:
+    """Start a server on a package (default: the reference) and say how it is confined; SandboxError if it cannot be."""
+    from ..registry import kit
+
+    server = _Server((package or kit(spec_name).reference_dir).resolve(), spec_name, config)
+    try:
+        reply = server.start()
+        if reply.get("error"):
+            raise SandboxError(f"the operation server cannot load the reference: {_text(reply['error'])}")
+        return _text(reply.get("isolation", ""))
+    except ServerDied as e:
+        raise SandboxError(f"the operation server does not start: {e.reason}; see {server.run_dir}") from None
+    finally:
+        server.close()

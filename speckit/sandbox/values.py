@@ -1,0 +1,295 @@
+"""Values crossing between the test process and the operation server, seen from the test process.
+
+:class:`Handle` (a value that stays in the server), the encoder of a call's arguments
+and the decoder of its result, and the registry of the kit's Display and Input objects
+(and text streams) that are mirrored into the server as twins.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from .config import MAX_DEPTH, MAX_LINES
+from .process import ProtocolViolation
+
+if TYPE_CHECKING:
+    from .client import SandboxedImplementation
+
+
+class Handle:
+    """A value that lives in the operation server.
+
+    Tests pass it back into operations, and may read it as the implementation's own
+    objects are read: ``handle.field`` (a plain value, or another handle), ``==`` and
+    ``!=``, ``hasattr`` and ``dir``. Each read runs in the server, under the time limit of
+    an operation; a missing attribute is an AttributeError, as in-process. ``repr`` is
+    local (it is shown in every trace); failure messages ask the server with :func:`shown`.
+    A handle hashes by identity.
+    """
+
+    __slots__ = ("_hid", "_gen", "_owner", "__weakref__")
+
+    def __init__(self, id: int, generation: int, owner: "SandboxedImplementation"):
+        self._hid = id
+        self._gen = generation
+        self._owner = owner
+
+    def __repr__(self) -> str:
+        return f"<value #{self._hid} of the sandboxed implementation>"
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._owner._read_attribute(self, name)
+
+    def __eq__(self, other: Any):
+        return self._owner._compare(self, other)
+
+    def __ne__(self, other: Any):
+        same = self._owner._compare(self, other)
+        return same if same is NotImplemented else not same
+
+    __hash__ = object.__hash__
+
+    def __dir__(self) -> list[str]:
+        return self._owner._names(self)
+
+    def __del__(self) -> None:
+        try:
+            self._owner._released_handle(self)
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+def _uses_handles(arguments: list) -> bool:
+    """Whether a call's encoded arguments name a value held by the server."""
+    return any(_names_handle(a, 0) for a in arguments)
+
+
+def _names_handle(wire: Any, depth: int) -> bool:
+    if not isinstance(wire, list) or not wire or depth > MAX_DEPTH:
+        return False
+    tag = wire[0]
+    if tag == "h":
+        return True
+    if tag in ("t", "l"):
+        return any(_names_handle(item, depth + 1) for item in wire[1])
+    if tag == "d":
+        return any(_names_handle(k, depth + 1) or _names_handle(v, depth + 1) for k, v in wire[1])
+    return False
+
+
+class _StaleHandle(Exception):
+    pass
+
+
+class _Encoder:
+    """Turns a call's arguments into the wire form, mirroring kit objects it meets."""
+
+    def __init__(self, owner: SandboxedImplementation):
+        self.owner = owner
+        self.twins: list = []
+
+    def arguments(self, args: tuple) -> list:
+        """A call's arguments, as a plain list of wire values."""
+        generation, owner, encoded = self.owner.generation, self.owner, []
+        for value in args:
+            kind = type(value)
+            if kind is Handle and value._gen == generation and value._owner is owner:
+                encoded.append(["h", value._hid])
+            elif value is None or kind is bool or kind is int or kind is str:
+                encoded.append(value)
+            else:
+                encoded.append(self.encode(value))
+        return encoded
+
+    def encode(self, value: Any, depth: int = 0) -> Any:
+        kind = type(value)
+        if value is None or kind is bool or kind is int or kind is str:
+            return value
+        if kind is Handle:
+            if value._owner is not self.owner or value._gen != self.owner.generation:
+                raise _StaleHandle(self.owner.dead_reason or "the value belongs to another implementation")
+            return ["h", value._hid]
+        if depth > MAX_DEPTH:
+            raise TypeError("argument nested too deeply to cross into the sandbox")
+        if kind is float:
+            return ["f", repr(value)]
+        if kind is tuple:
+            return ["t", [self.encode(v, depth + 1) for v in value]]
+        if kind is list:
+            return ["l", [self.encode(v, depth + 1) for v in value]]
+        if kind is dict:
+            return ["d", [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]]
+        twin = self.owner._twins.encode(value, self)
+        if twin is not None:
+            return twin
+        if isinstance(value, bool):
+            return bool(value)
+        if isinstance(value, int):
+            return int(value)
+        if isinstance(value, str):
+            return str(value)
+        raise TypeError(f"a {type(value).__name__} cannot be passed to a sandboxed implementation")
+
+
+def _decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: int) -> Any:
+    """A result from the server: checked, and turned into plain values, a handle or a mirrored object."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if depth > MAX_DEPTH or not isinstance(value, list) or not value or not isinstance(value[0], str):
+        raise ProtocolViolation("result malformed")
+    tag = value[0]
+    if tag == "h" and len(value) == 1 and depth == 0:
+        return Handle(handle_id, owner.generation, owner)
+    if tag == "f" and len(value) == 2 and isinstance(value[1], str) and len(value[1]) < 40:
+        try:
+            return float(value[1])
+        except ValueError:
+            raise ProtocolViolation("float malformed") from None
+    if tag == "t" and len(value) == 2 and isinstance(value[1], list):
+        return tuple(_decode(v, owner, handle_id, depth + 1) for v in value[1])
+    if tag == "T" and len(value) == 2 and isinstance(value[1], int):
+        return owner._twins.original(value[1])
+    raise ProtocolViolation("result malformed")
+
+
+class _TwinRegistry:
+    """The kit's Display and Input objects and text streams that have a twin in the server.
+
+    A twin lives as long as the server may still use it: while the server reports that
+    something of its own (a game holding its display, say) refers to it, the test's
+    object is *pinned* here, its state is sent before every call (the test's object is
+    the authority) and no call is pipelined, since any call could read or write it. When
+    the server reports that nothing refers to it any more, it is unpinned, and released
+    once the test drops the object.
+    """
+
+    def __init__(self, owner: SandboxedImplementation):
+        self.owner = owner
+        self.by_object: dict[int, int] = {}
+        self.twins: dict[int, dict] = {}
+        self.pinned_ids: set[int] = set()
+        self._kinds: tuple | None = None
+
+    def kinds(self) -> tuple:
+        if self._kinds is None:
+            from adt.display import Display
+            from adt.input import Input
+
+            self._kinds = (Display, Input)
+        return self._kinds
+
+    def reset(self) -> None:
+        self.by_object.clear()
+        self.twins.clear()
+        self.pinned_ids.clear()
+
+    def pinned(self) -> bool:
+        return bool(self.pinned_ids)
+
+    def encode(self, value: Any, encoder: _Encoder) -> list | None:
+        display_class, input_class = self.kinds()
+        if isinstance(value, display_class):
+            kind = "display"
+        elif isinstance(value, input_class):
+            kind = "input"
+        elif isinstance(value, io.TextIOBase):
+            kind = "stream"
+        else:
+            return None
+        tid = self.by_object.get(id(value))
+        new = tid is None
+        if new:
+            tid = self.owner._new_id()
+            self.twins[tid] = {"kind": kind, "ref": weakref.ref(value), "strong": None, "rest": None}
+            self.by_object[id(value)] = tid
+            weakref.finalize(value, self._forget, tid, id(value), self.owner.generation)
+        self._state(tid, value, new, encoder)
+        return ["T", tid]
+
+    def _state(self, tid: int, value: Any, new: bool, encoder: _Encoder) -> None:
+        if any(item[0] == tid for item in encoder.twins):
+            return
+        record = self.twins[tid]
+        record["strong"] = value
+        self.pinned_ids.add(tid)
+        kind, state = record["kind"], None
+        if kind == "display":
+            state = [[r, c, m] for (r, c), m in value.marks.items() if type(r) is int and type(c) is int and type(m) is str]
+        elif kind == "input":
+            if value.lines is None:
+                record["rest"] = None
+            else:
+                rest = list(itertools.islice(value.lines, MAX_LINES + 1))
+                if len(rest) > MAX_LINES or not all(isinstance(line, str) for line in rest):
+                    raise TypeError(f"scripted input for a sandboxed implementation must be at most {MAX_LINES} strings")
+                record["rest"] = rest
+                value.lines = iter(rest)
+            state = record["rest"]
+        encoder.twins.append([tid, kind, new, state])
+
+    def send_pinned(self, encoder: _Encoder) -> None:
+        """Send the state of every object the server still refers to: the test's copy is the authority."""
+        for tid in sorted(self.pinned_ids):
+            self._state(tid, self.twins[tid]["strong"], False, encoder)
+
+    def _forget(self, tid: int, object_id: int, generation: int) -> None:
+        if self.by_object.get(object_id) == tid:
+            del self.by_object[object_id]
+        if self.twins.pop(tid, None) is not None and generation == self.owner.generation:
+            self.owner._released.append(tid)
+
+    def original(self, tid: int) -> Any:
+        record = self.twins.get(tid)
+        value = record["ref"]() if record else None
+        if value is None:
+            raise ProtocolViolation("unknown mirrored object")
+        return value
+
+    def apply(self, updates: Any) -> None:
+        """Copy what the server's twins wrote, drew and read back into the test's objects."""
+        if not isinstance(updates, dict):
+            raise ProtocolViolation("twin updates malformed")
+        for tid, text in _pairs(updates.get("out", [])):
+            if not isinstance(text, str):
+                raise ProtocolViolation("twin output malformed")
+            target = self.original(tid)
+            stream = target if isinstance(target, io.TextIOBase) else target.stream
+            stream.write(text)
+        for tid, marks in _pairs(updates.get("marks", [])):
+            target = self.original(tid)
+            if not isinstance(marks, list) or not all(
+                isinstance(m, list) and len(m) == 3 and type(m[0]) is int and type(m[1]) is int and isinstance(m[2], str)
+                for m in marks
+            ):
+                raise ProtocolViolation("twin marks malformed")
+            target.marks.clear()
+            target.marks.update({(r, c): m for r, c, m in marks})
+        for tid, used in _pairs(updates.get("used", [])):
+            target, record = self.original(tid), self.twins[tid]
+            rest = record["rest"]
+            if rest is None or not isinstance(used, int) or not 0 <= used <= len(rest):
+                raise ProtocolViolation("twin input malformed")
+            record["rest"] = rest[used:]
+            target.lines = iter(record["rest"])
+        free = updates.get("free", [])
+        if not isinstance(free, list) or not all(isinstance(tid, int) for tid in free):
+            raise ProtocolViolation("twin updates malformed")
+        for tid in free:
+            record = self.twins.get(tid)
+            if record is not None:
+                record["strong"] = None
+                self.pinned_ids.discard(tid)
+
+
+def _pairs(items: Any):
+    if not isinstance(items, list):
+        raise ProtocolViolation("twin updates malformed")
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+            raise ProtocolViolation("twin updates malformed")
+        yield item[0], item[1]
