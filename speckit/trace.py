@@ -73,7 +73,7 @@ class Trace:
         self._keep = []
 
     def call(self, label: str, args: tuple[Any, ...]) -> Entry:
-        owner = _current_example()
+        owner = current_example()
         if owner is not None and owner is not self._owner:
             self.reset(owner)
         names = self._names
@@ -103,7 +103,7 @@ class Trace:
 
     def _follow_example(self) -> None:
         """Start afresh when Hypothesis has moved on to another example."""
-        owner = _current_example()
+        owner = current_example()
         if owner is not None and owner is not self._owner:
             self.reset(owner)
 
@@ -135,13 +135,21 @@ def _make_example_reader():
     except Exception:  # noqa: BLE001 - another Hypothesis version, or none installed
         return _read_example_slowly
 
-    def current_example() -> object:
+    def read_context() -> object:
         return getattr(data, "value", default)
 
-    return current_example
+    return read_context
 
 
-_current_example = _make_example_reader()
+def current_example() -> object:
+    """The running Hypothesis example's build context, or None outside one.
+
+    The first call puts the fastest reader in its place, so that importing this module
+    does not import Hypothesis (the operation server imports it and never traces).
+    """
+    global current_example
+    current_example = _make_example_reader()
+    return current_example()
 
 
 TRACE = Trace()

@@ -26,7 +26,8 @@ from ..impl import (
     SuiteFailure,
     TracedOperation,
 )
-from ..trace import TRACE, _current_example
+from .. import trace
+from ..trace import TRACE
 from .config import MAX_BATCH, MAX_DEPTH, MAX_NAMES, MAX_SHOWN, READ_LIMIT, STATES, SandboxConfig
 from .process import ProtocolViolation, ServerDied, _Server, _text
 from .values import Handle, _decode, _Encoder, _StaleHandle, _TwinRegistry, _uses_handles
@@ -633,7 +634,7 @@ class SandboxedImplementation(Implementation):
 
     def _watch_example(self) -> None:
         """Make sure a Hypothesis example's pipelined calls are run before the example ends."""
-        example = _current_example()
+        example = trace.current_example()
         if example is None or example is self._example:
             return
         self._example = example
