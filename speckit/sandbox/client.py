@@ -28,7 +28,7 @@ from ..impl import (
 )
 from .. import trace
 from ..trace import TRACE
-from .config import MAX_BATCH, MAX_DEPTH, MAX_NAMES, MAX_SHOWN, READ_LIMIT, STATES, SandboxConfig
+from .config import MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, READ_LIMIT, SPARE_HANDLES, STATES, SandboxConfig
 from .process import ProtocolViolation, ServerDied, _Server, _text
 from .values import Handle, _decode, _Encoder, _StaleHandle, _TwinRegistry, _uses_handles
 
@@ -532,18 +532,43 @@ class SandboxedImplementation(Implementation):
         known = self._fields.get(key) if handle._gen == self.generation else None
         if known is None:
             label = f"reading the field {name} of a value"
-            handle_id = self._new_id()
+            handle_id, spare = self._new_id(), [self._new_id() for _ in range(SPARE_HANDLES)]
             try:
-                encoded = self._remote(_Read(["a", self._wire(handle, label), name, handle_id], label, f"field {name}"))
+                answer = self._remote(_Read(["a", self._wire(handle, label), name, handle_id, spare], label, f"field {name}"))
             except AttributeError as e:
                 known = (False, str(e))
             else:
+                encoded, others = self._field_answer(answer, spare)
                 known = (True, self._decode_result(encoded, handle_id))
+                for other, value in others:
+                    self._fields.setdefault((handle._hid, other), (True, value))
             self._fields[key] = known
         found, value = known
         if not found:
             raise AttributeError(value)
         return value
+
+    def _field_answer(self, answer: Any, spare: list[int]) -> tuple[Any, list[tuple[str, Any]]]:
+        """The encoded field a read asked for, and the record's other fields sent along, decoded."""
+        __tracebackhide__ = True
+        if not (isinstance(answer, list) and len(answer) == 2 and isinstance(answer[1], list) and len(answer[1]) <= MAX_FIELDS):
+            self._malformed("field answer malformed")
+        encoded, others = answer
+        unused, decoded = list(spare), []
+        for item in others:
+            if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str) and item[0].isidentifier() and len(item[0]) <= 100):
+                self._malformed("field answer malformed")
+            name, value, handle_id = item
+            if handle_id is not None:
+                if handle_id not in unused:
+                    self._malformed("field answer names a handle it was not offered")
+                unused.remove(handle_id)
+            try:
+                # Without an id, the value must be plain: depth 1 refuses a handle.
+                decoded.append((name, _decode(value, self, handle_id or 0, 0 if handle_id is not None else 1)))
+            except ProtocolViolation as e:
+                self._malformed(str(e))
+        return encoded, decoded
 
     def _module_attribute(self, module_name: str, name: str) -> Any:
         """``module.name`` of the implementation's module, read in the server; AttributeError if it has none."""

@@ -40,6 +40,10 @@ MAX_NAMES = 200
 """Names of a value's attributes (``dir``) kept from the server."""
 MAX_SHOWN = 200
 """Characters of a value's ``repr`` kept from the server."""
+MAX_FIELDS = 8
+"""Other fields of a record sent along with the one a test reads (it usually reads them next)."""
+SPARE_HANDLES = 4
+"""Handle ids a field read offers the server for those other fields that are not plain values."""
 
 STATES = ("present", "missing", "not implemented")
 

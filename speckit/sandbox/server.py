@@ -24,7 +24,7 @@ import attrs
 
 from .. import impl as impl_loader
 from ..impl import HUNG, Implementation, bool_problem, failure_of
-from .config import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, READ_LIMIT, STATES
+from .config import HEADER, INDEX_BITS, MAX_FIELDS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, READ_LIMIT, STATES
 from .confine import _c, _confine
 
 
@@ -380,6 +380,49 @@ def _read_field(state: _ServerState, subject: Any, command: list) -> Any:
     return state.encode_result(getattr(subject, command[2]), command[3])
 
 
+def _read_record_field(state: _ServerState, subject: Any, command: list) -> list:
+    """The field asked for and, alongside, the record's other fields: ``[value, [[name, value, id], ...]]``.
+
+    A test that reads one field of a record usually reads the others next (``value.empty``,
+    then ``value.color``); sending them along saves those round trips. A field that is
+    not a plain value takes one of the spare handle ids the request offers, or is left out.
+    """
+    _, _, name, handle_id, spare = command
+    value = state.encode_result(getattr(subject, name), handle_id)
+    spare_ids, others = list(spare), []
+    for other in _record_fields(subject):
+        if other == name or len(others) >= MAX_FIELDS:
+            continue
+        try:
+            field = getattr(subject, other)
+        except Exception:  # noqa: BLE001 - it is read (and fails) on its own if the test asks for it
+            continue
+        if field is None or type(field) in (bool, int, str, float):
+            others.append([other, state.encode_result(field, 0), None])
+        elif spare_ids:
+            handle = spare_ids.pop(0)
+            others.append([other, state.encode_result(field, handle), handle])
+    return [value, others]
+
+
+def _record_fields(subject: Any) -> list[str]:
+    """The data fields of a record (attrs, dataclass or plain instance attributes); none for an
+    object whose class customises attribute access, since reading it could run anything."""
+    import dataclasses
+
+    cls = type(subject)
+    if cls.__getattribute__ is not object.__getattribute__ or hasattr(cls, "__getattr__"):
+        return []
+    if attrs.has(cls):
+        return [f.name for f in attrs.fields(cls)]
+    if dataclasses.is_dataclass(cls):
+        return [f.name for f in dataclasses.fields(cls)]
+    instance = getattr(subject, "__dict__", None)
+    if not isinstance(instance, dict):
+        return []
+    return [n for n in list(instance)[: MAX_FIELDS + 1] if type(n) is str and n.isidentifier() and not n.startswith("_") and not hasattr(cls, n)]
+
+
 def _compare_values(state: _ServerState, subject: Any, command: list) -> bool:
     return bool(subject == state.decode(command[2]))
 
@@ -394,7 +437,7 @@ def _show_value(state: _ServerState, subject: Any, command: list) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
 
 
-_READERS = {"a": _read_field, "m": _read_field, "e": _compare_values, "d": _list_names, "s": _show_value}
+_READERS = {"a": _read_record_field, "m": _read_field, "e": _compare_values, "d": _list_names, "s": _show_value}
 
 
 def _limited(seconds: float, function, *args):

@@ -120,6 +120,19 @@ def test_fields_constants_and_colours_are_read_in_the_server(looping):
         colours.red = blue
 
 
+def test_a_records_other_fields_come_with_the_first_read(looping):
+    """Reading value.empty brings value.color along: the second read makes no round trip, until the next call."""
+    blue = looping.module("color").blue
+    value = looping.value.Value(False, blue)
+    value.empty
+    trips = looping._seq
+    assert value.color == blue and looping._seq == trips + 1, "only == went to the server"
+    square = looping.square.Square(3, 4)
+    value.color
+    assert looping._seq > trips + 1, "after an operation call the field is read afresh"
+    assert (square.column, square.row) == (3, 4)
+
+
 def test_a_field_that_loops_forever_fails_with_the_time_limit(looping):
     value = looping.value.Value(True)
     started = time.monotonic()
