@@ -94,17 +94,9 @@ class _Encoder:
         self.twins: list = []
 
     def arguments(self, args: tuple) -> list:
-        """A call's arguments, as a plain list of wire values."""
-        generation, owner, encoded = self.owner.generation, self.owner, []
-        for value in args:
-            kind = type(value)
-            if kind is Handle and value._gen == generation and value._owner is owner:
-                encoded.append(["h", value._hid])
-            elif value is None or kind is bool or kind is int or kind is str:
-                encoded.append(value)
-            else:
-                encoded.append(self.encode(value))
-        return encoded
+        """A call's arguments, as a plain list of wire values (the implementation's fast path,
+        ``_plain_arguments``, handles the common case of handles and scalars only)."""
+        return [self.encode(value) for value in args]
 
     def encode(self, value: Any, depth: int = 0) -> Any:
         kind = type(value)
