@@ -142,15 +142,14 @@ class Walk:
     then costs a few round trips instead of a few per node.
     """
 
-    def __init__(self, make: TreeMaker, side: int, first: str, *, levels: int | None = 0):
+    def __init__(self, make: TreeMaker, side: int, first: str, *, levels: int | None = 0, what: str = "the tree"):
         self.make, self.impl, self.side, self.first = make, make.impl, side, first
         self.player = make.player(first)  # only passed to evaluateGrid, which keeps nothing
         self.levels = levels  # a node's level is this plus the moves on its model path; None: not examined
-        self.what = "the tree"
+        self.what = what  # how failure messages name the tree
 
-    def check(self, tree, node: Node, *, leaf_worth: bool = True, what: str = "the tree"):
+    def check(self, tree, node: Node, *, leaf_worth: bool = True):
         """Check the tree whose root has no parent against ``node``; return the root's minimax value."""
-        self.what = what
         tg = self.impl.game_tree
         expect(not tg.isEmpty(tree), f"{self.where(node)} is a node (isEmpty false)")
         layer = [Visit(tree, node, self.make.grid(self.side, node.marks), tg.getGrid(tree), None, worth_checked=leaf_worth)]
@@ -275,7 +274,7 @@ def better(impl, value, best, maximising: bool):
 
 def walk(make: TreeMaker, tree, side: int, first: str, node: Node, *, levels: int | None = 0, root_worth: bool = False, what: str = "the tree"):
     """Check a whole tree whose root has no parent; return the root's minimax value."""
-    return Walk(make, side, first, levels=levels).check(tree, node, leaf_worth=root_worth, what=what)
+    return Walk(make, side, first, levels=levels, what=what).check(tree, node, leaf_worth=root_worth)
 
 
 def players(make: TreeMaker, first: str):
