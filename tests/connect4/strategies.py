@@ -17,6 +17,8 @@ import functools
 
 from hypothesis import strategies as st
 
+import adt.display as kit_display
+
 RED, BLUE = "red", "blue"
 OTHER = {RED: BLUE, BLUE: RED}
 
@@ -64,6 +66,22 @@ def played_grids(draw, sides=grid_sides, moves=None):
             break
         colour = OTHER[colour]
     return side, marks
+
+
+@st.composite
+def boards(draw):
+    """A board side (4 to 8) and a square on it."""
+    side = draw(grid_sides)
+    return side, (draw(st.integers(1, side)), draw(st.integers(1, side)))
+
+
+def drawn(text: str, side: int) -> dict:
+    """The marks of the one board in ``text`` (kit display format), by (row, column); '.' left out."""
+    marks = {}
+    for line in text.splitlines()[1 : side + 1]:
+        cells = line.split()
+        marks |= {(int(cells[0]), c): m for c, m in enumerate(cells[1:], start=1) if m != kit_display.EMPTY_MARK}
+    return marks
 
 
 # The oracle --------------------------------------------------------------------------

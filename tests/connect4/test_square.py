@@ -3,12 +3,11 @@
 import io
 
 from hypothesis import assume, given
-from hypothesis import strategies as st
 
 import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import BLUE, RED, Build, Read, grid_sides, locations, symbols
+from .strategies import BLUE, RED, Build, Read, boards, drawn, locations, symbols
 
 MARKS = {RED: "R", BLUE: "B"}
 
@@ -25,22 +24,6 @@ def check_square(impl, square, location: tuple[int, int], model, claim: str) -> 
     expect(impl.index.equals(impl.location.getColumn(at), build.index(location[1])), f"{claim}: its location's column is {location[1]}")
     expect_equal(Read(impl).symbol(ops.getSymbol(square)), model, f"{claim}: its symbol")
     expect_equal(ops.isEmpty(square), model is None, f"{claim}: isEmpty")
-
-
-@st.composite
-def boards(draw):
-    """A board side (4 to 8) and a square on it."""
-    side = draw(grid_sides)
-    return side, (draw(st.integers(1, side)), draw(st.integers(1, side)))
-
-
-def drawn(text: str, side: int) -> dict:
-    """The marks of the one board in ``text`` (kit display format), by (row, column); '.' left out."""
-    marks = {}
-    for line in text.splitlines()[1 : side + 1]:
-        cells = line.split()
-        marks |= {(int(cells[0]), c): m for c, m in enumerate(cells[1:], start=1) if m != kit_display.EMPTY_MARK}
-    return marks
 
 
 @covers("SquareType.newSquareType", "SquareType.getLocation", "SquareType.getSymbol", "SquareType.isEmpty")

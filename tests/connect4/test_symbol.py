@@ -8,29 +8,13 @@ from hypothesis import strategies as st
 import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import BLUE, RED, Build, Read, colours, grid_sides, symbols
+from .strategies import BLUE, RED, Build, Read, boards, colours, drawn, symbols
 
 MARKS = {RED: "R", BLUE: "B"}
 
 
 def name(model) -> str:
     return "empty" if model is None else model
-
-
-@st.composite
-def boards(draw):
-    """A board side (4 to 8) and a square on it."""
-    side = draw(grid_sides)
-    return side, (draw(st.integers(1, side)), draw(st.integers(1, side)))
-
-
-def drawn(text: str, side: int) -> dict:
-    """The marks of the one board in ``text`` (kit display format), by (row, column); '.' left out."""
-    marks = {}
-    for line in text.splitlines()[1 : side + 1]:
-        cells = line.split()
-        marks |= {(int(cells[0]), c): m for c, m in enumerate(cells[1:], start=1) if m != kit_display.EMPTY_MARK}
-    return marks
 
 
 @covers("SymbolType.newSymbolType", "SymbolType.isEmpty")

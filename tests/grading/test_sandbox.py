@@ -15,7 +15,6 @@ import ast
 import hashlib
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
