@@ -23,28 +23,21 @@ from . import impl as impl_loader
 from .registry import kit
 from .testing import use_spec
 
+GRADING = dict(
+    derandomize=True,
+    database=None,
+    max_examples=40,
+    deadline=None,
+    print_blob=False,
+    report_multiple_bugs=False,
+    phases=(Phase.explicit, Phase.generate, Phase.shrink),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+
 PROFILES = {
-    "grading": dict(
-        derandomize=True,
-        database=None,
-        max_examples=40,
-        deadline=None,
-        print_blob=False,
-        report_multiple_bugs=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-    ),
-    "zoo": dict(
-        # The grading profile without shrinking: the zoo only needs to know a test fails.
-        derandomize=True,
-        database=None,
-        max_examples=40,
-        deadline=None,
-        print_blob=False,
-        report_multiple_bugs=False,
-        phases=(Phase.explicit, Phase.generate),
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-    ),
+    "grading": GRADING,
+    # The grading profile without shrinking: the zoo only needs to know a test fails.
+    "zoo": {**GRADING, "phases": (Phase.explicit, Phase.generate)},
     "dev": dict(
         max_examples=200,
         deadline=None,
