@@ -32,7 +32,8 @@ sys.path.insert(0, str(REPO))
 
 from speckit import rubric as rubric_module  # noqa: E402
 from speckit.grade import Grader, grade  # noqa: E402
-from speckit.registry import KITS, kit  # noqa: E402
+from speckit import registry  # noqa: E402
+from speckit.registry import kit  # noqa: E402
 
 TARGET_SECONDS = 300.0
 
@@ -67,7 +68,7 @@ def make_copies(folder: Path, copies: int, spec_name: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--spec", default="connect4", choices=sorted(KITS), help="the specification (default: connect4)")
+    parser.add_argument("--spec", default=registry.main_spec(), choices=registry.names(), help="the specification (default: the main one)")
     parser.add_argument("--copies", type=int, default=20)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rubric", default=None, help="default: the kit's rubric of the specification")

@@ -8,11 +8,12 @@
 
 from .errors import PreconditionError, require
 from .loader import SpecDataError, available, load, module_name
-from .model import Constant, Erratum, Operation, Parameter, Side, Specification, TypeSpec
+from .model import Constant, Erratum, KitDeclaration, Operation, Parameter, Side, Specification, TypeSpec
 
 __all__ = [
     "Constant",
     "Erratum",
+    "KitDeclaration",
     "Operation",
     "Parameter",
     "PreconditionError",

@@ -13,7 +13,9 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from .model import Constant, Erratum, Operation, Parameter, Side, Specification, TypeSpec
+import attrs
+
+from .model import Constant, Erratum, KitDeclaration, Operation, Parameter, Side, Specification, TypeSpec
 
 DATA_ROOT = Path(__file__).parent
 KINDS = frozenset(
@@ -51,9 +53,34 @@ def load(name: str = "connect4") -> Specification:
         primitives=dict(meta.get("primitives", {})),
         types=types,
         errata=errata,
+        kit=_load_kit(meta.get("kit")),
     )
     _check_references(spec)
     return spec
+
+
+def _load_kit(table: dict | None) -> KitDeclaration:
+    if not table:
+        raise SpecDataError("spec.toml: no [kit] table (reference, suite, zoo, alternative, rubric)")
+    known = {f.name for f in attrs.fields(KitDeclaration)}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise SpecDataError(f"spec.toml: [kit] has unknown keys {unknown} (known: {sorted(known)})")
+    try:
+        return KitDeclaration(
+            reference=table["reference"],
+            suite=table["suite"],
+            zoo=table["zoo"],
+            alternative=table["alternative"],
+            rubric=table["rubric"],
+            supplied=tuple(table.get("supplied", ())),
+            served=tuple(table.get("served", ())),
+            time_limits={name: float(seconds) for name, seconds in table.get("time_limits", {}).items()},
+            scripts=tuple(table.get("scripts", ())),
+            main=bool(table.get("main", False)),
+        )
+    except KeyError as e:
+        raise SpecDataError(f"spec.toml: [kit] misses the key {e.args[0]!r}") from None
 
 
 def _read(path: Path) -> dict:
@@ -199,6 +226,8 @@ def _check_references(spec: Specification) -> None:
                 raise SpecDataError(f"{op.qualname}: unknown type {t!r}")
         for call in op.calls:
             _resolve(spec, call, f"{op.qualname} calls")
+    for qualname in spec.kit.time_limits:
+        _resolve(spec, qualname, "[kit] time_limits names")
     for erratum in spec.errata:
         for target in erratum.operations:
             if "." in target:

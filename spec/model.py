@@ -168,8 +168,40 @@ class Erratum:
 
 
 @attrs.frozen
+class KitDeclaration:
+    """Where a specification's executable parts live: the ``[kit]`` table of its ``spec.toml``.
+
+    Paths are relative to the kit's root (the folder holding ``spec/`` and ``tests/``);
+    modules are import names. The machinery reads only this, so adding a specification
+    means adding its folders and this table, never editing the machinery.
+    """
+
+    reference: str
+    """The reference implementation, as an importable package (``adt``)."""
+    suite: str
+    """The conformance suite's folder (``tests/connect4``)."""
+    zoo: str
+    """The folder of faulty variants of the reference that the suite must fail."""
+    alternative: str
+    """An alternative correct implementation that the suite must pass."""
+    rubric: str
+    """The default grading rubric."""
+    supplied: tuple[str, ...] = ()
+    """Modules of the contract that the kit supplies and a package re-exports (``adt.display``)."""
+    served: tuple[str, ...] = ()
+    """Classes of the supplied modules whose objects a test hands to the implementation
+    (``adt.display.Display``): the grading sandbox serves them to the student's code."""
+    time_limits: dict[str, float] = attrs.field(factory=dict)
+    """Seconds one call may take, for the operations that search or play (``Type.operation``)."""
+    scripts: tuple[str, ...] = ()
+    """The console scripts of the specification's programs."""
+    main: bool = False
+    """The kit's main specification: what a command that is not told ``--spec`` works on."""
+
+
+@attrs.frozen
 class Specification:
-    """A whole specification: its types, its errata and its Python contract."""
+    """A whole specification: its types, its errata, its Python contract and its kit."""
 
     name: str
     title: str
@@ -179,6 +211,7 @@ class Specification:
     primitives: dict[str, str]
     types: tuple[TypeSpec, ...]
     errata: tuple[Erratum, ...]
+    kit: KitDeclaration
 
     def type(self, name: str) -> TypeSpec:
         """The type called ``name`` (``"GridType"``) or with that module (``"grid"``)."""

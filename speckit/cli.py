@@ -11,7 +11,8 @@ from pathlib import Path
 import spec as spec_data
 
 from . import __version__
-from .registry import KITS, kit
+from . import registry
+from .registry import kit
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -98,7 +99,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _spec_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--spec", default="connect4", choices=sorted(KITS), help="the specification (default: connect4)")
+    main = registry.main_spec()
+    parser.add_argument(
+        "--spec", default=main, choices=registry.names(), help=f"the specification (default: {main}, the kit's main one)"
+    )
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -157,7 +161,7 @@ def _skeleton(args: argparse.Namespace) -> int:
 
     specification = spec_data.load(args.spec)
     written = write_skeleton(specification, Path(args.directory), force=args.force)
-    spec_flag = "" if args.spec == "connect4" else f" --spec {args.spec}"
+    spec_flag = "" if args.spec == registry.main_spec() else f" --spec {args.spec}"
     print(f"Wrote {len(written)} files to {args.directory}. Next: implement a type, then run `speckit check{spec_flag} {args.directory}`.")
     return EXIT_OK
 

@@ -41,23 +41,8 @@ from spec import Operation, Specification
 from .trace import TRACE
 
 DEFAULT_TIME_LIMIT = 2.0
-"""Seconds one operation call may take, unless the operation is known to be heavy."""
+"""Seconds one operation call may take, unless its specification's ``[kit] time_limits`` say otherwise."""
 
-HEAVY_TIME_LIMIT = 30.0
-"""Seconds for operations that search or play (game-tree building, a whole game)."""
-
-HEAVY_KINDS = frozenset({"action"})
-HEAVY_OPERATIONS = frozenset(
-    {
-        "GameTreeType.buildGame",
-        "GameTreeType.generateLevel",
-        "GameTreeType.chooseBest",
-        "GameTreeType.findBest",
-        "GameTreeType.findMove",
-        "GameTreeType.adjustLevel",
-        "Connect4Type.makeComputerMove",
-    }
-)
 
 
 class ImplementationError(Exception):
@@ -295,8 +280,7 @@ class TracedOperation:
         self.label = f"{module_name}.{operation.name}"
         primitive = impl.spec.primitives.get(operation.result, "")
         self.expects_bool = primitive == "bool"
-        heavy = operation.kind in HEAVY_KINDS or operation.qualname in HEAVY_OPERATIONS
-        self.time_limit = HEAVY_TIME_LIMIT if heavy else DEFAULT_TIME_LIMIT
+        self.time_limit = impl.spec.kit.time_limits.get(operation.qualname, DEFAULT_TIME_LIMIT)
         self._found: Callable[..., Any] | None = None
         """The implementation's function, once found."""
 

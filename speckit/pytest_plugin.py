@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, Phase, settings
 import spec as spec_data
 
 from . import impl as impl_loader
+from . import registry
 from .registry import kit
 from .testing import use_spec
 
@@ -58,6 +59,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the implementation to test: a package directory or an importable module (default: the reference)",
     )
     group.addoption(
+        "--spec",
+        default=None,
+        metavar="NAME",
+        help="the specification the tests belong to (default: the one whose declared suite folder holds each test)",
+    )
+    group.addoption(
         "--sandbox",
         action="store_true",
         default=False,
@@ -78,6 +85,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    given = config.getoption("--spec")
+    if given and given not in registry.names():
+        raise pytest.UsageError(f"--spec {given}: no such specification (known: {', '.join(registry.names())})")
     settings.load_profile(f"speckit-{config.getoption('--profile')}")
 
 
@@ -137,12 +147,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def spec_of(node: pytest.Item | pytest.Collector) -> str:
-    """The specification a test belongs to: the name of its folder under tests/."""
-    path = Path(str(node.path))
-    for parent in path.parents:
-        if (parent.parent / "conftest.py").exists() and parent.parent.name == "tests":
-            return parent.name
-    return "connect4"
+    """The specification a test belongs to: ``--spec``, or the one whose declared suite folder holds it."""
+    given = node.config.getoption("--spec")
+    if given:
+        return given
+    path = Path(str(node.path)).resolve()
+    for name in registry.names():
+        if path.is_relative_to(registry.kit(name).suite_dir.resolve()):
+            return name
+    raise pytest.UsageError(f"{node.nodeid} uses the implementation but is in no specification's suite folder; say which with --spec")
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,9 @@
-"""The specifications the kit knows, with their reference implementation and suite folder."""
+"""The specifications the kit knows, each with its executable parts, read from its spec data.
+
+A specification declares itself in the ``[kit]`` table of its ``spec.toml``
+(:class:`spec.KitDeclaration`): this module only resolves those declarations to
+folders, so adding a specification never means editing this file.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +11,23 @@ from pathlib import Path
 
 import attrs
 
-from .paths import REPO_ROOT, suite_root
+import spec as spec_data
+from spec import KitDeclaration
+
+from .paths import REPO_ROOT
 
 
 @attrs.frozen
 class Kit:
-    """One specification's executable parts."""
+    """One specification's executable parts, as folders of this installation."""
 
     spec: str
-    reference: str
-    """The reference implementation, as an importable package name."""
+    declaration: KitDeclaration
+
+    @property
+    def reference(self) -> str:
+        """The reference implementation, as an importable package name."""
+        return self.declaration.reference
 
     @property
     def reference_dir(self) -> Path:
@@ -23,22 +35,36 @@ class Kit:
 
     @property
     def suite_dir(self) -> Path:
-        return suite_root() / self.spec
+        return REPO_ROOT / self.declaration.suite
 
     @property
     def zoo_dir(self) -> Path:
-        return suite_root() / "zoo" / self.spec
+        return REPO_ROOT / self.declaration.zoo
+
+    @property
+    def alternative_dir(self) -> Path:
+        return REPO_ROOT / self.declaration.alternative
+
+    @property
+    def rubric_path(self) -> Path:
+        return REPO_ROOT / self.declaration.rubric
 
 
-KITS = {
-    "connect4": Kit("connect4", "adt"),
-    "boardadt": Kit("boardadt", "reference_games.boardadt"),
-}
+def names() -> tuple[str, ...]:
+    """The names of every specification the kit knows, sorted."""
+    return spec_data.available()
 
 
 def kit(name: str) -> Kit:
     """The kit of the specification called ``name``; a one-line error for an unknown name."""
-    try:
-        return KITS[name]
-    except KeyError:
-        raise KeyError(f"no specification called {name!r} (known: {', '.join(sorted(KITS))})") from None
+    if name not in names():
+        raise KeyError(f"no specification called {name!r} (known: {', '.join(names())})")
+    return Kit(name, spec_data.load(name).kit)
+
+
+def main_spec() -> str:
+    """The kit's main specification: the one whose ``[kit]`` table says ``main = true``."""
+    main = [name for name in names() if spec_data.load(name).kit.main]
+    if len(main) != 1:
+        raise RuntimeError(f"exactly one specification must declare main = true, not {main}")
+    return main[0]

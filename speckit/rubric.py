@@ -48,9 +48,9 @@ import attrs
 
 import spec as spec_data
 
+from .registry import kit, main_spec
 from .sandbox import SandboxConfig
 
-RUBRICS = Path(__file__).resolve().parent / "rubrics"
 MODES = ("best", "submitted", "hybrid")
 VISIBILITIES = ("hidden", "after_published", "visible", "after_due_date")
 
@@ -117,13 +117,15 @@ class Rubric:
 
 
 def default_path(spec_name: str) -> Path:
-    return RUBRICS / f"{spec_name}.toml"
+    """The rubric a specification declares as its default."""
+    return kit(spec_name).rubric_path
 
 
 def load(path: str | Path | None = None, spec_name: str | None = None) -> Rubric:
     """Read and check a rubric (default: the kit's rubric of ``spec_name``)."""
     if path is None:
-        path = default_path(spec_name or "connect4")
+        spec_name = spec_name or main_spec()
+        path = default_path(spec_name)
         if not path.is_file():
             raise RubricError(f"the kit has no rubric for {spec_name!r}; give one with --rubric")
     path = Path(path)
@@ -142,7 +144,7 @@ def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None 
         raise RubricError(f"{source}: {message}")
 
     _known(data, {"spec", "title", "grading", "limits", "types"}, "top level", fail)
-    name = data.get("spec", spec_name or "connect4")
+    name = data.get("spec", spec_name or main_spec())
     if spec_name and name != spec_name:
         fail(f"the rubric is for {name!r}, not {spec_name!r}")
     try:

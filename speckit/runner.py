@@ -53,7 +53,7 @@ def run_suite(
         command = [
             sys.executable, "-m", "pytest", *selected,
             "-p", "speckit.report", f"--speckit-report={report}",
-            f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
+            f"--spec={spec_name}", f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
             *extra,
         ]  # fmt: skip
         if implementation is not None:

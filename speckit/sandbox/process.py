@@ -288,10 +288,11 @@ def _target_ids(config: SandboxConfig) -> tuple[int | None, int | None]:
     return uid, gid
 
 
-def probe(config: SandboxConfig, package: Path | None = None, spec_name: str = "connect4") -> str:
+def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | None = None) -> str:
     """Start a server on a package (default: the reference) and say how it is confined; SandboxError if it cannot be."""
-    from ..registry import kit
+    from ..registry import kit, main_spec
 
+    spec_name = spec_name or main_spec()
     server = _Server((package or kit(spec_name).reference_dir).resolve(), spec_name, config)
     try:
         reply = server.start()

@@ -49,3 +49,32 @@ def test_a_constant_is_read_with_its_value_and_meaning(tmp_path):
 def test_a_malformed_constant_is_refused_naming_it(tmp_path, value, reason):
     with pytest.raises(loader.SpecDataError, match=f"board_adt.toml: constant 'number_of_columns': {reason}"):
         loader._load_type(_type_file(tmp_path, value))
+
+
+@pytest.mark.parametrize("name", spec.available())
+def test_the_kit_declaration_names_parts_that_exist(name):
+    import importlib
+    import tomllib
+
+    from speckit.registry import kit
+
+    parts = kit(name)
+    declared = parts.declaration
+    assert importlib.util.find_spec(declared.reference) is not None, f"{name}: reference {declared.reference} is not importable"
+    for folder in (parts.suite_dir, parts.zoo_dir, parts.alternative_dir):
+        assert folder.is_dir(), f"{name}: {folder} does not exist"
+    assert parts.rubric_path.is_file(), f"{name}: no rubric at {parts.rubric_path}"
+    for module in declared.supplied:
+        assert importlib.util.find_spec(module) is not None, f"{name}: supplied module {module} is not importable"
+    for served in declared.served:
+        module, _, cls = served.rpartition(".")
+        assert module in declared.supplied and isinstance(getattr(importlib.import_module(module), cls), type), served
+    scripts = tomllib.loads((parts.suite_dir.parents[1] / "pyproject.toml").read_text())["project"]["scripts"]
+    for script in declared.scripts:
+        assert script in scripts, f"{name}: console script {script} is not in pyproject.toml"
+
+
+def test_exactly_one_specification_is_the_main_one():
+    from speckit.registry import main_spec
+
+    assert [n for n in spec.available() if spec.load(n).kit.main] == [main_spec()]

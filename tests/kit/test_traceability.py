@@ -3,11 +3,11 @@
 import pytest
 
 import spec
-from speckit.registry import KITS
+from speckit.registry import names
 from speckit.traceability import covering_tests, unknown_names
 
 
-@pytest.mark.parametrize("name", sorted(KITS))
+@pytest.mark.parametrize("name", names())
 def test_every_documented_operation_has_a_covering_test(name):
     specification = spec.load(name)
     coverage = covering_tests(specification)
@@ -19,7 +19,7 @@ def test_every_documented_operation_has_a_covering_test(name):
     assert not uncovered, f"{len(uncovered)} documented operations have no covering test: {uncovered}"
 
 
-@pytest.mark.parametrize("name", sorted(KITS))
+@pytest.mark.parametrize("name", names())
 def test_markers_name_only_specified_operations(name):
     unknown = unknown_names(spec.load(name))
     assert not unknown, f"covers markers name unknown operations: {unknown}"
