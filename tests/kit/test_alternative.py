@@ -6,18 +6,15 @@ identity (errata E01, E25); tests/fixtures/alt_boardadt uses string colours, a
 dictionary board, and the other readings of errata B02, B04, B05 and B09.
 """
 
-from pathlib import Path
-
 import pytest
 
+from speckit.registry import kit, names
 from speckit.runner import run_suite
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
-
-@pytest.mark.parametrize("name", ["connect4", "boardadt"])
+@pytest.mark.parametrize("name", names())
 def test_the_whole_suite_passes_the_alternative_correct_implementation(name):
-    run = run_suite(name, FIXTURES / f"alt_{name}")
+    run = run_suite(name, kit(name).alternative_dir)
     assert not run.crash, run.crash
     failures = [f"{t['test']}\n{t['message']}" for t in run.tests if t["outcome"] == "failed"]
     assert run.tests, "the suite ran no test"
