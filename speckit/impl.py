@@ -40,33 +40,18 @@ from spec import Operation, Specification
 
 from .trace import TRACE
 
-DEFAULT_TIME_LIMIT = 2.0
-"""Seconds one operation call may take, unless its specification's ``[kit] time_limits`` say otherwise."""
+from .core import (  # noqa: F401 - re-exported: the names the suite and the sandbox use
+    DEFAULT_TIME_LIMIT,
+    FailureKind,
+    ImplementationError,
+    MissingOperation,
+    NotImplementedOperation,
+    OperationFailed,
+    SuiteFailure,
+    TimeLimitReached,
+)
 
-
-
-class ImplementationError(Exception):
-    """The implementation cannot be loaded at all (bad path, not a package)."""
-
-
-class SuiteFailure(AssertionError):
-    """A conformance failure caused by the implementation; pytest reports it as a failure."""
-
-
-class MissingOperation(SuiteFailure):
-    """The implementation has no such module or function."""
-
-
-class NotImplementedOperation(SuiteFailure):
-    """The operation exists but raises NotImplementedError (a fresh skeleton)."""
-
-
-class OperationFailed(SuiteFailure):
-    """The operation raised, ran too long, or returned a value of the wrong kind."""
-
-
-class _TimeLimitReached(BaseException):
-    """Raised inside an operation by the alarm; a BaseException so ``except Exception`` cannot swallow it."""
+_TimeLimitReached = TimeLimitReached  # the sandbox server's old name, until it imports speckit.core
 
 
 def load(target: str | Path, spec: Specification, *, sandbox: Any = None) -> "Implementation":
@@ -356,7 +341,7 @@ class TracedOperation:
 
 Implementation.operation_class = TracedOperation
 
-NOT_IMPLEMENTED, HUNG, FAILED = "not implemented", "hung", "failed"
+NOT_IMPLEMENTED, HUNG, FAILED = FailureKind.NOT_IMPLEMENTED, FailureKind.HUNG, FailureKind.FAILED
 
 
 def failure_of(qualname: str, error: BaseException, time_limit: float) -> tuple[str | None, str]:

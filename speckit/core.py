@@ -1,0 +1,100 @@
+"""The kit's shared vocabulary: failure types, outcome enumerations, the time-limit exception
+and the default limits.
+
+Every other module of :mod:`speckit` may import this one; it imports nothing of the kit.
+The operation server (:mod:`speckit.sandbox.server`) and the test process both word their
+results with it, so the two sides of the sandbox agree without importing each other.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class ImplementationError(Exception):
+    """The implementation cannot be loaded at all (bad path, not a package)."""
+
+
+class SuiteFailure(AssertionError):
+    """A conformance failure caused by the implementation; pytest reports it as a failure."""
+
+
+class MissingOperation(SuiteFailure):
+    """The implementation has no such module or function."""
+
+
+class NotImplementedOperation(SuiteFailure):
+    """The operation exists but raises NotImplementedError (a fresh skeleton)."""
+
+
+class OperationFailed(SuiteFailure):
+    """The operation raised, ran too long, or returned a value of the wrong kind."""
+
+
+class TimeLimitReached(BaseException):
+    """Raised inside an operation by the alarm; a BaseException so ``except Exception`` cannot swallow it."""
+
+
+class Presence(str, enum.Enum):
+    """Whether an implementation has an operation, as read from its source."""
+
+    PRESENT = "present"
+    MISSING = "missing"
+    NOT_IMPLEMENTED = "not implemented"
+    """The operation exists and its body only raises NotImplementedError."""
+
+
+class FailureKind(str, enum.Enum):
+    """What an exception escaping an operation means."""
+
+    NOT_IMPLEMENTED = "not implemented"
+    HUNG = "hung"
+    """The call reached its time limit; the operation is not called again in this run."""
+    FAILED = "failed"
+
+
+class Outcome(str, enum.Enum):
+    """The result of one test, or the status of one documented operation in a check."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    MISSING = "missing"
+    NOT_IMPLEMENTED = "not implemented"
+    UNTESTED = "untested"
+    """No test covering the operation ran to a verdict."""
+    SKIPPED = "skipped"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Seconds one operation call may take, unless its specification's ``[kit] time_limits`` say otherwise."""
+
+
+@attrs.frozen
+class Limits:
+    """The default resource limits of one implementation under test: the one place they are written.
+
+    The sandbox's configuration and a rubric's ``[limits]`` table start from these values.
+    """
+
+    memory_mb: int = 1024
+    """Address-space limit of the operation server."""
+    cpu_seconds: int = 600
+    """Processor seconds one server process may use in all (a restart starts afresh)."""
+    output_kb: int = 1024
+    """Output the implementation may print per call, and the size of any file it writes."""
+    import_seconds: float = 10.0
+    """Time to import the package or one of its modules."""
+    call_seconds: float = DEFAULT_TIME_LIMIT
+    """Time one operation call may take, unless the specification says otherwise."""
+    test_seconds: float = 120.0
+    """Operation time one test may use in all when grading."""
+    run_seconds: float = 1800.0
+    """Time one run of the suite may take when grading, before it is stopped."""
+
+
+DEFAULT_LIMITS = Limits()
