@@ -38,7 +38,7 @@ def equals(first: Colour, second: Colour) -> bool:
 
 def showColour(colour: Colour, display: Display, location: Location) -> Colour:
     """Draw this colour's mark (R or B) on the display at the location; return the colour."""
-    display_adt.showMark(display, location.row.number, location.column.number, MARKS[colour.name])
+    display_adt.showMarkAt(display, location, MARKS[colour.name])
     return colour
 
 
