@@ -17,7 +17,9 @@ reproducible should the game ever use them.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import sys
 from collections.abc import Sequence
 
 from . import colour as colour_adt
@@ -48,16 +50,22 @@ def main(argv: Sequence[str] | None = None, *, input: Input | None = None, displ
     display = display_adt.newDisplayType() if display is None else display
     try:
         display_adt.showMessage(display, RULES)
-        while True:
-            connect4.play(_new_game(input, display, options))
-            if not input_adt.readYesNo(input, "Play again? (y/n) "):
-                break
-    except EndOfInput:
-        pass
-    except KeyboardInterrupt:
-        display_adt.showMessage(display, "\nGoodbye.")
-        return 130
-    display_adt.showMessage(display, "Goodbye.")
+        try:
+            while True:
+                connect4.play(_new_game(input, display, options))
+                if not input_adt.readYesNo(input, "Play again? (y/n) "):
+                    break
+        except EndOfInput:
+            pass
+        except KeyboardInterrupt:
+            display_adt.showMessage(display, "\nGoodbye.")
+            return 130
+        display_adt.showMessage(display, "Goodbye.")
+    except BrokenPipeError:
+        # The reader of the output has gone (``connect4 | head``): leave quietly, and point
+        # standard output at the null device so Python's flush at exit cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0
 
 

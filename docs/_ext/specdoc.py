@@ -31,6 +31,7 @@ import importlib
 import pkgutil
 import posixpath
 import re
+import shutil
 from pathlib import Path
 
 from docutils import nodes
@@ -540,6 +541,8 @@ class SpecUses(SpecDirective):
 
     def run(self):
         spec = self.spec
+        if shutil.which(self.config.graphviz_dot) is None:
+            return self.as_list(spec)
         lines = [
             "digraph uses {",
             '  graph [rankdir=TB, ranksep=0.45, nodesep=0.25, bgcolor="transparent", fontname="Helvetica"];',
@@ -576,6 +579,20 @@ class SpecUses(SpecDirective):
             + "Shaded boxes are supplied by the kit. Click a box for the type's description."
         )
         return [node, caption]
+
+    def as_list(self, spec) -> list[nodes.Node]:
+        """Without Graphviz: the same uses as a list, each type linked, never a diagram's raw source."""
+        logger.info("spec-uses: Graphviz's dot is not installed, so the uses of %s are shown as a list", spec.name)
+        items = nodes.bullet_list()
+        for t in spec.types:
+            used = spec.uses(t.name)
+            text = para(xref(spec.name, "type", t.name), " uses " if used else " uses no other type")
+            for i, name in enumerate(used):
+                if i:
+                    text += nodes.Text(", ")
+                text += xref(spec.name, "type", name)
+            items += nodes.list_item("", text)
+        return [para("Which type uses which (install Graphviz to see this as a diagram):"), items]
 
 
 _DIAGRAM_LINK = "specdoc-type:"

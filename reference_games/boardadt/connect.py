@@ -25,6 +25,8 @@ from .console import LETTERS, NAMES
 from .game import Seat, open_console, parser, play_game, run
 
 TITLE = "Connect Four against the computer"
+PROG = "boardadt-connect"
+"""The command that runs this program (its console script)."""
 OTHER = {red: blue, blue: red}
 
 
@@ -51,12 +53,12 @@ def budget(text: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: parse the options, ask for the person's colour, play until they stop."""
-    options = parser("connect", "Play Connect Four against the computer: red moves first, four in a line wins.")
+    options = parser(PROG, "Play Connect Four against the computer: red moves first, four in a line wins.")
     options.add_argument("--level", type=level, default="perfect", help="how the computer plays: random, greedy, depth:N or perfect (default)")
     options.add_argument("--budget", type=budget, default=1.0, metavar="SECONDS", help="time a perfect move may take (default 1.0)")
     options.add_argument("--seed", type=int, default=None, help="seed for the computer's random choices")
     args = options.parse_args(argv)
-    console = open_console(args.graphics, TITLE, "connect")
+    console = open_console(args.graphics, TITLE, PROG)
     rng = random.Random(args.seed)
     board = Board()
 

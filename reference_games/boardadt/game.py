@@ -9,6 +9,7 @@ that end of input and Ctrl-C end it with a short message instead of a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Callable
 
@@ -19,7 +20,7 @@ from .color import Color
 from .console import Console
 from .turtle_board import GraphicsUnavailable, open_turtle_board
 
-EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
+EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 130, 141
 
 
 @attrs.frozen
@@ -86,7 +87,19 @@ def run(main_loop: Callable[[], None], console: Console) -> int:
     except KeyboardInterrupt:
         print("\nInterrupted: goodbye.")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return closed_output()
     finally:
         console.close()
     print("Goodbye.")
     return EXIT_OK
+
+
+def closed_output() -> int:
+    """Leave quietly when the reader of the output has gone (``... | head``): no traceback.
+
+    Standard output is pointed at the null device so that Python's own flush at exit
+    cannot fail a second time.
+    """
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_BROKEN_PIPE

@@ -19,14 +19,16 @@ from .console import NAMES
 from .game import Seat, open_console, parser, play_game, run
 
 TITLE = "Connect Four: two players"
+PROG = "boardadt-play-two"
+"""The command that runs this program (its console script)."""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: parse the options and play games until the players stop."""
     args = parser(
-        "play_two", "Two people play Connect Four on one board: Red moves first, four in a line wins."
+        PROG, "Two people play Connect Four on one board: Red moves first, four in a line wins."
     ).parse_args(argv)
-    console = open_console(args.graphics, TITLE, "play_two")
+    console = open_console(args.graphics, TITLE, PROG)
     board = Board()
 
     def human(colour):

@@ -181,3 +181,35 @@ def test_ctrl_c_leaves_cleanly():
     child.close()
     assert "Traceback" not in child.before
     assert child.exitstatus == 130
+
+
+def read_first_line_then_close(command, answers) -> subprocess.CompletedProcess:
+    """Run a program as ``... | head -1`` would: read one line of its output, then stop reading."""
+    child = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO_ROOT,
+        env=dict(os.environ, NO_COLOR="1"),
+    )  # fmt: skip
+    child.stdin.write("".join(f"{a}\n" for a in answers).encode())
+    child.stdin.close()
+    first = child.stdout.readline()
+    child.stdout.close()
+    error = child.stderr.read().decode()
+    child.wait(timeout=120)
+    return subprocess.CompletedProcess(command, child.returncode, first.decode(), error)
+
+
+@pytest.mark.parametrize(
+    "command, answers",
+    [(PLAY_TWO, [4] * 40), ([*CONNECT, "--level", "random"], ["r", *[4] * 40])],
+    ids=["play_two", "connect"],
+)
+def test_a_reader_that_goes_away_ends_the_program_quietly(command, answers):
+    done = read_first_line_then_close(command, answers)
+    assert done.stdout.startswith("Connect Four")
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("command, prog", [(PLAY_TWO, "boardadt-play-two"), (CONNECT, "boardadt-connect")])
+def test_usage_names_the_console_script(command, prog):
+    done = subprocess.run([*command, "--help"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
+    assert done.stdout.startswith(f"usage: {prog} ")

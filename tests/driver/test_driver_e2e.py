@@ -131,3 +131,20 @@ def test_a_bad_option_is_a_one_line_error(spawn):
     transcript = finish(child)
     assert child.exitstatus == 2
     assert re.search(r"connect4: error: argument --size: 12 is not between 4 and 9", transcript)
+
+
+def test_a_reader_that_goes_away_ends_the_driver_quietly():
+    import subprocess
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "adt", "--seed", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    child.stdin.write(b"4\n" + b"1 1\n" * 30)
+    child.stdin.close()
+    first = child.stdout.readline()
+    child.stdout.close()
+    error = child.stderr.read().decode()
+    child.wait(timeout=120)
+    assert first.startswith(b"Connect-4")
+    assert "Traceback" not in error and "BrokenPipeError" not in error, error

@@ -150,3 +150,18 @@ def test_conf_uses_only_offline_extensions():
     conf = (DOCS / "conf.py").read_text()
     assert '"specdoc"' in conf and '"sphinx.ext.graphviz"' in conf
     assert "intersphinx" not in conf
+
+
+@pytest.mark.slow
+def test_without_graphviz_the_uses_are_a_list_not_a_diagrams_source(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", "-D", "graphviz_dot=/nonexistent/dot", str(DOCS), str(tmp_path)],
+        capture_output=True, text=True, timeout=1200,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    page = (tmp_path / "specification.html").read_text(encoding="utf-8")
+    assert "digraph" not in page
+    assert "install Graphviz to see this as a diagram" in page
