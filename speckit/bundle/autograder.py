@@ -1,0 +1,67 @@
+"""What runs inside a Gradescope autograder: grade ``<root>/submission`` into ``<root>/results/results.json``.
+
+``run_autograder`` (written by :mod:`.gradescope`) calls ``python -m speckit.bundle.autograder``.
+The submission is graded by ``speckit grade`` exactly as a class would be, as a folder of
+one student, and that student's ``results.json`` becomes the autograder's result. Whatever
+goes wrong, Gradescope gets a valid results file that says what happened, never nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+STUDENT = "submission"
+"""The one student's name inside the autograder's private submissions folder."""
+
+
+def failed_result(message: str) -> dict:
+    """A results file for a submission that could not be graded at all: 0 points and the reason."""
+    return {"score": 0.0, "output": message, "visibility": "visible", "stdout_visibility": "hidden", "tests": []}
+
+
+def grade_submission(root: Path, spec: str, rubric: Path | None) -> dict:
+    """Grade ``root/submission``; the Gradescope result, or a failed one naming the problem."""
+    submission = root / "submission"
+    if not submission.is_dir() or not any(submission.iterdir()):
+        return failed_result("Nothing was submitted: upload your package's .py files (or a .zip of its folder).")
+    with tempfile.TemporaryDirectory(prefix="speckit-autograder-") as scratch:
+        folder, out = Path(scratch) / "submissions", Path(scratch) / "grades"
+        folder.mkdir()
+        shutil.copytree(submission, folder / STUDENT)
+        command = [sys.executable, "-m", "speckit.cli", "grade", str(folder), "--out", str(out), "--spec", spec, "--jobs", "1"]
+        if rubric is not None:
+            command += ["--rubric", str(rubric)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        print(done.stderr, end="", file=sys.stderr)
+        found = sorted(out.glob("results/*/results.json"))
+        if done.returncode != 0 or len(found) != 1:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            return failed_result(f"The autograder could not grade this submission ({last}). Please tell your instructor.")
+        return json.loads(found[0].read_text(encoding="utf-8"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="run_autograder", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path(os.environ.get("AUTOGRADER_ROOT", "/autograder")), help="the autograder's root folder (default /autograder)")
+    parser.add_argument("--spec", required=True, help="the specification graded")
+    parser.add_argument("--rubric", type=Path, default=None, help="the rubric (default: the kit's rubric of the specification)")
+    args = parser.parse_args(argv)
+    try:
+        result = grade_submission(args.root, args.spec, args.rubric)
+    except Exception as e:  # noqa: BLE001 - Gradescope must always get a results file
+        result = failed_result(f"The autograder failed ({type(e).__name__}: {e}). Please tell your instructor.")
+    results = args.root / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    (results / "results.json").write_text(json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
