@@ -157,10 +157,9 @@ def _required(rule: CodeRule, module: str, tree: ast.Module, class_name: str) ->
                 instance = node.args.args[0].arg
                 for sub in ast.walk(node):
                     targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target] if isinstance(sub, (ast.AnnAssign, ast.AugAssign)) else []
-                    for target in targets:
-                        for part in ast.walk(target):
-                            if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) and part.value.id == instance:
-                                assigned.add(part.attr)
+                    for target in _unpacked(targets):
+                        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == instance:
+                            assigned.add(target.attr)
             if any(isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list):
                 assigned.add(node.name)
     return [
@@ -168,3 +167,12 @@ def _required(rule: CodeRule, module: str, tree: ast.Module, class_name: str) ->
         for name in rule.require_attributes
         if name not in assigned
     ]
+
+
+def _unpacked(targets: list[ast.expr]) -> Iterator[ast.expr]:
+    """Assignment targets with tuples and lists opened (``self.a, self.b = ...``), subscripts left whole."""
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            yield from _unpacked(list(target.elts))
+        else:
+            yield target

@@ -146,3 +146,19 @@ def test_the_instructors_workload_is_stored_and_found(impl):
 @covers("HashDictionary.HashDictionary", "HashDictionary.put", "HashDictionary.remove", "HashDictionary.get")
 def test_rule_XR1_the_hash_table_is_the_students_own(impl):
     obey(impl, XPLUS, "XR1")
+
+
+@covers("HashDictionary.put", "HashDictionary.get", "HashDictionary.remove")
+@given(size=st.one_of(st.integers(1, 3), st.just(9973)), n=st.integers(3, 8), symbol=st.sampled_from("XO"))
+def test_configurations_differing_in_one_square_are_different_keys(impl, size, n, symbol):
+    """The search's configurations differ from each other in a square or two, often the last ones."""
+    ops = impl.hash_dictionary
+    table = ops.HashDictionary(size)
+    keys = [" " * i + symbol + " " * (n * n - i - 1) for i in range(n * n)] + [" " * (n * n)]
+    for i, key in enumerate(keys):
+        ops.put(table, impl.data.Data(key, i))
+    found = impl.batch(lambda: [ops.get(table, key) for key in keys])
+    expect_equal(found, list(range(len(keys))), f"{len(keys)} boards of {n} x {n} with one tile each (or none) are stored and found as different keys")
+    ops.remove(table, keys[-2])
+    expect_equal(ops.get(table, keys[-2]), -1, "the removed board is gone")
+    expect_equal(ops.get(table, keys[-1]), len(keys) - 1, "the board differing from it in one square is still there")
