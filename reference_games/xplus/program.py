@@ -74,8 +74,9 @@ def outcome(configurations) -> int | None:
 RESULTS = {HUMAN_WINS: "You win!", COMPUTER_WINS: "The computer wins.", DRAW: "The game is a draw."}
 
 
-def play_game(configurations, size: int, max_levels: int, *, ask=input, out: TextIO = sys.stdout) -> int | None:
-    """Play one game to its end; its result, or None if the person left."""
+def play_game(configurations, size: int, max_levels: int, *, ask=input, out: TextIO | None = None) -> int | None:
+    """Play one game to its end; its result, or None if the person left. ``out`` defaults to standard output."""
+    out = out or sys.stdout
     game = Play(configurations, size, max_levels)
     print(draw(configurations, size), file=out)
     while True:
