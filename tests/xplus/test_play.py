@@ -42,6 +42,7 @@ def reference_choice(model: BoardModel, levels: int):
 @covers(
     "Configurations.createDictionary", "Configurations.squareIsEmpty", "Configurations.savePlay", "Configurations.wins",
     "Configurations.isDraw", "Configurations.evalBoard", "Configurations.repeatedConfiguration", "Configurations.addConfiguration",
+    "Play.Play", "Play.computerPlay", "PosPlay.getScore", "PosPlay.getRow", "PosPlay.getCol",
 )  # fmt: skip
 @settings(max_examples=25)
 @given(model=games_in_progress(), levels=st.integers(1, 3))
@@ -54,3 +55,12 @@ def test_the_search_on_the_students_board_chooses_as_on_the_reference(impl, mode
     expect_equal(got, expected, f"Play.computerPlay on the board\n{model.picture()}\nsearching {levels} levels: (score, row, col) as the same search on the reference")
     expect((got[1], got[2]) not in model.tiles, "the computer plays on an empty square")
     expect_squares(impl, configurations, model, "the search leaves the board as it was")
+
+
+@covers("PosPlay.PosPlay", "PosPlay.getScore", "PosPlay.getRow", "PosPlay.getCol", "DictionaryException.DictionaryException")
+def test_the_supplied_classes_are_re_exported_and_work(impl):
+    play = impl.pos_play.PosPlay(2, 1, 3)
+    got = (impl.pos_play.getScore(play), impl.pos_play.getRow(play), impl.pos_play.getCol(play))
+    expect_equal(got, (2, 1, 3), "PosPlay(2, 1, 3) reads back its score, row and column")
+    error = impl.dictionary_exception.DictionaryException("a message")
+    expect(error is not None, "DictionaryException(message) makes the exception")
