@@ -6,7 +6,8 @@ isDraw and evalBoard are compared with the model (errata X05, X06, X07, X11) on
 random boards and on boards built around a shape with arms of independent lengths.
 """
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spec
@@ -164,3 +165,11 @@ def test_x_and_plus_arms_of_one_centre_do_not_add_up(impl, n, data):
 @covers("Configurations.Configurations")
 def test_rule_XR2_the_board_variable_exists(impl):
     obey(impl, XPLUS, "XR2")
+
+
+@pytest.mark.slow
+@covers("Configurations.wins", "Configurations.isDraw", "Configurations.evalBoard")
+@settings(max_examples=1500)
+@given(model=st.one_of(boards(), shaped_boards(), boards(fill=True)))
+def test_the_rules_hold_on_many_more_boards(impl, model):
+    expect_rules(impl, model)

@@ -14,7 +14,7 @@ import spec
 from speckit.rules import obey
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import configs, raises_dictionary_exception, scores
+from .strategies import BoardModel, configs, play_sequences, raises_dictionary_exception, scores
 
 XPLUS = spec.load("xplus")
 
@@ -33,10 +33,31 @@ class DictionaryMachine(RuleBasedStateMachine):
         self.zeros = 0  # puts that found their slot empty, while nothing was removed
         self.removed = False
 
-    @initialize(size=st.one_of(st.integers(1, 8), st.integers(9, 20000)))
-    def make(self, size):
-        self.size = size
-        self.table = self.ops.HashDictionary(size)
+    @initialize(size=st.one_of(st.integers(1, 8), st.integers(9, 20000)), made_by_configurations=st.booleans())
+    def make(self, size, made_by_configurations):
+        """The table: HashDictionary(size), or createDictionary() of a board (whose size is unknown)."""
+        self.board = self.impl.configurations.Configurations(3, 5, 1)
+        self.board_model = BoardModel(3, 5)
+        if made_by_configurations and size > 8:
+            self.size = None
+            self.table = self.impl.configurations.createDictionary(self.board)
+        else:
+            self.size = size
+            self.table = self.ops.HashDictionary(size)
+
+    @rule(target=keys, plays=play_sequences(3), score=st.integers(0, 3))
+    def add_configuration(self, plays, score):
+        """A record put by addConfiguration: the key is the board's configuration (erratum X04)."""
+        model = self.board_model
+        for row, col, symbol in plays:
+            model.play(row, col, symbol)
+            self.impl.configurations.savePlay(self.board, row, col, symbol)
+        key = model.string()
+        if key not in self.model:  # erratum X08: never add a configuration already stored
+            self.impl.configurations.addConfiguration(self.board, self.table, score)
+            self.model[key] = score
+            self.removed = self.removed or self.size is None
+        return key
 
     @rule(target=keys, key=configs, score=scores)
     def put_new(self, key, score):
@@ -54,12 +75,14 @@ class DictionaryMachine(RuleBasedStateMachine):
         was_empty = not self.model
         result = self.ops.put(self.table, record)
         expect(result in (0, 1), f"put returns 0 or 1 (got {result!r})")
+        kept = (self.impl.data.getConfiguration(record), self.impl.data.getScore(record))
+        expect_equal(kept, (key, score), "put leaves the record it was given unchanged (frame rule)")
         if was_empty:
             expect_equal(result, 0, "put into an empty table reports no collision")
         if self.size == 1:
             expect_equal(result, 0 if was_empty else 1, "in a table of size 1, put reports a collision exactly when the table holds a record")
         self.zeros += result == 0
-        if not self.removed:
+        if not self.removed and self.size is not None:
             expect(self.zeros <= self.size, f"at most {self.size} puts into a table of {self.size} slots find their slot empty", expected=f"<= {self.size}", actual=self.zeros)
         self.model[key] = score
         return key
