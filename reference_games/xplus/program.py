@@ -146,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         play_game(cls(args.size, args.length, args.max_levels), args.size, args.max_levels)
     except KeyboardInterrupt:
         print("\nGoodbye.")
+    except Exception as e:  # noqa: BLE001 - a student's Configurations may fail in any way
+        if args.impl is None:
+            raise
+        print(f"xplus: the Configurations of {args.impl} failed: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
