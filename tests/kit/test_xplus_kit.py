@@ -86,3 +86,19 @@ def test_the_docs_page_documents_every_type_rule_and_the_errata():
         assert f".. spec-type:: xplus {t.name}\n" in text, f"{t.name} is not documented"
     for rule in XPLUS.rules:
         assert f"\n{rule.id}: " in text, f"rule {rule.id} is not documented"
+
+
+def test_the_skeleton_is_read_as_not_implemented_and_breaks_no_rule(tmp_path, capsys):
+    from speckit import impl as impl_loader
+    from speckit.cli import main
+
+    folder = tmp_path / "fresh"
+    assert main(["skeleton", "--spec", "xplus", str(folder)]) == 0
+    loaded = impl_loader.load(folder, XPLUS)
+    for op in XPLUS.operations():
+        expected = "present" if XPLUS.type(op.type_name).supplied else "not implemented"
+        assert loaded.state(op.qualname) == expected, op.qualname
+    assert [str(v) for rule in XPLUS.rules for v in violations(XPLUS, rule, folder) if rule.id == "XR1"] == []
+    capsys.readouterr()
+    assert main(["check", "--spec", "xplus", str(folder)]) == 1
+    assert "17 operations to implement: 17 not implemented" in capsys.readouterr().out
