@@ -15,7 +15,7 @@ from pathlib import Path
 
 import attrs
 
-from .model import Constant, Erratum, KitDeclaration, Operation, Parameter, Side, Specification, TypeSpec
+from .model import CodeRule, Constant, Erratum, KitDeclaration, Operation, Parameter, Side, Specification, TypeSpec
 
 DATA_ROOT = Path(__file__).parent
 KINDS = frozenset(
@@ -54,6 +54,7 @@ def load(name: str = "connect4") -> Specification:
         types=types,
         errata=errata,
         kit=_load_kit(meta.get("kit")),
+        rules=tuple(_load_rule(entry) for entry in meta.get("rule", [])),
     )
     _check_references(spec)
     return spec
@@ -81,6 +82,32 @@ def _load_kit(table: dict | None) -> KitDeclaration:
         )
     except KeyError as e:
         raise SpecDataError(f"spec.toml: [kit] misses the key {e.args[0]!r}") from None
+
+
+RULE_SYNTAX = frozenset({"dict", "set"})
+
+
+def _load_rule(entry: dict) -> CodeRule:
+    where = f"spec.toml: rule {entry.get('id', '?')}"
+    known = {f.name for f in attrs.fields(CodeRule)} - {"type_name"} | {"type"}
+    unknown = sorted(set(entry) - known)
+    if unknown:
+        raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(known)})")
+    try:
+        rule = CodeRule(
+            id=entry["id"],
+            title=entry["title"],
+            type_name=entry["type"],
+            operations=tuple(entry["operations"]),
+            says=entry["says"].strip(),
+            follow_imports=bool(entry.get("follow_imports", False)),
+            **{key: tuple(entry.get(key, ())) for key in ("forbid_names", "forbid_syntax", "forbid_imports", "allow_imports", "require_attributes")},
+        )
+    except KeyError as e:
+        raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
+    if not set(rule.forbid_syntax) <= RULE_SYNTAX:
+        raise SpecDataError(f"{where}: forbid_syntax may hold only {sorted(RULE_SYNTAX)}")
+    return rule
 
 
 def _read(path: Path) -> dict:
@@ -226,6 +253,11 @@ def _check_references(spec: Specification) -> None:
                 raise SpecDataError(f"{op.qualname}: unknown type {t!r}")
         for call in op.calls:
             _resolve(spec, call, f"{op.qualname} calls")
+    for rule in spec.rules:
+        if rule.type_name not in {t.name for t in spec.types}:
+            raise SpecDataError(f"rule {rule.id}: unknown type {rule.type_name!r}")
+        for qualname in rule.operations:
+            _resolve(spec, qualname, f"rule {rule.id} fails")
     for qualname in spec.kit.time_limits:
         _resolve(spec, qualname, "[kit] time_limits names")
     for erratum in spec.errata:

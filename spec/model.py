@@ -168,6 +168,31 @@ class Erratum:
 
 
 @attrs.frozen
+class CodeRule:
+    """A rule of the assignment read from an implementation's code, not tested by running it.
+
+    It reads the module of ``type_name`` (and, with ``follow_imports``, the package's
+    modules that module imports) and fails ``operations`` when the code uses a name in
+    ``forbid_names``, a display or comprehension of a kind in ``forbid_syntax``
+    (``"dict"``, ``"set"``), imports a module or ``module.name`` in ``forbid_imports``
+    (unless ``allow_imports`` lists the name), or when the type's class never assigns
+    an attribute of ``require_attributes`` on ``self``.
+    """
+
+    id: str
+    title: str
+    type_name: str
+    operations: tuple[str, ...]
+    says: str
+    follow_imports: bool = False
+    forbid_names: tuple[str, ...] = ()
+    forbid_syntax: tuple[str, ...] = ()
+    forbid_imports: tuple[str, ...] = ()
+    allow_imports: tuple[str, ...] = ()
+    require_attributes: tuple[str, ...] = ()
+
+
+@attrs.frozen
 class KitDeclaration:
     """Where a specification's executable parts live: the ``[kit]`` table of its ``spec.toml``.
 
@@ -212,6 +237,8 @@ class Specification:
     types: tuple[TypeSpec, ...]
     errata: tuple[Erratum, ...]
     kit: KitDeclaration
+    rules: tuple[CodeRule, ...] = ()
+    """The assignment's rules checked by reading the code (``[[rule]]`` in spec.toml)."""
 
     def type(self, name: str) -> TypeSpec:
         """The type called ``name`` (``"GridType"``) or with that module (``"grid"``)."""

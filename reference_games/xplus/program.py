@@ -1,0 +1,158 @@
+"""The program of the assignment: ``xplus SIZE LENGTH MAX_LEVELS``, a person against the computer.
+
+It mirrors the course's ``java Play size length max_levels``: the board is drawn with
+its row and column numbers, the person (``X``, blue) plays first and types a row and
+a column, which are checked before they are played; the computer (``O``, red) answers
+with the supplied search, :meth:`Play.computerPlay`, and says where it played, until
+one of them forms a shape of LENGTH tiles or the board is full. ``--impl PATH`` plays
+on the Configurations of the package at PATH (a student's) instead of the reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from .play import COMPUTER, COMPUTER_WINS, DRAW, HUMAN, HUMAN_WINS, Play
+
+MAX_SIZE = 26
+"""The largest board the program draws (the search could never finish on larger ones anyway)."""
+
+
+def draw(configurations, size: int) -> str:
+    """The board with its column numbers above and its row numbers on the left."""
+    width = len(str(size - 1))
+    rule = " " * (width + 1) + "+---" * size + "+"
+    lines = [" " * (width + 1) + "".join(f" {col:^3}" for col in range(size)), rule]
+    for row in range(size):
+        squares = []
+        for col in range(size):
+            squares.append(" " if configurations.squareIsEmpty(row, col) else _symbol_on(configurations, row, col))
+        lines.append(f"{row:>{width}} | " + " | ".join(squares) + " |")
+        lines.append(rule)
+    return "\n".join(lines)
+
+
+def _symbol_on(configurations, row: int, col: int) -> str:
+    """The tile on a square that is not empty, read from the board variable of the contract."""
+    return str(configurations.board[row][col])
+
+
+def read_play(configurations, size: int, ask, out: TextIO) -> tuple[int, int] | None:
+    """The person's next play, asked until it is a free square; None at the end of input."""
+    while True:
+        try:
+            answer = ask(f"Your play (row and column, 0 to {size - 1}): ")
+        except EOFError:
+            return None
+        parts = answer.replace(",", " ").split()
+        if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+            print("Please type two whole numbers, the row and the column, for example: 1 2", file=out)
+            continue
+        row, col = int(parts[0]), int(parts[1])
+        if not (0 <= row < size and 0 <= col < size):
+            print(f"There is no square ({row}, {col}): rows and columns go from 0 to {size - 1}.", file=out)
+            continue
+        if not configurations.squareIsEmpty(row, col):
+            print(f"The square ({row}, {col}) is taken; choose an empty one.", file=out)
+            continue
+        return row, col
+
+
+def outcome(configurations) -> int | None:
+    """HUMAN_WINS, COMPUTER_WINS or DRAW once the game is over; None while it goes on."""
+    if configurations.wins(HUMAN):
+        return HUMAN_WINS
+    if configurations.wins(COMPUTER):
+        return COMPUTER_WINS
+    if configurations.isDraw():
+        return DRAW
+    return None
+
+
+RESULTS = {HUMAN_WINS: "You win!", COMPUTER_WINS: "The computer wins.", DRAW: "The game is a draw."}
+
+
+def play_game(configurations, size: int, max_levels: int, *, ask=input, out: TextIO | None = None) -> int | None:
+    """Play one game to its end; its result, or None if the person left. ``out`` defaults to standard output."""
+    out = out or sys.stdout
+    game = Play(configurations, size, max_levels)
+    print(draw(configurations, size), file=out)
+    while True:
+        move = read_play(configurations, size, ask, out)
+        if move is None:
+            print("\nGoodbye.", file=out)
+            return None
+        configurations.savePlay(*move, HUMAN)
+        print(f"You play row {move[0]}, column {move[1]}.", file=out)
+        result = outcome(configurations)
+        if result is None:
+            reply = game.computerPlay(COMPUTER, HUMAN_WINS, COMPUTER_WINS, 0)
+            configurations.savePlay(reply.getRow(), reply.getCol(), COMPUTER)
+            print(f"The computer plays row {reply.getRow()}, column {reply.getCol()}.", file=out)
+            result = outcome(configurations)
+        print(draw(configurations, size), file=out)
+        if result is not None:
+            print(RESULTS[result], file=out)
+            return result
+
+
+def configurations_class(impl: str | None):
+    """The Configurations class of the package at ``impl``, or the reference's."""
+    if impl is None:
+        from .configurations import Configurations
+
+        return Configurations
+    import spec
+    from speckit.impl import ImplementationError, SuiteFailure, load
+
+    try:
+        module = load(impl, spec.load("xplus")).module("configurations")
+    except (ImplementationError, SuiteFailure) as e:
+        raise SystemExit(f"xplus: {e}") from None
+    cls = getattr(module, "Configurations", None)
+    if not isinstance(cls, type):
+        raise SystemExit(f"xplus: {impl}: module configurations has no class Configurations")
+    return cls
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="xplus",
+        description="Play the X+Game against the computer: form an X-shape or a +shape of LENGTH tiles to win.",
+    )
+    parser.add_argument("size", type=int, metavar="SIZE", help="the number of rows and columns of the board")
+    parser.add_argument("length", type=int, metavar="LENGTH", help="the length of shape that wins (at least 1)")
+    parser.add_argument("max_levels", type=int, metavar="MAX_LEVELS", help="how many levels deep the computer searches (at least 1)")
+    parser.add_argument("--impl", metavar="PATH", help="play on the Configurations of the package at PATH")
+    args = parser.parse_args(argv)
+    if not 1 <= args.size <= MAX_SIZE:
+        parser.error(f"SIZE must be from 1 to {MAX_SIZE} (got {args.size})")
+    if args.length < 1:
+        parser.error(f"LENGTH must be at least 1 (got {args.length})")
+    if args.max_levels < 1:
+        parser.error(f"MAX_LEVELS must be at least 1 (got {args.max_levels})")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``xplus`` console script."""
+    args = _arguments(argv)
+    cls = configurations_class(args.impl)
+    print(f"The X+Game on a {args.size} x {args.size} board: you are X (blue), the computer is O (red).")
+    print(f"Form an X-shape or a +shape of {args.length} tiles to win. You play first.")
+    try:
+        play_game(cls(args.size, args.length, args.max_levels), args.size, args.max_levels)
+    except KeyboardInterrupt:
+        print("\nGoodbye.")
+    except Exception as e:  # noqa: BLE001 - a student's Configurations may fail in any way
+        if args.impl is None:
+            raise
+        print(f"xplus: the Configurations of {args.impl} failed: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Configurations against a model of the rules, on boards of 3 x 3 to 8 x 8.
+
+Boards are built with savePlay only (tiles placed, overwritten and emptied) and read
+back with squareIsEmpty, the board variable and the configuration string; wins,
+isDraw and evalBoard are compared with the model (errata X05, X06, X07, X11) on
+random boards and on boards built around a shape with arms of independent lengths.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spec
+from speckit.rules import obey
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import (
+    COMPUTER,
+    EMPTY,
+    HUMAN,
+    SIZES,
+    UNDECIDED,
+    BoardModel,
+    boards,
+    configuration_of,
+    expect_squares,
+    new_configurations,
+    play_sequences,
+    scores,
+    shaped_boards,
+)
+
+XPLUS = spec.load("xplus")
+
+
+def board_variable(impl, configurations, n):
+    """The board variable read as rows of characters, a message saying why it cannot be read,
+    or None where the sandbox cannot index a value of the implementation (rule XR2 still checks it)."""
+    try:
+        board = configurations.board
+        if type(board).__name__ == "Handle":
+            return None
+        return [[str(board[r][c]) for c in range(n)] for r in range(n)]
+    except Exception as e:  # noqa: BLE001 - any failure to read it is reported as such
+        return f"cannot read board[row][col]: {type(e).__name__}: {e}"
+
+
+@covers("Configurations.Configurations", "Configurations.squareIsEmpty", "Configurations.wins", "Configurations.isDraw", "Configurations.evalBoard")
+@given(n=st.sampled_from(list(SIZES)), k=st.integers(1, 17), levels=st.integers(1, 6))
+def test_a_new_board_is_empty_and_undecided(impl, n, k, levels):
+    model = BoardModel(n, k)
+    configurations = new_configurations(impl, model, levels)
+    expect_squares(impl, configurations, model, f"Configurations({n}, {k}, {levels})")
+    ops = impl.configurations
+    expect_equal(ops.wins(configurations, HUMAN), False, "nobody wins on an empty board: wins('X')")
+    expect_equal(ops.wins(configurations, COMPUTER), False, "nobody wins on an empty board: wins('O')")
+    expect_equal(ops.isDraw(configurations), False, "an empty board is not a draw")
+    expect_equal(ops.evalBoard(configurations), UNDECIDED, "an empty board is UNDECIDED (1)")
+    seen = board_variable(impl, configurations, n)
+    if seen is not None:
+        expect_equal(seen, [[EMPTY] * n for _ in range(n)], "the board variable holds ' ' on every square")
+
+
+@covers("Configurations.Configurations", "Configurations.savePlay", "Configurations.squareIsEmpty")
+@given(data=st.data(), n=st.sampled_from(list(SIZES)))
+def test_save_play_changes_exactly_its_square(impl, data, n):
+    plays = data.draw(play_sequences(n), label="plays")
+    model = BoardModel(n, 5)
+    configurations = impl.configurations.Configurations(n, 5, 2)
+    for row, col, symbol in plays:
+        model.play(row, col, symbol)
+        impl.configurations.savePlay(configurations, row, col, symbol)
+    expect_squares(impl, configurations, model, f"after savePlay {plays}")
+    seen = board_variable(impl, configurations, n)
+    if seen is not None:
+        expect_equal(seen, [[model.at(r, c) for c in range(n)] for r in range(n)], f"the board variable after savePlay {plays} (erratum X12)")
+
+
+@covers("Configurations.savePlay", "Configurations.repeatedConfiguration", "Configurations.addConfiguration", "HashDictionary.get")
+@given(data=st.data(), n=st.sampled_from(list(SIZES)))
+def test_the_configuration_is_the_board_row_by_row(impl, data, n):
+    plays = data.draw(play_sequences(n), label="plays")
+    model = BoardModel(n, 5)
+    configurations = impl.configurations.Configurations(n, 5, 2)
+    for row, col, symbol in plays:
+        model.play(row, col, symbol)
+        impl.configurations.savePlay(configurations, row, col, symbol)
+    configuration_of(impl, configurations, model)
+    expect_squares(impl, configurations, model, "addConfiguration leaves the board as it was")
+
+
+@covers("Configurations.repeatedConfiguration", "Configurations.createDictionary", "HashDictionary.put")
+@given(model=boards(), score=scores, decoy=scores)
+def test_repeated_configuration_finds_the_board_and_nothing_else(impl, model, score, decoy):
+    configurations = new_configurations(impl, model)
+    ops = impl.configurations
+    dictionary = ops.createDictionary(configurations)
+    expect_equal(ops.repeatedConfiguration(configurations, dictionary), -1, "repeatedConfiguration of a board not in the dictionary is -1")
+    other = model.string()[::-1] + "X"
+    impl.hash_dictionary.put(dictionary, impl.data.Data(other, decoy))
+    expect_equal(ops.repeatedConfiguration(configurations, dictionary), -1, f"a record of another string ({other!r}) is not the board's")
+    impl.hash_dictionary.put(dictionary, impl.data.Data(model.string(), score))
+    expect_equal(ops.repeatedConfiguration(configurations, dictionary), score, f"after put of Data({model.string()!r}, {score}), repeatedConfiguration returns {score} (erratum X04)")
+    expect_equal(impl.hash_dictionary.numRecords(dictionary), 2, "repeatedConfiguration changes no dictionary")
+    expect_squares(impl, configurations, model, "repeatedConfiguration leaves the board as it was")
+
+
+@covers("Configurations.createDictionary", "Configurations.addConfiguration", "Configurations.repeatedConfiguration")
+@given(model=boards(), score=st.integers(0, 3))
+def test_create_dictionary_makes_fresh_independent_dictionaries(impl, model, score):
+    configurations = new_configurations(impl, model)
+    ops = impl.configurations
+    first, second = ops.createDictionary(configurations), ops.createDictionary(configurations)
+    expect_equal(impl.hash_dictionary.numRecords(first), 0, "createDictionary returns an empty dictionary")
+    ops.addConfiguration(configurations, first, score)
+    expect_equal(ops.repeatedConfiguration(configurations, first), score, "the configuration added to a dictionary is found in it")
+    expect_equal(ops.repeatedConfiguration(configurations, second), -1, "another dictionary made by createDictionary does not hold it")
+    expect_equal(impl.hash_dictionary.numRecords(second), 0, "dictionaries made by createDictionary are independent")
+    expect_squares(impl, configurations, model, "createDictionary and addConfiguration leave the board as it was")
+
+
+def expect_rules(impl, model: BoardModel) -> None:
+    configurations = new_configurations(impl, model)
+    ops = impl.configurations
+    where = f"on the board\n{model.picture()}\n"
+    for symbol in (HUMAN, COMPUTER):
+        expect_equal(ops.wins(configurations, symbol), model.wins(symbol), f"{where}wins({symbol!r}): its longest shape has {model.longest_shape(symbol)} tiles (errata X05, X06)")
+    expect_equal(ops.isDraw(configurations), model.draw(), f"{where}isDraw: full and nobody has won (erratum X07)")
+    if not (model.wins(HUMAN) and model.wins(COMPUTER)):
+        expect_equal(ops.evalBoard(configurations), model.score(), f"{where}evalBoard (errata X07, X11)")
+    expect_squares(impl, configurations, model, "wins, isDraw and evalBoard leave the board as it was")
+
+
+@covers("Configurations.wins", "Configurations.isDraw", "Configurations.evalBoard", "Configurations.savePlay")
+@given(model=boards())
+def test_wins_draw_and_score_follow_the_rules_on_any_board(impl, model):
+    expect_rules(impl, model)
+
+
+@covers("Configurations.wins", "Configurations.evalBoard")
+@given(model=shaped_boards())
+def test_a_shape_wins_exactly_when_it_has_k_tiles(impl, model):
+    expect_rules(impl, model)
+
+
+@covers("Configurations.isDraw", "Configurations.evalBoard", "Configurations.wins")
+@given(model=boards(fill=True))
+def test_a_full_board_is_a_draw_unless_someone_has_won(impl, model):
+    expect_rules(impl, model)
+
+
+@covers("Configurations.wins")
+@given(n=st.sampled_from(list(SIZES)), data=st.data())
+def test_x_and_plus_arms_of_one_centre_do_not_add_up(impl, n, data):
+    row, col = data.draw(st.integers(1, n - 2)), data.draw(st.integers(1, n - 2))
+    symbol = data.draw(st.sampled_from([HUMAN, COMPUTER]))
+    tiles = {(row, col): symbol}
+    for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1), (-1, 0), (1, 0), (0, -1), (0, 1)):
+        tiles[(row + dr, col + dc)] = symbol
+    model = BoardModel(n, 9, tiles)
+    expect(model.longest_shape(symbol) == 5 and not model.wins(symbol), "the model: a 3 x 3 block holds shapes of 5 tiles only")
+    expect_rules(impl, model)
+
+
+@covers("Configurations.Configurations")
+def test_rule_XR2_the_board_variable_exists(impl):
+    obey(impl, XPLUS, "XR2")
+
+
+@pytest.mark.slow
+@covers("Configurations.wins", "Configurations.isDraw", "Configurations.evalBoard")
+@settings(max_examples=1500)
+@given(model=st.one_of(boards(), shaped_boards(), boards(fill=True)))
+def test_the_rules_hold_on_many_more_boards(impl, model):
+    expect_rules(impl, model)
