@@ -7,8 +7,8 @@ requirement A2.2 asks, at all times) and the messages the controller showed.
 
 from __future__ import annotations
 
-from typing import Callable, TextIO
 import sys
+from typing import Callable, TextIO
 
 from .view import RecordingView, colour_name
 
@@ -26,7 +26,11 @@ HELP_FREE = "Type 'red X Y' or 'blue X Y' to place a disc on column X, row Y (0 
 
 
 class TerminalView(RecordingView):
-    """The recording view, drawn as text."""
+    """The recording view, drawn as text; ``name`` names a colour of the controller's Space."""
+
+    def __init__(self, name: Callable = colour_name) -> None:
+        super().__init__()
+        self.name = name
 
     def picture(self) -> str:
         letter = {"Red": "R", "Blue": "B"}
@@ -34,7 +38,7 @@ class TerminalView(RecordingView):
         for y in reversed(range(HEIGHT)):
             cells = []
             for x in range(WIDTH):
-                mark = letter.get(colour_name(self.discs[(x, y)]), "?") if (x, y) in self.discs else "."
+                mark = letter.get(self.name(self.discs[(x, y)]), "?") if (x, y) in self.discs else "."
                 cells.append(f"{mark}{'*' if (x, y) in self.highlights else ' '}")
             rows.append(f"{y} |{''.join(cells)}|")
         rows.append("   " + "".join(f"{x} " for x in range(WIDTH)))
@@ -49,8 +53,9 @@ def column_height(view: TerminalView, x: int) -> int:
 class Session:
     """One run of the program on a terminal."""
 
-    def __init__(self, make_controller: Callable, out: TextIO = sys.stdout, read: Callable[[str], str] = input) -> None:
-        self.view = TerminalView()
+    def __init__(self, make_controller: Callable, out: TextIO = sys.stdout, read: Callable[[str], str] = input,
+                 name: Callable = colour_name) -> None:
+        self.view = TerminalView(name)
         self.controller = make_controller(self.view)
         self.out = out
         self.read = read
@@ -157,5 +162,5 @@ class Session:
         self.show()
 
 
-def run_console(make_controller: Callable) -> int:
-    return Session(make_controller).run()
+def run_console(make_controller: Callable, name: Callable = colour_name) -> int:
+    return Session(make_controller, name=name).run()

@@ -12,14 +12,16 @@ import sys
 from typing import Callable
 
 from .player import STRENGTHS
+from .view import colour_name
 
 
-def controller_factory(args: argparse.Namespace) -> Callable:
-    """A function making a controller on a view: the reference's, or the package's at ``--impl``."""
+def controller_factory(args: argparse.Namespace) -> tuple[Callable, Callable]:
+    """A function making a controller on a view, the reference's or the package's at ``--impl``,
+    and the function naming that package's Space members ("Red", "Blue", "Empty")."""
     if args.impl is None:
         from .controller import Controller
 
-        return lambda view, **kw: Controller(view, seed=args.seed, strength=args.strength, **kw)
+        return (lambda view, **kw: Controller(view, seed=args.seed, strength=args.strength, **kw)), colour_name
     import spec
     from speckit.impl import ImplementationError, load
 
@@ -31,7 +33,16 @@ def controller_factory(args: argparse.Namespace) -> Callable:
     cls = getattr(module, "Controller", None)
     if not isinstance(cls, type):
         raise SystemExit(f"connect4-2015: {args.impl}: module controller has no class Controller")
-    return lambda view, **kw: cls(view)
+    try:
+        space = implementation.module("space").Space
+        members = {name: getattr(space, name) for name in ("Red", "Blue", "Empty")}
+    except (AssertionError, AttributeError) as e:
+        raise SystemExit(f"connect4-2015: {args.impl}: no enumeration Space with Red, Blue and Empty ({e})") from None
+
+    def name(colour) -> str:
+        return next((n for n, member in members.items() if colour == member), "Empty")
+
+    return (lambda view, **kw: cls(view)), name
 
 
 def parser() -> argparse.ArgumentParser:
@@ -50,14 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.impl is not None and (args.seed is not None or args.strength != "report"):
         print("connect4-2015: --seed and --strength apply to the reference only; ignored with --impl", file=sys.stderr)
-    make = controller_factory(args)
+    make, name = controller_factory(args)
     if args.gui:
         from .window import run_window
 
-        return run_window(make, ai_delay=args.ai_delay)
+        return run_window(make, ai_delay=args.ai_delay, name=name)
     from .console import run_console
 
-    return run_console(make)
+    return run_console(make, name=name)
 
 
 if __name__ == "__main__":

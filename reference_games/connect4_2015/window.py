@@ -45,14 +45,15 @@ def square_at(px: float, py: float) -> tuple[int, int] | None:
 class TkView(View):
     """The view drawn on a Tk canvas, with a message box and the result below it."""
 
-    def __init__(self, window: "GameWindow") -> None:
+    def __init__(self, window: "GameWindow", name: Callable = colour_name) -> None:
         self.window = window
+        self.name = name
 
     def placePiece(self, x, y, colour):
         cx, cy = centre(int(x), int(y))
         canvas = self.window.canvas
         canvas.delete(f"disc{x}_{y}")
-        canvas.create_oval(cx - RADIUS, cy - RADIUS, cx + RADIUS, cy + RADIUS, fill=COLOURS.get(colour_name(colour), "grey"),
+        canvas.create_oval(cx - RADIUS, cy - RADIUS, cx + RADIUS, cy + RADIUS, fill=COLOURS.get(self.name(colour), "grey"),
                            outline="", tags=("disc", f"disc{x}_{y}"))
         self.window.show_board()
 
@@ -72,7 +73,7 @@ class TkView(View):
         self.window.canvas.delete("highlight")
 
     def setPieceVisible(self, colour, visible):
-        self.window.canvas.itemconfigure(f"piece{colour_name(colour)}", state="normal" if visible else "hidden")
+        self.window.canvas.itemconfigure(f"piece{self.name(colour)}", state="normal" if visible else "hidden")
 
     def setMessage(self, message):
         self.window.message.set(str(message))
@@ -87,7 +88,7 @@ class TkView(View):
 class GameWindow:
     """The application window: a start screen and a board screen."""
 
-    def __init__(self, make_controller: Callable, *, ai_delay: float = 1.0) -> None:
+    def __init__(self, make_controller: Callable, *, ai_delay: float = 1.0, name: Callable = colour_name) -> None:
         import tkinter as tk
 
         self.tk = tk
@@ -121,7 +122,7 @@ class GameWindow:
             self.buttons[label] = button
         self.canvas.bind("<Button-1>", self.click)
 
-        self.view = TkView(self)
+        self.view = TkView(self, name)
         self.controller = make_controller(self.view)
         self.pending_ai = None
 
@@ -186,7 +187,7 @@ class GameWindow:
         self.root.mainloop()
 
 
-def run_window(make_controller: Callable, *, ai_delay: float = 1.0) -> int:
+def run_window(make_controller: Callable, *, ai_delay: float = 1.0, name: Callable = colour_name) -> int:
     """Open the window and play until it is closed; a one-line message without a display."""
     try:
         import tkinter
@@ -194,7 +195,7 @@ def run_window(make_controller: Callable, *, ai_delay: float = 1.0) -> int:
         print("connect4-2015 --gui: this Python has no tkinter (install python3-tk), or play on the terminal", file=sys.stderr)
         return 2
     try:
-        window = GameWindow(make_controller, ai_delay=ai_delay)
+        window = GameWindow(make_controller, ai_delay=ai_delay, name=name)
     except tkinter.TclError as e:
         print(f"connect4-2015 --gui: cannot open a window ({e}); play on the terminal without --gui", file=sys.stderr)
         return 2
