@@ -10,7 +10,7 @@ import random
 import pytest
 from hypothesis import given
 
-from speckit.impl import OperationFailed
+from speckit.impl import SuiteFailure
 from speckit.testing import covers, expect, expect_equal
 
 from .strategies import (
@@ -23,7 +23,7 @@ def raises_index_error(call) -> bool:
     """Whether the traced call failed with an IndexError (the report's IndexOutOfBounds)."""
     try:
         call()
-    except OperationFailed as e:
+    except SuiteFailure as e:
         return "raised IndexError" in str(e)
     return False
 
@@ -103,7 +103,7 @@ def test_isSupported_off_the_grid_is_never_true_erratum_S03(impl, square):
     grid = kit.grid_ops.Grid()
     try:
         result = kit.grid_ops.isSupported(grid, *square)
-    except OperationFailed as e:
+    except SuiteFailure as e:
         expect("IndexError" in str(e), f"isSupported{square} off the grid may raise IndexError (erratum S03)", expected="False or IndexError", actual=str(e).splitlines()[0])
         return
     expect_equal(result, False, f"isSupported{square}: an off-grid square is not supported (erratum S03: the report's recorded failure)")
