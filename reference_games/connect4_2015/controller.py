@@ -65,7 +65,7 @@ class Controller:
         if gameMode not in (FREE_PLAY_MODE, TWO_PLAYERS, ONE_PLAYER):
             raise ValueError(f"gameMode must be 0 (free play), 1 (two players) or 2 (against the computer), not {gameMode!r}")
         computer = self._rng.randrange(2) if gameMode == ONE_PLAYER else None
-        self._begin(Grid(), self._setMode(gameMode), self._rng.randrange(2), computer)
+        self._begin(Grid(), self.setMode(gameMode), self._rng.randrange(2), computer)
 
     def autoClick(self) -> None:
         """Click the piece of the player whose turn it is."""
@@ -138,7 +138,7 @@ class Controller:
             self._end("The board is a valid game")
             return
         self._view.removeHighlights()
-        self._highlightSpace(sorted(errors))
+        self.highlightSpace(sorted(errors))
         self._view.setMessage("Not a valid game: " + "; ".join(problems))
 
     def placePiece(self, x: int, y: int, c: Space) -> None:
@@ -156,7 +156,7 @@ class Controller:
             self._view.setMessage("The game is over: only an unfinished game can be saved")
             return
         try:
-            self._save(self.stringOfBoard())
+            self.save(self.stringOfBoard())
         except OSError as e:
             self._view.setMessage(f"Could not save to {self._path()}: {e.strerror or e}")
             return
@@ -166,7 +166,7 @@ class Controller:
         """Continue the game saved in Saved_Game.txt; a file that is not a saved game changes nothing."""
         path = self._path()
         try:
-            saved = saved_game.parse(self._load())
+            saved = saved_game.parse(self.load())
         except FileNotFoundError:
             self._view.setMessage(f"No saved game: {path.name} does not exist")
             return
@@ -195,19 +195,19 @@ class Controller:
             return Space.Blue
         return Space.Empty
 
-    # Private in the report's design: the reference's own, kept under their names ---------
+    # Private in the report's design: the reference's own, kept under their names -----------
 
-    def _setMode(self, gameMode: int) -> Mode:
+    def setMode(self, gameMode: int) -> Mode:
         """setMode: 0 is free play, anything else a regular game."""
         return Mode.Free_Play if gameMode == 0 else Mode.Regular
 
-    def _checkWin(self, x: int, y: int) -> GameState:
+    def checkWin(self, x: int, y: int) -> GameState:
         """checkWin: show the result after the disc on (x, y); a win or a draw ends the game."""
         state = self._logic.isWin(self._grid, x, y)
         if state is GameState.Win:
             winner = self._grid.getSpaceType(x, y)
             self._finishedGame = True
-            self._highlightSpace(self._logic.endRegularPlay(self._grid))
+            self.highlightSpace(self._logic.endRegularPlay(self._grid))
             self._view.showResult(f"{winner.name} wins")
             self._view.setMessage(f"{winner.name} wins with four in a line!")
         elif state is GameState.Draw:
@@ -218,11 +218,11 @@ class Controller:
             self._view.showResult("Game in progress")
         return state
 
-    def _highlightSpace(self, squares) -> None:
+    def highlightSpace(self, squares) -> None:
         """highlightSpace: a yellow shadow behind each square."""
         self._view.highlight([list(square) for square in squares])
 
-    def _save(self, data: str) -> None:
+    def save(self, data: str) -> None:
         """save: write ``data`` to the save file, keeping the previous one as a backup."""
         path = self._path()
         temporary = path.with_name(path.name + ".tmp")
@@ -231,7 +231,7 @@ class Controller:
             os.replace(path, path.with_name(path.name + ".bak"))
         os.replace(temporary, path)
 
-    def _load(self) -> str:
+    def load(self) -> str:
         """load: the text of the save file."""
         return self._path().read_text(encoding="utf-8")
 
@@ -309,7 +309,7 @@ class Controller:
         self._view.setPieceVisible(colour, True)
         player.waitForPieceGrab()
         player.setTurn(player.getTurn() + 1)
-        if self._checkWin(x, y) is GameState.Ongoing:
+        if self.checkWin(x, y) is GameState.Ongoing:
             self.changeTurn()
             self._view.setMessage(self._whose_turn())
 

@@ -85,7 +85,7 @@ def test_checkL_black_box(side, expected):
 
 @pytest.mark.parametrize("mode, expected", [(0, Mode.Free_Play), (1, Mode.Regular), (2, Mode.Regular)], ids=["setMode_bb1", "setMode_bb2", "setMode_bb2_computer"])
 def test_setMode_black_box(mode, expected):
-    assert Controller(RecordingView())._setMode(mode) is expected
+    assert Controller(RecordingView()).setMode(mode) is expected
 
 
 def test_setMessage_bb1_hello_world():
@@ -97,11 +97,11 @@ def test_setMessage_bb1_hello_world():
 def test_save_and_load_white_box_testing_123_and_keep_a_backup():
     with in_scratch_folder() as folder:
         controller = Controller(RecordingView())
-        controller._save("first")
-        controller._save("testing 123")
+        controller.save("first")
+        controller.save("testing 123")
         assert (folder / "Saved_Game.txt").read_text().strip() == "testing 123"
         assert (folder / "Saved_Game.txt.bak").read_text().strip() == "first", "the previous save is kept"
-        assert controller._load().strip() == "testing 123"
+        assert controller.load().strip() == "testing 123"
 
 
 def test_the_first_move_of_the_computer_is_the_report_opening():
