@@ -309,6 +309,20 @@ def test_saveGame_bb1_writes_the_report_text(impl):
         expect_equal(written.strip(), game.text().strip(), "saveGame writes stringOfBoard's text")
 
 
+REPORT_SAVE_COLUMN = "\n".join(f"Empty,Empty,Empty,Empty,Empty,Empty,{c}" for c in ("Blue", "Red") * 3) + "\n0\n1"
+
+
+@covers("Controller.saveGame", "Controller.onGridClick")
+def test_save_bb1_a_column_of_six_saved_with_blue_to_move(impl):
+    with in_scratch_folder() as folder:
+        game = Game.loaded(impl, regular(BLUE))
+        for _ in range(6):
+            game.move(6)
+        game.ops.saveGame(game.controller)
+        written = (folder / SAVE_FILE).read_text(encoding="utf-8")
+        expect(parse(written) == parse(REPORT_SAVE_COLUMN), "save bb1: column 6 from blue, Blue, Red, ... up; blue to move (0), regular (1)", expected=REPORT_SAVE_COLUMN, actual=written)
+
+
 REPORT_LOAD = "\n".join(["Empty, Empty, Empty, Empty, Empty, Empty, Red", "Empty, Empty, Empty, Empty, Empty, Empty, Blue",
                          "Empty, Empty, Empty, Empty, Empty, Empty, Red", "Empty, Empty, Empty, Empty, Empty, Empty, Blue",
                          "Empty, Empty, Empty, Empty, Empty, Empty, Empty", "Empty, Empty, Empty, Empty, Empty, Empty, Empty", "", "1", "1"])

@@ -462,3 +462,21 @@ def test_column_choices_agree_with_the_model(impl, game, x, reps, dont, four):
     options = {(column, model.height(column))} if allowed(model, dont_place, column) else {model_move(model, dont_place, column, 1), model_move(model, dont_place, column, -1)}
     expect(spot in options, f"findSpot(grid, {dont_place}, {column}): that column if allowed, else moveRight's or moveLeft's square{shown(model)}", expected=squares_text(options), actual=spot)
     unchanged(kit, grid, model, "the column helpers")
+
+
+FIND_SPOT = {
+    "bb1": (Model(), [], 2, "canPlaceCheck = True: returns the pair in column 2"),
+    "bb2_bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: moveRight's or moveLeft's pair, chosen at random"),
+}
+
+
+@covers("GameLogic.findSpot")
+@pytest.mark.parametrize("test", FIND_SPOT, ids=lambda t: f"findSpot_{t}")
+def test_findSpot_report_tests(impl, test):
+    model, dont_place, x, what = FIND_SPOT[test]
+    kit = Kit(impl)
+    grid = kit.new_grid(model)
+    options = {(x, model.height(x))} if allowed(model, dont_place, x) else {model_move(model, dont_place, x, 1), model_move(model, dont_place, x, -1)}
+    for _ in range(10):  # the random choice, made again and again, stays within the two
+        spot = kit.pair(kit.logic_ops.findSpot(kit.logic(), grid, list(dont_place), x), "findSpot")
+        expect(spot in options, f"findSpot(grid, {dont_place}, {x}) {test}: {what}{shown(model)}", expected=squares_text(options), actual=spot)
