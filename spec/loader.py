@@ -204,6 +204,8 @@ def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
         arities=tuple(len(f[1]) for f in forms),
         extension=entry.get("extension", False),
         note=entry.get("note", "").strip(),
+        requirement=entry.get("requirement", "").strip(),
+        decisions=tuple(entry.get("decisions", ())),
     )
 
 

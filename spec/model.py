@@ -53,6 +53,10 @@ class Operation:
     arities: tuple[int, ...] = ()
     extension: bool = False
     note: str = ""
+    requirement: str = ""
+    """The requirement of the source document the operation traces to, where it names one."""
+    decisions: tuple[str, ...] = ()
+    """The document's decision table restated, one rule (condition: outcome) per entry."""
 
     @property
     def qualname(self) -> str:

@@ -488,6 +488,10 @@ class SpecType(SpecDirective):
             ("Kind", [nodes.Text(op.kind + (" (kit extension)" if op.extension else ""))]),
             ("Behaviour", nodes.container("", *paragraphs(spec, op.behaviour))),
         ]
+        if op.decisions:
+            rows.append(("Decision table", bullets([rich(spec, d) for d in op.decisions])))
+        if op.requirement:
+            rows.append(("Requirement", [nodes.Text(op.requirement)]))
         if op.note:
             rows.append(("Note", nodes.container("", *paragraphs(spec, op.note))))
         preconditions = bullets([rich(spec, p) for p in op.preconditions]) if op.preconditions else [nodes.Text("none")]

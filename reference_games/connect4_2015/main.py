@@ -1,0 +1,75 @@
+"""``connect4-2015``: play the 2015 design on the terminal, or with ``--gui`` in a window.
+
+``--impl PATH`` plays on a student's package (its controller, on the kit's view) instead
+of the reference; ``--seed`` and ``--strength`` set the reference's random choices and
+the strength of its computer player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable
+
+from .player import STRENGTHS
+from .view import colour_name
+
+
+def controller_factory(args: argparse.Namespace) -> tuple[Callable, Callable]:
+    """A function making a controller on a view, the reference's or the package's at ``--impl``,
+    and the function naming that package's Space members ("Red", "Blue", "Empty")."""
+    if args.impl is None:
+        from .controller import Controller
+
+        return (lambda view, **kw: Controller(view, seed=args.seed, strength=args.strength, **kw)), colour_name
+    import spec
+    from speckit.impl import ImplementationError, load
+
+    try:
+        implementation = load(args.impl, spec.load("connect4_2015"))
+        module = implementation.module("controller")
+    except (ImplementationError, AssertionError) as e:
+        raise SystemExit(f"connect4-2015: cannot use {args.impl}: {e}") from None
+    cls = getattr(module, "Controller", None)
+    if not isinstance(cls, type):
+        raise SystemExit(f"connect4-2015: {args.impl}: module controller has no class Controller")
+    try:
+        space = implementation.module("space").Space
+        members = {name: getattr(space, name) for name in ("Red", "Blue", "Empty")}
+    except (AssertionError, AttributeError) as e:
+        raise SystemExit(f"connect4-2015: {args.impl}: no enumeration Space with Red, Blue and Empty ({e})") from None
+
+    def name(colour) -> str:
+        return next((n for n, member in members.items() if colour == member), "Empty")
+
+    return (lambda view, **kw: cls(view)), name
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="connect4-2015", description="Connect Four as Team Static Void designed it in 2015.")
+    p.add_argument("--gui", action="store_true", help="play in a window (tkinter) instead of the terminal")
+    p.add_argument("--impl", metavar="PATH", help="play on the package at PATH instead of the reference")
+    p.add_argument("--seed", type=int, help="seed for who starts and the computer's random choices (reference only)")
+    p.add_argument("--strength", choices=STRENGTHS, default="report",
+                   help="the computer: the report's heuristic (default) or perfect play (BoardADT solver)")
+    p.add_argument("--ai-delay", type=float, default=1.0, metavar="SECONDS",
+                   help="in the window, the pause before the computer's move (the report waits 3 s; default 1)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.impl is not None and (args.seed is not None or args.strength != "report"):
+        print("connect4-2015: --seed and --strength apply to the reference only; ignored with --impl", file=sys.stderr)
+    make, name = controller_factory(args)
+    if args.gui:
+        from .window import run_window
+
+        return run_window(make, ai_delay=args.ai_delay, name=name)
+    from .console import run_console
+
+    return run_console(make, name=name)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

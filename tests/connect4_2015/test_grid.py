@@ -1,0 +1,244 @@
+"""Grid: the report's test tables for the Grid, then properties against the model.
+
+Report tests are named ``test_<method>_<bb|wb><number>``: black-box (bb) or white-box
+(wb) test number so-and-so of the report, with its expected output as the oracle
+(overruled only where an erratum says so).
+"""
+
+import random
+
+import pytest
+from hypothesis import given
+
+from speckit.impl import SuiteFailure
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import (
+    BLUE, EMPTY, HEIGHT, RED, SQUARES, WIDTH, Kit, Model, all_of, free_grids, grid_of, grids, off_grid, paths,
+    played_grids, seeds, shown, spaces, squares,
+)
+
+
+def raises_index_error(call) -> bool:
+    """Whether the traced call failed with an IndexError (the report's IndexOutOfBounds)."""
+    try:
+        call()
+    except SuiteFailure as e:
+        return "raised IndexError" in str(e)
+    return False
+
+
+# The report's tests -------------------------------------------------------------------------
+
+@covers("Grid.Grid", "Grid.getWidth", "Grid.getHeight")
+def test_getWidth_is_7_and_getHeight_is_6_erratum_S01(impl):
+    kit = Kit(impl)
+    grid = kit.grid_ops.Grid()
+    expect_equal(kit.grid_ops.getWidth(grid), WIDTH, "getWidth returns BOARD_WIDTH, 7 columns (requirement A1.1)")
+    expect_equal(kit.grid_ops.getHeight(grid), HEIGHT, "getHeight returns BOARD_HEIGHT, 6 rows, not 7 (erratum S01)")
+
+
+ISFULL = {
+    "bb1": (grid_of(*[(x, 0) for x in range(WIDTH)]), False, "top row empty"),
+    "bb2": (all_of(BLUE), True, "top row filled, as in play only a full grid has"),
+    "wb1": (Model(), False, "all spaces Empty"),
+    "wb2": (all_of(RED), True, "all spaces Red"),
+    "wb3": (grid_of(*[(x, HEIGHT - 1) for x in range(WIDTH)]), False, "only the top row Red: the report's recorded failure, erratum S02"),
+}
+
+
+@covers("Grid.isFull", "Grid.setSpace")
+@pytest.mark.parametrize("test", ISFULL, ids=lambda t: f"isFull_{t}")
+def test_isFull_report_tests(impl, test):
+    model, expected, what = ISFULL[test]
+    kit = Kit(impl)
+    grid = kit.new_grid(model)
+    expect_equal(kit.grid_ops.isFull(grid), expected, f"isFull {test}: {what}{shown(model)}")
+
+
+VALID = {
+    "bb1": (Model(), (2, 0), True, "in the board, empty and supported"),
+    "bb2": (Model(), (2, 3), False, "in the board, empty and not supported"),
+    "bb3": (grid_of((2, 0)), (2, 0), False, "in the board and not empty"),
+    "bb4": (Model(), (9, 9), False, "out of the board"),
+    "wb1": (Model(), (0, 0), True, "all Empty, (0,0)"),
+    "wb2": (Model(), (0, 5), False, "all Empty, (0,5): empty but unsupported"),
+    "wb3": (all_of(RED), (0, 5), False, "all Red, (0,5): supported but not empty"),
+}
+
+
+@covers("Grid.isValidSpot", "Grid.setSpace")
+@pytest.mark.parametrize("test", VALID, ids=lambda t: f"isValidSpot_{t}")
+def test_isValidSpot_report_tests(impl, test):
+    model, (x, y), expected, what = VALID[test]
+    kit = Kit(impl)
+    expect_equal(kit.grid_ops.isValidSpot(kit.new_grid(model), x, y), expected, f"isValidSpot({x}, {y}) {test}: {what}{shown(model)}")
+
+
+ALL_BUT_BOTTOM = Model({(x, y): RED for x, y in SQUARES if y > 0})
+SUPPORTED = {
+    "bb1": (Model(), (3, 0), True, "a bottom spot"),
+    "bb2": (Model(), (3, 1), False, "not a bottom spot, the spot below empty"),
+    "bb3": (grid_of((3, 0), (3, 1)), (3, 2), True, "the spots below filled and supported"),
+    "bb4": (grid_of((3, 1)), (3, 2), False, "the spot below filled, but not supported"),
+    "wb1": (Model(), (5, 0), True, "(5,0) is on the bottom row"),
+    "wb4": (Model(), (1, 1), False, "all Empty, (1,1): nothing at (1,0)"),
+    "wb5": (all_of(RED), (6, 5), True, "all Red, (6,5)"),
+    "wb6": (ALL_BUT_BOTTOM, (6, 5), False, "all Red but the bottom row, (6,5): nothing at (6,0)"),
+}
+
+
+@covers("Grid.isSupported", "Grid.setSpace")
+@pytest.mark.parametrize("test", SUPPORTED, ids=lambda t: f"isSupported_{t}")
+def test_isSupported_report_tests(impl, test):
+    model, (x, y), expected, what = SUPPORTED[test]
+    kit = Kit(impl)
+    expect_equal(kit.grid_ops.isSupported(kit.new_grid(model), x, y), expected, f"isSupported({x}, {y}) {test}: {what}{shown(model)}")
+
+
+@covers("Grid.isSupported")
+@pytest.mark.parametrize("square", [(100, 0), (100, 5)], ids=["isSupported_wb2", "isSupported_wb3"])
+def test_isSupported_off_the_grid_is_never_true_erratum_S03(impl, square):
+    kit = Kit(impl)
+    grid = kit.grid_ops.Grid()
+    try:
+        result = kit.grid_ops.isSupported(grid, *square)
+    except SuiteFailure as e:
+        expect("IndexError" in str(e), f"isSupported{square} off the grid may raise IndexError (erratum S03)", expected="False or IndexError", actual=str(e).splitlines()[0])
+        return
+    expect_equal(result, False, f"isSupported{square}: an off-grid square is not supported (erratum S03: the report's recorded failure)")
+
+
+@covers("Grid.setSpace", "Grid.getSpaceType")
+@pytest.mark.parametrize("colour", [RED, EMPTY], ids=["setSpace_wb1", "setSpace_wb2"])
+def test_setSpace_report_tests(impl, colour):
+    kit = Kit(impl)
+    grid = kit.new_grid(all_of(BLUE) if colour == EMPTY else Model())
+    kit.grid_ops.setSpace(grid, 6, 5, kit.space(colour))
+    expect_equal(kit.name_of(kit.grid_ops.getSpaceType(grid, 6, 5)), colour, f"setSpace(6, 5, Space.{colour}) sets connectFourBoard[6, 5]")
+
+
+@covers("Grid.setSpace", "Grid.getSpaceType")
+def test_setSpace_wb3_off_the_grid_raises_index_error_and_changes_nothing(impl):
+    kit = Kit(impl)
+    model = grid_of((0, 0), (6, 5))
+    grid = kit.new_grid(model)
+    expect(raises_index_error(lambda: kit.grid_ops.setSpace(grid, 6, 100, kit.space(EMPTY))), "setSpace(6, 100, Space.Empty) raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(kit.read(grid) == model, "a refused setSpace changes no square", expected=shown(model), actual=shown(kit.read(grid)))
+
+
+GET = {
+    "bb1": (grid_of((2, 0)), (2, 0), RED, "in the board, the piece red"),
+    "bb2": (grid_of((2, 0), colour=BLUE), (2, 0), BLUE, "in the board, the piece blue"),
+    "wb1": (Model(), (6, 5), EMPTY, "all Empty, (6,5)"),
+    "wb2": (all_of(RED), (6, 5), RED, "all Red, (6,5)"),
+    "wb3": (all_of(BLUE), (6, 5), BLUE, "all Blue, (6,5)"),
+}
+
+
+@covers("Grid.getSpaceType", "Grid.setSpace")
+@pytest.mark.parametrize("test", GET, ids=lambda t: f"getSpaceType_{t}")
+def test_getSpaceType_report_tests(impl, test):
+    model, (x, y), expected, what = GET[test]
+    kit = Kit(impl)
+    expect_equal(kit.name_of(kit.grid_ops.getSpaceType(kit.new_grid(model), x, y)), expected, f"getSpaceType({x}, {y}) {test}: {what}")
+
+
+@covers("Grid.getSpaceType")
+@pytest.mark.parametrize("square", [(9, 2), (100, 100)], ids=["getSpaceType_bb3", "getSpaceType_wb4"])
+def test_getSpaceType_off_the_grid_raises_index_error(impl, square):
+    kit = Kit(impl)
+    grid = kit.grid_ops.Grid()
+    expect(raises_index_error(lambda: kit.grid_ops.getSpaceType(grid, *square)), f"getSpaceType{square} off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+
+
+IN_RANGE = {
+    "bb1": (Model({(3, 0): RED, (3, 1): RED, (3, 2): RED, (3, 3): RED, (4, 0): BLUE}), False, "two red on two red, one blue"),
+    "bb2": (Model({(0, 0): RED, (1, 0): RED, (2, 0): BLUE}), True, "two connected red, one blue"),
+    "bb3": (Model({(3, 0): BLUE, (3, 1): BLUE, (3, 2): BLUE, (3, 3): BLUE, (6, 0): BLUE, (0, 0): RED}), False, "four blue, a disconnected blue, one red"),
+    "bb4": (Model({(0, 0): BLUE, (1, 0): BLUE, (2, 0): RED}), True, "two connected blue, one red"),
+    "bb5": (Model(), True, "no pieces"),
+    "wb1": (Model(), True, "all Empty"),
+    "wb2": (all_of(RED), False, "all Red"),
+    "wb3": (Model({(x, y): RED if y < 3 else BLUE for x, y in SQUARES}), True, "3 rows Red, 3 rows Blue"),
+    "wb4": (Model({(x, y): RED if y < 3 or (x, y) == (0, 3) else BLUE for x, y in SQUARES}), False,
+            "3 rows and one space Red (22), the rest Blue (20): unbalanced, overruling the report's True (erratum S06)"),
+}
+
+
+@covers("Grid.endSpaceInRange", "Grid.setSpace")
+@pytest.mark.parametrize("test", IN_RANGE, ids=lambda t: f"endSpaceInRange_{t}")
+def test_endSpaceInRange_report_tests(impl, test):
+    model, expected, what = IN_RANGE[test]
+    kit = Kit(impl)
+    expect_equal(kit.grid_ops.endSpaceInRange(kit.new_grid(model)), expected, f"endSpaceInRange {test}: {what}{shown(model)}")
+
+
+# Properties against the model ---------------------------------------------------------------
+
+@covers("Grid.Grid", "Grid.getSpaceType", "Grid.isFull")
+def test_a_new_grid_is_empty(impl):
+    kit = Kit(impl)
+    grid = kit.grid_ops.Grid()
+    expect(kit.read(grid) == Model(), "Grid() initialises every square to Space.Empty", expected="42 Empty squares", actual=shown(kit.read(grid)))
+    expect_equal(kit.grid_ops.isFull(grid), False, "a new grid is not full")
+
+
+@covers("Grid.setSpace", "Grid.getSpaceType")
+@given(model=grids, path=paths, seed=seeds)
+def test_setSpace_then_getSpaceType_reads_back_every_square_by_every_path(impl, model, path, seed):
+    kit = Kit(impl)
+    grid = kit.new_grid(model, path, random.Random(seed))
+    got = kit.read(grid)
+    expect(got == model, f"the grid built with setSpace ({path} path) reads back square by square", expected=shown(model), actual=shown(got))
+
+
+@covers("Grid.setSpace", "Grid.getSpaceType")
+@given(model=grids, square=squares, colour=spaces)
+def test_setSpace_changes_one_square_only_the_frame_rule(impl, model, square, colour):
+    kit = Kit(impl)
+    grid = kit.new_grid(model)
+    kit.grid_ops.setSpace(grid, *square, kit.space(colour))
+    expected = model.copy()
+    expected.put(*square, colour)
+    got = kit.read(grid)
+    expect(got == expected, f"setSpace{square + (colour,)} changes that square and no other", expected=shown(expected), actual=shown(got))
+
+
+@covers("Grid.Grid", "Grid.setSpace", "Grid.getSpaceType")
+@given(first=grids, second=grids)
+def test_two_grids_never_share_their_squares(impl, first, second):
+    kit = Kit(impl)
+    one, other = kit.new_grid(first), kit.new_grid(second)
+    expect(kit.read(one) == first and kit.read(other) == second, "two grids hold their own discs", expected="each its own", actual="shared squares")
+
+
+@covers("Grid.isFull", "Grid.isValidSpot", "Grid.isSupported", "Grid.endSpaceInRange")
+@given(model=grids)
+def test_the_predicates_agree_with_the_model_and_change_nothing(impl, model):
+    kit = Kit(impl)
+    grid = kit.new_grid(model)
+    ops = kit.grid_ops
+    full, valid, supported, balanced = impl.batch(lambda: (
+        ops.isFull(grid),
+        [ops.isValidSpot(grid, x, y) for x, y in SQUARES],
+        [ops.isSupported(grid, x, y) for x, y in SQUARES],
+        ops.endSpaceInRange(grid),
+    ))
+    expect_equal(full, model.full(), f"isFull: every square holds a disc{shown(model)}")
+    for (x, y), v, s in zip(SQUARES, valid, supported):
+        expect_equal(v, model.valid(x, y), f"isValidSpot({x}, {y}): on the grid, Empty and supported{shown(model)}")
+        expect_equal(s, model.supported(x, y), f"isSupported({x}, {y}): no Empty square below it{shown(model)}")
+    expect_equal(balanced, abs(model.count(RED) - model.count(BLUE)) <= 1, f"endSpaceInRange: red and blue differ by at most one (erratum S06){shown(model)}")
+    expect(kit.read(grid) == model, "the queries change no square", expected=shown(model), actual=shown(kit.read(grid)))
+
+
+@covers("Grid.isValidSpot", "Grid.getSpaceType", "Grid.setSpace")
+@given(square=off_grid, model=played_grids)
+def test_off_the_grid_no_spot_is_valid_and_no_square_can_be_read_or_set(impl, square, model):
+    kit = Kit(impl)
+    grid = kit.new_grid(model)
+    expect_equal(kit.grid_ops.isValidSpot(grid, *square), False, f"isValidSpot{square}: off the grid")
+    expect(raises_index_error(lambda: kit.grid_ops.getSpaceType(grid, *square)), f"getSpaceType{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(raises_index_error(lambda: kit.grid_ops.setSpace(grid, *square, kit.space(RED))), f"setSpace{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(kit.read(grid) == model, f"a refused setSpace{square} changes nothing", expected=shown(model), actual=shown(kit.read(grid)))

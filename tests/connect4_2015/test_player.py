@@ -1,0 +1,150 @@
+"""Player: the report's test tables for the turn states, then the computer's choice.
+
+The computer player's rule "complete a three first" means it never misses a win in one
+and always blocks an immediate loss when it has no win: checked on many positions from
+play. Anything else it chooses is the team's heuristic (erratum S16), and only has to
+be a square where a disc may be placed.
+"""
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import BLUE, OTHER, RED, Kit, Model, colours, shown, squares_text, unfinished_games
+
+GRAB, DROP = "WaitingForPieceClick", "WaitingForGridClick"
+
+
+def player_in(kit: Kit, state: str, colour: str, ai: bool = False):
+    """A player of ``colour`` brought into ``state`` by the documented methods."""
+    player = kit.impl.player.Player(kit.space(colour), ai) if ai else kit.impl.player.Player(kit.space(colour))
+    if state == DROP:
+        kit.impl.player.waitForPieceDrop(player)
+    return player
+
+
+CLICKS = [(GRAB, RED), (GRAB, BLUE), (DROP, RED), (DROP, BLUE)]
+
+
+@covers("Player.Player", "Player.canClickRed", "Player.canClickBlue", "Player.canClickGrid", "Player.waitForPieceDrop")
+@pytest.mark.parametrize("number, state, colour", [(i + 1, s, c) for i, (s, c) in enumerate(CLICKS)], ids=lambda v: str(v))
+def test_canClickRed_canClickBlue_canClickGrid_report_tests_1_to_4(impl, number, state, colour):
+    kit = Kit(impl)
+    player = player_in(kit, state, colour)
+    ops = impl.player
+    what = f"test {number}: state = Turn.{state}, pieceColour = {colour}"
+    expect_equal(ops.canClickRed(player), state == GRAB and colour == RED, f"canClickRed {what}")
+    expect_equal(ops.canClickBlue(player), state == GRAB and colour == BLUE, f"canClickBlue {what}")
+    expect_equal(ops.canClickGrid(player), state == DROP, f"canClickGrid {what}")
+
+
+@covers("Player.Player", "Player.isAI", "Player.setAI", "Player.getColour")
+@pytest.mark.parametrize("ai", [True, False], ids=["isAI_bb1", "isAI_bb2"])
+def test_isAI_report_tests(impl, ai):
+    kit = Kit(impl)
+    for colour in (RED, BLUE):
+        player = impl.player.Player(kit.space(colour), ai)
+        expect_equal(impl.player.isAI(player), ai, f"isAI: type = PlayerType.{'AI' if ai else 'Human'}")
+        expect_equal(kit.name_of(impl.player.getColour(player)), colour, f"getColour of Player(Space.{colour}, {ai})")
+    human = impl.player.Player(kit.space(RED))
+    expect_equal(impl.player.isAI(human), False, "Player(pieceColour) without isAI is a human player")
+
+
+@covers("Player.setAI", "Player.isAI")
+def test_setAI_bb1_makes_a_computer_player_and_false_takes_no_action(impl):
+    kit = Kit(impl)
+    player = impl.player.Player(kit.space(BLUE))
+    impl.player.setAI(player, False)
+    expect_equal(impl.player.isAI(player), False, "setAI(false) on a human player: no action taken, still human (erratum S14)")
+    impl.player.setAI(player, True)
+    expect_equal(impl.player.isAI(player), True, "setAI bb1: isAI = True sets the type to PlayerType.AI")
+    expect_equal(impl.player.canClickBlue(player), True, "setAI changes nothing but the type: the player still waits to pick up its piece")
+
+
+@covers("Player.waitForPieceDrop", "Player.waitForPieceGrab", "Player.canClickGrid", "Player.canClickRed")
+@pytest.mark.parametrize("start", [DROP, GRAB], ids=["test1_from_grid_click", "test2_from_piece_click"])
+@pytest.mark.parametrize("method", ["waitForPieceDrop", "waitForPieceGrab"])
+def test_waitForPieceDrop_and_waitForPieceGrab_report_tests(impl, method, start):
+    kit = Kit(impl)
+    player = player_in(kit, start, RED)
+    result = getattr(impl.player, method)(player)
+    expect(result is None, f"{method} is void", expected=None, actual=result)
+    after = DROP if method == "waitForPieceDrop" else GRAB
+    expect_equal(impl.player.canClickGrid(player), after == DROP, f"{method} from Turn.{start}: the state is Turn.{after}")
+    expect_equal(impl.player.canClickRed(player), after == GRAB, f"{method} from Turn.{start}: a red player may click the red piece exactly when waiting for a piece click")
+
+
+@covers("Player.getTurn", "Player.setTurn", "Player.getColour")
+@given(turns=st.lists(st.integers(0, 42), max_size=5), colour=colours, ai=st.booleans())
+def test_the_turn_counter_reads_back_what_was_set_erratum_S14(impl, turns, colour, ai):
+    kit = Kit(impl)
+    player = impl.player.Player(kit.space(colour), ai)
+    expect_equal(impl.player.getTurn(player), 0, "a new player's turn counter is 0 (erratum S14)")
+    for turn in turns:
+        impl.player.setTurn(player, turn)
+        expect_equal(impl.player.getTurn(player), turn, f"getTurn after setTurn({turn})")
+    expect_equal(kit.name_of(impl.player.getColour(player)), colour, "setTurn changes nothing else: getColour")
+    expect_equal(impl.player.isAI(player), ai, "setTurn changes nothing else: isAI")
+
+
+@covers("Player.waitForPieceDrop", "Player.waitForPieceGrab", "Player.canClickRed", "Player.canClickBlue", "Player.canClickGrid", "Player.setAI")
+@given(colour=colours, steps=st.lists(st.sampled_from(["waitForPieceDrop", "waitForPieceGrab", "setAI"]), max_size=8))
+def test_the_state_follows_the_last_wait_call(impl, colour, steps):
+    kit = Kit(impl)
+    player = impl.player.Player(kit.space(colour))
+    state = GRAB
+    for step in steps:
+        if step == "setAI":
+            impl.player.setAI(player, True)
+        else:
+            getattr(impl.player, step)(player)
+            state = DROP if step == "waitForPieceDrop" else GRAB
+        after = f"after {steps[: steps.index(step) + 1]}"
+        expect_equal(impl.player.canClickGrid(player), state == DROP, f"canClickGrid {after}")
+        expect_equal(impl.player.canClickRed(player), state == GRAB and colour == RED, f"canClickRed {after}")
+        expect_equal(impl.player.canClickBlue(player), state == GRAB and colour == BLUE, f"canClickBlue {after}")
+
+
+# The computer's choice -----------------------------------------------------------------------------
+
+def ai_move(kit: Kit, model: Model, colour: str, claim: str):
+    grid = kit.new_grid(model)
+    player = kit.impl.player.Player(kit.space(colour), True)
+    square = kit.pair(kit.impl.player.aiTurn(player, grid), f"aiTurn {claim}")
+    expect(model.valid(*square), f"aiTurn {claim} returns a square where a disc may be placed now{shown(model)}", expected="a valid spot", actual=square)
+    got = kit.read(grid)
+    expect(got == model, f"aiTurn {claim} leaves the grid as it was: the controller places the disc", expected=shown(model), actual=shown(got))
+    return square
+
+
+@covers("Player.aiTurn")
+@given(game=unfinished_games)
+def test_aiTurn_returns_a_valid_spot_and_wins_or_blocks_first(impl, game):
+    model, _, to_move = game
+    kit = Kit(impl)
+    square = ai_move(kit, model, to_move, f"for {to_move} to move")
+    wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
+    if wins:
+        expect(square in wins, f"aiTurn completes its own three first: {to_move} wins at once{shown(model)}", expected=squares_text(wins), actual=square)
+    elif losses:
+        expect(square in losses, f"aiTurn with no win blocks the opponent's four{shown(model)}", expected=squares_text(losses), actual=square)
+
+
+@covers("Player.aiTurn")
+@given(game=unfinished_games.filter(lambda g: g[0].threats(g[2]) or g[0].threats(OTHER[g[2]])))
+def test_aiTurn_never_misses_a_win_in_one_nor_a_block(impl, game):
+    model, _, to_move = game
+    kit = Kit(impl)
+    square = ai_move(kit, model, to_move, f"for {to_move} to move")
+    wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
+    expected = wins or losses
+    expect(square in expected, f"aiTurn takes a win in one, else blocks an immediate loss{shown(model)}", expected=squares_text(expected), actual=square)
+
+
+@covers("Player.aiTurn")
+def test_aiTurn_on_the_empty_grid_and_the_report_openings(impl):
+    kit = Kit(impl)
+    ai_move(kit, Model(), RED, "on the empty grid")
+    ai_move(kit, Model({(3, 0): BLUE}), RED, "after the player took (3, 0)")
