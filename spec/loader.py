@@ -35,7 +35,7 @@ def available() -> tuple[str, ...]:
 
 
 @cache
-def load(name: str = "connect4") -> Specification:
+def load(name: str) -> Specification:
     """Load and check the specification called ``name`` (a folder under ``spec/``)."""
     folder = DATA_ROOT / name
     if not (folder / "spec.toml").is_file():

@@ -39,6 +39,7 @@ from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.directives.other import TocTree
 from sphinx.domains import Domain, ObjType
+from sphinx.errors import ExtensionError
 from sphinx.ext.graphviz import graphviz
 from sphinx.roles import XRefRole
 from sphinx.util import logging
@@ -114,6 +115,8 @@ def outdated_by_new_tests(app, env, added, changed, removed) -> list[str]:
 
 def write_type_pages(app) -> None:
     """``builder-inited``: bring the type stubs in line with the specification."""
+    if not app.config.specdoc_spec:
+        raise ExtensionError(f"conf.py: set specdoc_spec to the specification whose type pages go in {PAGES_DIR}/ (one of {', '.join(specdata.available())})")
     sync_type_pages(specdata.load(app.config.specdoc_spec), Path(app.srcdir))
 
 
@@ -677,7 +680,7 @@ class ImportableModules(SphinxDirective):
 
 
 def setup(app):
-    app.add_config_value("specdoc_spec", "connect4", "env")
+    app.add_config_value("specdoc_spec", None, "env")
     app.add_domain(SpecDomain)
     for name, directive in {
         "spec-summary": SpecSummary,
