@@ -176,8 +176,7 @@ def _zoo(args: argparse.Namespace) -> int:
     for mutant in mutants:
         run = runs[mutant.id]
         if killed(run):
-            first = next(t for t in run.tests if t["outcome"] == "failed")
-            print(f"caught    {mutant.id}: {mutant.description}  <- {first['test']}")
+            print(f"caught    {mutant.id}: {mutant.description}  <- {run.failed_tests()[0].test}")
         else:
             survivors.append(mutant)
             print(f"SURVIVED  {mutant.id}: {mutant.description}" + (f" ({run.crash})" if run.crash else ""))

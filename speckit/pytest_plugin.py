@@ -113,7 +113,12 @@ def load_implementation(config: pytest.Config, name: str) -> impl_loader.Impleme
         sandbox = sandbox_config(config)
         if sandbox is not None and not config.getoption("--impl"):
             target = kit(name).reference_dir
-        _LOADED[name] = impl_loader.load(target, specification, sandbox=sandbox)
+        if sandbox is None:
+            _LOADED[name] = impl_loader.load(target, specification)
+        else:
+            from .sandbox import load_sandboxed
+
+            _LOADED[name] = load_sandboxed(target, specification, sandbox)
     return _LOADED[name]
 
 

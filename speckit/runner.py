@@ -16,6 +16,7 @@ from pathlib import Path
 
 import attrs
 
+from .core import Outcome, Presence, TestRecord
 from .paths import REPO_ROOT
 from .registry import kit
 
@@ -27,14 +28,15 @@ OUTPUT_LIMIT = 20_000
 class SuiteRun:
     """The outcome of one run: each test's record, which operations exist, and any crash."""
 
-    tests: tuple[dict, ...]
-    presence: dict[str, bool]
+    tests: tuple[TestRecord, ...]
+    presence: dict[str, Presence]
+    """Whether the implementation has each operation (``Type.operation``), read from its source."""
     returncode: int
     crash: str = ""
     """Set when the run produced no report: what the child printed last."""
 
-    def failed_tests(self) -> tuple[dict, ...]:
-        return tuple(t for t in self.tests if t["outcome"] == "failed")
+    def failed_tests(self) -> tuple[TestRecord, ...]:
+        return tuple(t for t in self.tests if t.outcome is Outcome.FAILED)
 
 
 def run_suite(
@@ -70,7 +72,9 @@ def run_suite(
             tail = (child.stdout + child.stderr)[-OUTPUT_LIMIT:]
             return SuiteRun((), {}, child.returncode, crash=_crash_summary(tail, child.returncode))
         data = json.loads(report.read_text(encoding="utf-8"))
-    return SuiteRun(tuple(data["tests"]), data["presence"].get(spec_name, {}), child.returncode)
+    tests = tuple(TestRecord.from_json(record) for record in data["tests"])
+    presence = {qualname: Presence(state) for qualname, state in data["presence"].get(spec_name, {}).items()}
+    return SuiteRun(tests, presence, child.returncode)
 
 
 def _crash_summary(output: str, code: int) -> str:

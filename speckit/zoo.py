@@ -117,4 +117,4 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2) -> dict[str,
 
 def killed(run: SuiteRun) -> bool:
     """Whether the suite failed the mutant with at least one conformance failure."""
-    return not run.crash and any(t["outcome"] == "failed" for t in run.tests)
+    return not run.crash and bool(run.failed_tests())
