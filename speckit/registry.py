@@ -14,7 +14,7 @@ import attrs
 import spec as spec_data
 from spec import KitDeclaration
 
-from .paths import REPO_ROOT
+from .paths import REPO_ROOT, kit_path
 
 
 @attrs.frozen
@@ -35,19 +35,19 @@ class Kit:
 
     @property
     def suite_dir(self) -> Path:
-        return REPO_ROOT / self.declaration.suite
+        return kit_path(self.declaration.suite)
 
     @property
     def zoo_dir(self) -> Path:
-        return REPO_ROOT / self.declaration.zoo
+        return kit_path(self.declaration.zoo)
 
     @property
     def alternative_dir(self) -> Path:
-        return REPO_ROOT / self.declaration.alternative
+        return kit_path(self.declaration.alternative)
 
     @property
     def rubric_path(self) -> Path:
-        return REPO_ROOT / self.declaration.rubric
+        return kit_path(self.declaration.rubric)
 
 
 def names() -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import attrs
 
 from .core import Outcome, Presence, TestRecord
-from .paths import REPO_ROOT
+from .paths import REPO_ROOT, package_base
 from .registry import kit
 
 OUTPUT_LIMIT = 20_000
@@ -49,12 +49,15 @@ def run_suite(
     extra: tuple[str, ...] = (),
 ) -> SuiteRun:
     """Run the suite of ``spec_name`` (or the given test files) against ``implementation``."""
-    selected = [str(t) for t in tests] if tests else [str(kit(spec_name).suite_dir)]
+    selected = [Path(t) for t in tests] if tests else [kit(spec_name).suite_dir]
     with tempfile.TemporaryDirectory(prefix="speckit-run-") as scratch:
         report = Path(scratch) / "report.json"
+        # The plugins, the markers left out and the root are given here, not left to a
+        # pytest configuration file: an installed kit has none, and a grader's copy of the suite may not.
         command = [
-            sys.executable, "-m", "pytest", *selected,
-            "-p", "speckit.report", f"--speckit-report={report}",
+            sys.executable, "-m", "pytest", *map(str, selected),
+            "-p", "speckit.pytest_plugin", "-p", "speckit.report", f"--speckit-report={report}",
+            f"--rootdir={package_base(selected[0])}", "-m", "not slow",
             f"--spec={spec_name}", f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
             *extra,
         ]  # fmt: skip
