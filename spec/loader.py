@@ -75,6 +75,7 @@ def _load_kit(table: dict | None) -> KitDeclaration:
             rubric=table["rubric"],
             supplied=tuple(table.get("supplied", ())),
             served=tuple(table.get("served", ())),
+            other_tests=tuple(table.get("other_tests", ())),
             time_limits={name: float(seconds) for name, seconds in table.get("time_limits", {}).items()},
             scripts=tuple(table.get("scripts", ())),
             main=bool(table.get("main", False)),

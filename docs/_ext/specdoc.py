@@ -47,9 +47,8 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
 import spec as specdata
-from speckit.paths import suite_root
 from speckit.registry import kit
-from speckit.traceability import covering_tests
+from speckit.traceability import counted_modules, covering_tests
 
 logger = logging.getLogger(__name__)
 
@@ -100,8 +99,8 @@ def toctree_entries(spec: specdata.Specification) -> list[str]:
 
 
 def suite_files(spec_name: str) -> list[Path]:
-    """The conformance suite's test modules of a specification."""
-    return sorted((suite_root() / spec_name).glob("test_*.py"))
+    """The test modules whose markers count for a specification (its suite and other tests)."""
+    return counted_modules(specdata.load(spec_name))
 
 
 def outdated_by_new_tests(app, env, added, changed, removed) -> list[str]:
@@ -504,8 +503,11 @@ class SpecType(SpecDirective):
         none_yet = [nodes.emphasis("no covering test yet", "no covering test yet")]
         rows.append(("Tested by", bullets([[nodes.literal(t, t)] for t in tests]) if tests else none_yet))
         body.append(field_list(rows))
-        title = op.name + (" (kit extension)" if op.extension else "")
-        return section(anchor(spec.name, op.qualname), title, *body, classes=["spec-operation"])
+        # The title is the qualified name, the way the kit names an operation everywhere
+        # (markers, check tables, errata), so searching for GridType.occupySquare finds it.
+        title = op.qualname + (" (kit extension)" if op.extension else "")
+        entry = addnodes.index(entries=[("single", f"{op.qualname} ({spec.name})", anchor(spec.name, op.qualname), "", None)])
+        return section(anchor(spec.name, op.qualname), title, entry, *body, classes=["spec-operation"])
 
 
 class SpecErrata(SpecDirective):
