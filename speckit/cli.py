@@ -11,7 +11,11 @@ from pathlib import Path
 import spec as spec_data
 
 from . import __version__
+from spec import SpecDataError
+
 from . import registry
+from .core import ImplementationError, UserError
+from .impl import package_directory
 from .registry import kit
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -29,9 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("speckit: interrupted", file=sys.stderr)
         return 130
-    except (KeyError, ValueError, OSError) as e:
-        message = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"speckit: {message}", file=sys.stderr)
+    except (UserError, SpecDataError, OSError) as e:
+        # What the user gave is wrong, or the system refused: a message, not a traceback.
+        # Any other exception is a bug of the kit and keeps its traceback.
+        print(f"speckit: {e}", file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -123,17 +128,12 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _implementation_path(text: str) -> Path | str:
-    """A package directory, or an importable module name; a ValueError naming what is wrong otherwise."""
-    path = Path(text)
-    if path.is_dir():
-        if not any(path.glob("*.py")):
-            raise ValueError(f"{text}: not a package (the folder has no Python modules)")
-        return path.resolve()
-    if path.exists():
-        raise ValueError(f"{text}: not a package directory (it is a file)")
+    """A package directory, resolved, or an importable module name; :class:`ImplementationError` otherwise."""
+    if Path(text).exists():
+        return package_directory(text)
     if text.isidentifier() and importlib.util.find_spec(text) is not None:
         return text
-    raise ValueError(f"{text}: no such folder, and no importable package of that name")
+    raise ImplementationError(f"{text}: no such folder, and no importable package of that name")
 
 
 def _coverage(args: argparse.Namespace) -> int:
@@ -190,7 +190,7 @@ def _grade(args: argparse.Namespace) -> int:
     from .rubric import RubricError
 
     if args.jobs < 1:
-        raise ValueError("--jobs must be at least 1")
+        raise UserError("--jobs must be at least 1")
     try:
         grade(args.submissions, args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec)
     except (GradeError, RubricError) as e:

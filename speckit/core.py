@@ -13,7 +13,15 @@ import enum
 import attrs
 
 
-class ImplementationError(Exception):
+class UserError(Exception):
+    """Something the user gave the kit is wrong (a path, a folder, a file of data).
+
+    The command line prints its message and exits with the usage status; any other
+    exception is the kit's own bug and keeps its traceback.
+    """
+
+
+class ImplementationError(UserError):
     """The implementation cannot be loaded at all (bad path, not a package)."""
 
 

@@ -59,13 +59,10 @@ _TimeLimitReached = TimeLimitReached  # the sandbox server's old name, until it 
 def load(target: str | Path, spec: Specification) -> "Implementation":
     """Import the implementation at ``target``, a package directory or an importable module name,
     into this process."""
-    path = Path(target)
-    if path.is_dir():
-        return Implementation(_import_directory(path.resolve()), spec, origin=str(path))
-    if path.exists():
-        raise ImplementationError(f"{target}: not a package directory (expected a folder of modules)")
+    if Path(target).exists():
+        return Implementation(_import_directory(package_directory(target)), spec, origin=str(target))
     text = str(target)
-    if not text.replace(".", "").replace("_", "").isalnum():
+    if not all(part.isidentifier() for part in text.split(".")):
         raise ImplementationError(f"{target}: no such folder")
     try:
         package = importlib.import_module(text)
@@ -76,6 +73,19 @@ def load(target: str | Path, spec: Specification) -> "Implementation":
     except Exception as e:  # noqa: BLE001 - any import-time failure is the implementation's
         raise ImplementationError(f"{target}: importing it failed: {type(e).__name__}: {e}") from None
     return Implementation(package, spec, origin=text)
+
+
+def package_directory(target: str | Path) -> Path:
+    """``target`` as an implementation's package directory, resolved: a folder holding Python
+    modules (``__init__.py`` optional). The one check of a package folder, worded once."""
+    path = Path(target)
+    if not path.exists():
+        raise ImplementationError(f"{target}: no such folder")
+    if not path.is_dir():
+        raise ImplementationError(f"{target}: not a package directory (it is a file; expected a folder of Python modules)")
+    if not any(path.glob("*.py")):
+        raise ImplementationError(f"{target}: not a package directory (the folder has no Python modules)")
+    return path.resolve()
 
 
 def _import_directory(path: Path) -> types.ModuleType:
@@ -95,8 +105,6 @@ def _import_directory(path: Path) -> types.ModuleType:
             sys.modules.pop(name, None)
             raise ImplementationError(f"{path}/__init__.py could not be imported: {type(e).__name__}: {e}") from None
     else:
-        if not any(path.glob("*.py")):
-            raise ImplementationError(f"{path}: not a package (no Python modules in it)")
         package = types.ModuleType(name)
         package.__path__ = [str(path)]
         package.__file__ = None
