@@ -60,7 +60,12 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     check.add_argument("path", nargs="?", help="the implementation's package directory (default: the reference)")
-    _spec_option(check)
+    main = registry.main_spec()
+    check.add_argument(
+        "--spec",
+        choices=registry.names(),
+        help=f"the specification (default: the one whose modules the package has; without PATH, {main}, the kit's main one)",
+    )
     check.add_argument("--profile", choices=["grading", "dev"], default="grading", help="Hypothesis profile (default: grading, deterministic)")
     check.add_argument("--lines", type=int, default=30, metavar="N", help="lines of explanation shown per failing operation (default 30)")
     check.set_defaults(run=_check)
@@ -114,8 +119,10 @@ def _check(args: argparse.Namespace) -> int:
     from . import check
     from .runner import run_suite
 
-    specification = spec_data.load(args.spec)
     target = _implementation_path(args.path) if args.path else None
+    if args.spec is None:
+        args.spec = _spec_of(args.path, target) if target else registry.main_spec()
+    specification = spec_data.load(args.spec)
     origin = str(target) if target else f"the reference implementation ({kit(args.spec).reference})"
     print(f"Checking {origin} against {specification.title} ...", file=sys.stderr, flush=True)
     run = run_suite(args.spec, target, profile=args.profile)
@@ -134,6 +141,16 @@ def _implementation_path(text: str) -> Path | str:
     if text.isidentifier() and importlib.util.find_spec(text) is not None:
         return text
     raise ImplementationError(f"{text}: no such folder, and no importable package of that name")
+
+
+def _spec_of(text: str, target: Path | str) -> str:
+    """The specification a package follows, judged by its modules; a UserError asking for --spec if that is unclear."""
+    folder = target if isinstance(target, Path) else Path(importlib.util.find_spec(target).submodule_search_locations[0])
+    fits = registry.fitting(folder)
+    if len(fits) == 1:
+        return fits[0]
+    which = f"its modules fit {' and '.join(fits)} equally" if fits else "it has no module of any specification"
+    raise UserError(f"{text}: say which specification it follows with --spec ({which}; known: {', '.join(registry.names())})")
 
 
 def _coverage(args: argparse.Namespace) -> int:

@@ -38,3 +38,16 @@ def test_help_says_which_specification_a_command_works_on_by_default(capsys):
     with pytest.raises(SystemExit):
         main(["coverage", "--help"])
     assert f"default: {main_spec()}" in capsys.readouterr().out
+
+
+def test_check_tells_the_specification_from_the_packages_modules(tmp_path, capsys):
+    from speckit.registry import fitting, kit, names
+
+    for name in names():
+        assert fitting(kit(name).reference_dir) == (name,)
+        assert fitting(kit(name).alternative_dir) == (name,)
+    for module in ("square", "player"):  # modules of both Connect-4 and the BoardADT unit
+        (tmp_path / f"{module}.py").write_text("")
+    assert len(fitting(tmp_path)) > 1
+    assert main(["check", str(tmp_path)]) == EXIT_USAGE
+    assert "say which specification it follows with --spec" in capsys.readouterr().err
