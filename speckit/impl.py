@@ -2,7 +2,7 @@
 
 An implementation is a package directory (or an importable module name) following a
 specification's contract. It is imported under a name unique to its path, so it can
-never collide with the reference ``adt`` or with another submission. Each operation
+never collide with a reference package or with another submission. Each operation
 is reached through :class:`TracedOperation`, which
 
 * records the call in the current :class:`~speckit.trace.Trace` (for failure messages),
@@ -10,7 +10,7 @@ is reached through :class:`TracedOperation`, which
   (so a hanging operation fails each test that needs it quickly, and Hypothesis
   cannot get stuck retrying it),
 * turns anything the operation raises into a test failure that names it,
-* checks that Boolean results are Python bools (erratum E39 of Connect-4).
+* checks that results of a type the specification makes ``bool`` (its ``[primitives]``) are Python bools.
 
 A missing module or function fails only the tests that use it.
 
@@ -368,7 +368,7 @@ def failure_of(qualname: str, error: BaseException, time_limit: float) -> tuple[
 
 
 def bool_problem(qualname: str, result: Any) -> str | None:
-    """Why a Boolean operation's result is unacceptable (erratum E39), or None."""
+    """Why a Boolean operation's result is unacceptable (not a Python bool, as the contract requires), or None."""
     if isinstance(result, bool):
         return None
     return f"{qualname} returned {result!r} ({type(result).__name__}); a Boolean result must be True or False"
