@@ -35,7 +35,7 @@ def available() -> tuple[str, ...]:
 
 
 @cache
-def load(name: str = "connect4") -> Specification:
+def load(name: str) -> Specification:
     """Load and check the specification called ``name`` (a folder under ``spec/``)."""
     folder = DATA_ROOT / name
     if not (folder / "spec.toml").is_file():
@@ -76,6 +76,7 @@ def _load_kit(table: dict | None) -> KitDeclaration:
             rubric=table["rubric"],
             supplied=tuple(table.get("supplied", ())),
             served=tuple(table.get("served", ())),
+            other_tests=tuple(table.get("other_tests", ())),
             time_limits={name: float(seconds) for name, seconds in table.get("time_limits", {}).items()},
             scripts=tuple(table.get("scripts", ())),
             main=bool(table.get("main", False)),

@@ -220,6 +220,9 @@ class KitDeclaration:
     served: tuple[str, ...] = ()
     """Classes of the supplied modules whose objects a test hands to the implementation
     (``adt.display.Display``): the grading sandbox serves them to the student's code."""
+    other_tests: tuple[str, ...] = ()
+    """Test folders or modules outside the suite that check documented operations (the
+    reference driver's tests): they count in coverage and the docs' "Tested by", not in a check."""
     time_limits: dict[str, float] = attrs.field(factory=dict)
     """Seconds one call may take, for the operations that search or play (``Type.operation``)."""
     scripts: tuple[str, ...] = ()

@@ -18,17 +18,23 @@ import attrs
 
 from spec import Specification
 
+from .core import Outcome, Presence, TestRecord
 from .runner import SuiteRun
 
-PASSED, FAILED, MISSING, NOT_IMPLEMENTED, UNTESTED = "passed", "failed", "missing", "not implemented", "untested"
-BAD = frozenset({FAILED, MISSING, NOT_IMPLEMENTED})
+BLOCKING = frozenset({Outcome.MISSING, Outcome.NOT_IMPLEMENTED})
+"""Failure kinds that, when another operation's, leave a test unable to check this one."""
+ORDER = (Outcome.PASSED, Outcome.FAILED, Outcome.MISSING, Outcome.NOT_IMPLEMENTED, Outcome.UNTESTED)
+"""The statuses an operation can have, in the order the totals line gives them."""
 
 
 @attrs.frozen
 class OperationStatus:
+    """One row of the table: a documented operation's status and why."""
+
     qualname: str
-    status: str
+    status: Outcome
     tests: int
+    """How many behavioural tests cover it."""
     explanation: str = ""
     extension: bool = False
 
@@ -38,43 +44,45 @@ def statuses(spec: Specification, run: SuiteRun) -> list[OperationStatus]:
     result = []
     for op in spec.operations(extensions=True):
         if spec.type(op.type_name).supplied:
-            continue  # the kit supplies Display and Input; students do not write them
-        state = run.presence.get(op.qualname, "present")
-        if op.extension and state == "missing":
+            continue  # the kit supplies these types (Display and Input); students do not write them
+        presence = run.presence.get(op.qualname, Presence.PRESENT)
+        if op.extension and presence is Presence.MISSING:
             continue
-        covering = [t for t in run.tests if op.qualname in t["covers"]]
-        result.append(_status(op.qualname, op.extension, state, covering))
+        covering = [t for t in run.tests if op.qualname in t.covers]
+        result.append(_status(op.qualname, op.extension, presence, covering))
     return result
 
 
-def _status(qualname: str, extension: bool, state: str, covering: list[dict]) -> OperationStatus:
-    structural = [t for t in covering if t.get("structural")]
-    covering = [t for t in covering if not t.get("structural")]
+def _status(qualname: str, extension: bool, presence: Presence, covering: list[TestRecord]) -> OperationStatus:
+    def status(outcome: Outcome, explanation: str = "") -> OperationStatus:
+        return OperationStatus(qualname, outcome, count, explanation, extension)
+
+    structural = [t for t in covering if t.structural]
+    covering = [t for t in covering if not t.structural]
     count = len(covering)
-    if state == "missing":
-        return OperationStatus(qualname, MISSING, count, f"the implementation has no {qualname}", extension)
-    if state == "not implemented":
-        return OperationStatus(qualname, NOT_IMPLEMENTED, count, f"{qualname} is not implemented yet (it raises NotImplementedError)", extension)
+    if presence is Presence.MISSING:
+        return status(Outcome.MISSING, f"the implementation has no {qualname}")
+    if presence is Presence.NOT_IMPLEMENTED:
+        return status(Outcome.NOT_IMPLEMENTED, f"{qualname} is not implemented yet (it raises NotImplementedError)")
     for test in structural:
-        if test["outcome"] == "failed":
-            return OperationStatus(qualname, FAILED, count, f"{test['test']}\n{test['message']}", extension)
+        if test.outcome is Outcome.FAILED:
+            return status(Outcome.FAILED, f"{test.test}\n{test.message}")
     blocked = 0
     for test in covering:
-        if test["outcome"] != "failed":
+        if test.outcome is not Outcome.FAILED:
             continue
-        own = qualname in test["message"].split("\n", 1)[0]
-        if test["kind"] == "not implemented" and own:
-            return OperationStatus(qualname, NOT_IMPLEMENTED, count, test["message"], extension)
-        if test["kind"] in ("missing", "not implemented") and not own:
+        own = test.operation == qualname
+        if own and test.kind is Outcome.NOT_IMPLEMENTED:
+            return status(Outcome.NOT_IMPLEMENTED, test.message)
+        if not own and test.kind in BLOCKING:
             blocked += 1
             continue
-        return OperationStatus(qualname, FAILED, count, f"{test['test']}\n{test['message']}", extension)
-    ran = [t for t in covering if t["outcome"] == "passed"]
+        return status(Outcome.FAILED, f"{test.test}\n{test.message}")
     if not covering:
-        return OperationStatus(qualname, UNTESTED, 0, "no test covers it yet", extension)
-    if not ran and blocked:
-        return OperationStatus(qualname, UNTESTED, count, "its tests need operations that are missing or not implemented", extension)
-    return OperationStatus(qualname, PASSED, count, extension=extension)
+        return status(Outcome.UNTESTED, "no test covers it yet")
+    if blocked and not any(t.outcome is Outcome.PASSED for t in covering):
+        return status(Outcome.UNTESTED, "its tests need operations that are missing or not implemented")
+    return status(Outcome.PASSED)
 
 
 def render(spec: Specification, rows: list[OperationStatus], *, origin: str, explain_lines: int = 30) -> str:
@@ -93,7 +101,7 @@ def render(spec: Specification, rows: list[OperationStatus], *, origin: str, exp
         for row in block:
             name = row.qualname.split(".")[1] + (" [extension]" if row.extension else "")
             out.append(f"  {name:<{width + 12}} {row.status:<16} {row.tests} test{'s' if row.tests != 1 else ''}")
-            if row.status in BAD and row.explanation and row.status not in (MISSING, NOT_IMPLEMENTED):
+            if row.status is Outcome.FAILED and row.explanation:
                 lines = row.explanation.strip().splitlines()
                 shown = lines[:explain_lines] + (["..."] if len(lines) > explain_lines else [])
                 out.extend(f"      | {line}" for line in shown)
@@ -103,10 +111,10 @@ def render(spec: Specification, rows: list[OperationStatus], *, origin: str, exp
     supplied = [t.name for t in spec.types if t.supplied]
     if supplied:
         out.append(f"Supplied by the kit, not checked: {', '.join(supplied)}.")
-    out.append(f"{documented} operations to implement: " + ", ".join(f"{totals[s]} {s}" for s in (PASSED, FAILED, MISSING, NOT_IMPLEMENTED, UNTESTED) if totals[s]))
+    out.append(f"{documented} operations to implement: " + ", ".join(f"{totals[s]} {s}" for s in ORDER if totals[s]))
     return "\n".join(out)
 
 
 def ok(rows: list[OperationStatus]) -> bool:
     """Whether nothing failed, is missing or is unimplemented."""
-    return not any(row.status in BAD or row.status == UNTESTED for row in rows)
+    return all(row.status is Outcome.PASSED for row in rows)

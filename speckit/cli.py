@@ -11,7 +11,11 @@ from pathlib import Path
 import spec as spec_data
 
 from . import __version__
+from spec import SpecDataError
+
 from . import registry
+from .core import ImplementationError, UserError
+from .impl import package_directory
 from .registry import kit
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -29,9 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("speckit: interrupted", file=sys.stderr)
         return 130
-    except (KeyError, ValueError, OSError) as e:
-        message = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"speckit: {message}", file=sys.stderr)
+    except (UserError, SpecDataError, OSError) as e:
+        # What the user gave is wrong, or the system refused: a message, not a traceback.
+        # Any other exception is a bug of the kit and keeps its traceback.
+        print(f"speckit: {e}", file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -55,7 +60,12 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     check.add_argument("path", nargs="?", help="the implementation's package directory (default: the reference)")
-    _spec_option(check)
+    main = registry.main_spec()
+    check.add_argument(
+        "--spec",
+        choices=registry.names(),
+        help=f"the specification (default: the one whose modules the package has; without PATH, {main}, the kit's main one)",
+    )
     check.add_argument("--profile", choices=["grading", "dev"], default="grading", help="Hypothesis profile (default: grading, deterministic)")
     check.add_argument("--lines", type=int, default=30, metavar="N", help="lines of explanation shown per failing operation (default 30)")
     check.set_defaults(run=_check)
@@ -109,8 +119,10 @@ def _check(args: argparse.Namespace) -> int:
     from . import check
     from .runner import run_suite
 
-    specification = spec_data.load(args.spec)
     target = _implementation_path(args.path) if args.path else None
+    if args.spec is None:
+        args.spec = _spec_of(args.path, target) if target else registry.main_spec()
+    specification = spec_data.load(args.spec)
     origin = str(target) if target else f"the reference implementation ({kit(args.spec).reference})"
     print(f"Checking {origin} against {specification.title} ...", file=sys.stderr, flush=True)
     run = run_suite(args.spec, target, profile=args.profile)
@@ -123,17 +135,22 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _implementation_path(text: str) -> Path | str:
-    """A package directory, or an importable module name; a ValueError naming what is wrong otherwise."""
-    path = Path(text)
-    if path.is_dir():
-        if not any(path.glob("*.py")):
-            raise ValueError(f"{text}: not a package (the folder has no Python modules)")
-        return path.resolve()
-    if path.exists():
-        raise ValueError(f"{text}: not a package directory (it is a file)")
+    """A package directory, resolved, or an importable module name; :class:`ImplementationError` otherwise."""
+    if Path(text).exists():
+        return package_directory(text)
     if text.isidentifier() and importlib.util.find_spec(text) is not None:
         return text
-    raise ValueError(f"{text}: no such folder, and no importable package of that name")
+    raise ImplementationError(f"{text}: no such folder, and no importable package of that name")
+
+
+def _spec_of(text: str, target: Path | str) -> str:
+    """The specification a package follows, judged by its modules; a UserError asking for --spec if that is unclear."""
+    folder = target if isinstance(target, Path) else Path(importlib.util.find_spec(target).submodule_search_locations[0])
+    fits = registry.fitting(folder)
+    if len(fits) == 1:
+        return fits[0]
+    which = f"its modules fit {' and '.join(fits)} equally" if fits else "it has no module of any specification"
+    raise UserError(f"{text}: say which specification it follows with --spec ({which}; known: {', '.join(registry.names())})")
 
 
 def _coverage(args: argparse.Namespace) -> int:
@@ -143,12 +160,13 @@ def _coverage(args: argparse.Namespace) -> int:
     coverage = covering_tests(specification)
     for op in specification.operations(extensions=True):
         tests = coverage.get(op.qualname, ())
-        tag = " [extension]" if op.extension else ""
+        tag = " [extension]" if op.extension else " [supplied by the kit]" if specification.type(op.type_name).supplied else ""
         print(f"{op.qualname}{tag}: {len(tests)} test{'s' if len(tests) != 1 else ''}")
         for test in tests:
             print(f"    {test}")
+    to_write = [op for op in specification.operations() if not specification.type(op.type_name).supplied]
     missing, unknown = uncovered(specification), unknown_names(specification)
-    print(f"\n{len(list(specification.operations())) - len(missing)} of {len(list(specification.operations()))} documented operations covered.")
+    print(f"\n{len(to_write) - len(missing)} of {len(to_write)} documented operations to implement are covered.")
     for name in missing:
         print(f"not covered: {name}")
     for name in unknown:
@@ -176,8 +194,7 @@ def _zoo(args: argparse.Namespace) -> int:
     for mutant in mutants:
         run = runs[mutant.id]
         if killed(run):
-            first = next(t for t in run.tests if t["outcome"] == "failed")
-            print(f"caught    {mutant.id}: {mutant.description}  <- {first['test']}")
+            print(f"caught    {mutant.id}: {mutant.description}  <- {run.failed_tests()[0].test}")
         else:
             survivors.append(mutant)
             print(f"SURVIVED  {mutant.id}: {mutant.description}" + (f" ({run.crash})" if run.crash else ""))
@@ -190,7 +207,7 @@ def _grade(args: argparse.Namespace) -> int:
     from .rubric import RubricError
 
     if args.jobs < 1:
-        raise ValueError("--jobs must be at least 1")
+        raise UserError("--jobs must be at least 1")
     try:
         grade(args.submissions, args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec)
     except (GradeError, RubricError) as e:

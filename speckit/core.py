@@ -13,12 +13,28 @@ import enum
 import attrs
 
 
-class ImplementationError(Exception):
+class UserError(Exception):
+    """Something the user gave the kit is wrong (a path, a folder, a file of data).
+
+    The command line prints its message and exits with the usage status; any other
+    exception is the kit's own bug and keeps its traceback.
+    """
+
+
+class ImplementationError(UserError):
     """The implementation cannot be loaded at all (bad path, not a package)."""
 
 
 class SuiteFailure(AssertionError):
-    """A conformance failure caused by the implementation; pytest reports it as a failure."""
+    """A conformance failure caused by the implementation; pytest reports it as a failure.
+
+    ``operation`` names the documented operation (``Type.operation``) whose own call
+    failed, when the failure is one operation's; "" for a failed check of behaviour.
+    """
+
+    def __init__(self, message: str = "", operation: str = ""):
+        super().__init__(message)
+        self.operation = operation
 
 
 class MissingOperation(SuiteFailure):
@@ -98,3 +114,42 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+@attrs.frozen
+class TestRecord:
+    """One test's result, as the report plugin writes it and ``check``, the zoo and grading read it."""
+
+    __test__ = False  # not a test class, whoever imports it into a test module
+
+    test: str
+    """The pytest node id (``tests/connect4/test_index.py::test_increment_gives_the_next_index``)."""
+    covers: tuple[str, ...] = attrs.field(converter=tuple)
+    """The documented operations the test declares it checks."""
+    outcome: Outcome = attrs.field(converter=Outcome)
+    """:attr:`Outcome.PASSED`, :attr:`Outcome.FAILED` or :attr:`Outcome.SKIPPED`."""
+    kind: Outcome = attrs.field(converter=Outcome)
+    """For a failure, what failed: :attr:`Outcome.MISSING`, :attr:`Outcome.NOT_IMPLEMENTED` (an
+    operation the test needed) or :attr:`Outcome.FAILED`; otherwise the outcome itself."""
+    structural: bool = False
+    """The test checks only that operations exist with their signatures."""
+    message: str = ""
+    """The failure's explanation, or why the test was skipped."""
+    operation: str = ""
+    """The operation (``Type.operation``) whose own call failed the test; "" when none did."""
+
+    def to_json(self) -> dict:
+        return attrs.asdict(self, value_serializer=lambda _, __, v: v.value if isinstance(v, enum.Enum) else v)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TestRecord":
+        return cls(**data)
+
+    # Read access by key, for callers written against the records' former dict form.
+    def __getitem__(self, key: str):
+        if key not in attrs.fields_dict(type(self)):
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def get(self, key: str, default=None):
+        return self[key] if key in attrs.fields_dict(type(self)) else default

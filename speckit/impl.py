@@ -2,7 +2,7 @@
 
 An implementation is a package directory (or an importable module name) following a
 specification's contract. It is imported under a name unique to its path, so it can
-never collide with the reference ``adt`` or with another submission. Each operation
+never collide with a reference package or with another submission. Each operation
 is reached through :class:`TracedOperation`, which
 
 * records the call in the current :class:`~speckit.trace.Trace` (for failure messages),
@@ -10,14 +10,15 @@ is reached through :class:`TracedOperation`, which
   (so a hanging operation fails each test that needs it quickly, and Hypothesis
   cannot get stuck retrying it),
 * turns anything the operation raises into a test failure that names it,
-* checks that Boolean results are Python bools (erratum E39 of Connect-4).
+* checks that results of a type the specification makes ``bool`` (its ``[primitives]``) are Python bools.
 
 A missing module or function fails only the tests that use it.
 
-By default the implementation is imported into the test process. With
-``load(..., sandbox=config)`` (``pytest --sandbox``) it runs instead in a separate,
-unprivileged operation server (:mod:`speckit.sandbox`); the tests then hold opaque
-handles to its values, and every call crosses the process boundary.
+This module imports the implementation into the test process. Untrusted code runs
+instead in a separate, unprivileged operation server (:func:`speckit.sandbox.load_sandboxed`,
+``pytest --sandbox``), whose implementation extends the classes here: the tests then hold
+opaque handles to its values, and every call crosses the process boundary. The sandbox
+builds on this module, never the other way round.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from .core import (  # noqa: F401 - re-exported: the names the suite and the san
     MissingOperation,
     NotImplementedOperation,
     OperationFailed,
+    Presence,
     SuiteFailure,
     TimeLimitReached,
 )
@@ -54,24 +56,13 @@ from .core import (  # noqa: F401 - re-exported: the names the suite and the san
 _TimeLimitReached = TimeLimitReached  # the sandbox server's old name, until it imports speckit.core
 
 
-def load(target: str | Path, spec: Specification, *, sandbox: Any = None) -> "Implementation":
-    """Load the implementation at ``target``: a package directory or an importable module name.
-
-    With ``sandbox`` (a :class:`speckit.sandbox.SandboxConfig`) the implementation, which
-    must then be a package directory, is never imported here: it runs in an operation
-    server process (see :mod:`speckit.sandbox`).
-    """
-    if sandbox is not None:
-        from .sandbox import load_sandboxed
-
-        return load_sandboxed(target, spec, sandbox)
-    path = Path(target)
-    if path.is_dir():
-        return Implementation(_import_directory(path.resolve()), spec, origin=str(path))
-    if path.exists():
-        raise ImplementationError(f"{target}: not a package directory (expected a folder of modules)")
+def load(target: str | Path, spec: Specification) -> "Implementation":
+    """Import the implementation at ``target``, a package directory or an importable module name,
+    into this process."""
+    if Path(target).exists():
+        return Implementation(_import_directory(package_directory(target)), spec, origin=str(target))
     text = str(target)
-    if not text.replace(".", "").replace("_", "").isalnum():
+    if not all(part.isidentifier() for part in text.split(".")):
         raise ImplementationError(f"{target}: no such folder")
     try:
         package = importlib.import_module(text)
@@ -82,6 +73,19 @@ def load(target: str | Path, spec: Specification, *, sandbox: Any = None) -> "Im
     except Exception as e:  # noqa: BLE001 - any import-time failure is the implementation's
         raise ImplementationError(f"{target}: importing it failed: {type(e).__name__}: {e}") from None
     return Implementation(package, spec, origin=text)
+
+
+def package_directory(target: str | Path) -> Path:
+    """``target`` as an implementation's package directory, resolved: a folder holding Python
+    modules (``__init__.py`` optional). The one check of a package folder, worded once."""
+    path = Path(target)
+    if not path.exists():
+        raise ImplementationError(f"{target}: no such folder")
+    if not path.is_dir():
+        raise ImplementationError(f"{target}: not a package directory (it is a file; expected a folder of Python modules)")
+    if not any(path.glob("*.py")):
+        raise ImplementationError(f"{target}: not a package directory (the folder has no Python modules)")
+    return path.resolve()
 
 
 def _import_directory(path: Path) -> types.ModuleType:
@@ -101,8 +105,6 @@ def _import_directory(path: Path) -> types.ModuleType:
             sys.modules.pop(name, None)
             raise ImplementationError(f"{path}/__init__.py could not be imported: {type(e).__name__}: {e}") from None
     else:
-        if not any(path.glob("*.py")):
-            raise ImplementationError(f"{path}: not a package (no Python modules in it)")
         package = types.ModuleType(name)
         package.__path__ = [str(path)]
         package.__file__ = None
@@ -127,13 +129,14 @@ class Implementation:
     def __repr__(self) -> str:
         return f"<Implementation {self.origin}>"
 
-    def module(self, module_name: str) -> types.ModuleType:
-        """The implementation's module for a type, or :class:`MissingOperation` saying why not."""
+    def module(self, module_name: str, operation: str = "") -> types.ModuleType:
+        """The implementation's module for a type, or :class:`MissingOperation` saying why not
+        (charged to ``operation``, the operation that needed the module, if given)."""
         cached = self._modules.get(module_name)
         if cached is None:
             cached = self._modules[module_name] = self._import(module_name)
         if isinstance(cached, SuiteFailure):
-            raise type(cached)(str(cached))
+            raise type(cached)(str(cached), operation)
         return cached
 
     def _import(self, module_name: str) -> types.ModuleType | SuiteFailure:
@@ -179,15 +182,12 @@ class Implementation:
         """
         return queries()
 
-    def state(self, qualname: str) -> str:
-        """``"present"``, ``"missing"``, or ``"not implemented"`` (its body only raises NotImplementedError).
-
-        Read from the source, without calling anything.
-        """
+    def state(self, qualname: str) -> Presence:
+        """Whether the implementation has the operation, read from the source without calling anything."""
         definition = self._definition(qualname)
         if definition is None:
-            return "missing"
-        return "not implemented" if _only_raises_not_implemented(definition) else "present"
+            return Presence.MISSING
+        return Presence.NOT_IMPLEMENTED if _only_raises_not_implemented(definition) else Presence.PRESENT
 
     def has(self, qualname: str) -> bool:
         """Whether the implementation provides the operation (used for optional extensions)."""
@@ -275,26 +275,28 @@ class TracedOperation:
         For a type the contract makes a class, a constructor is the class itself and
         any other operation is a method, called on its first argument.
         """
-        module = self.impl.module(self.module_name)
+        qualname = self.operation.qualname
+        module = self.impl.module(self.module_name, qualname)
         class_name = self.impl.spec.type(self.operation.type_name).class_name
         if class_name:
             return self._method(module, class_name)
         function = getattr(module, self.operation.name, None)
         if function is None:
-            raise MissingOperation(f"module {self.module_name} has no function {self.operation.name} ({self.operation.qualname})")
+            raise MissingOperation(f"module {self.module_name} has no function {self.operation.name} ({qualname})", qualname)
         if not callable(function):
-            raise MissingOperation(f"{self.label} is not a function")
+            raise MissingOperation(f"{self.label} is not a function", qualname)
         return function
 
     def _method(self, module: types.ModuleType, class_name: str) -> Callable[..., Any]:
+        qualname = self.operation.qualname
         cls = getattr(module, class_name, None)
         if not isinstance(cls, type):
-            raise MissingOperation(f"module {self.module_name} has no class {class_name}")
+            raise MissingOperation(f"module {self.module_name} has no class {class_name}", qualname)
         name = self.operation.name
         if self.operation.kind == "constructor":
             return cls
         if not callable(getattr(cls, name, None)):
-            raise MissingOperation(f"class {class_name} has no method {name} ({self.operation.qualname})")
+            raise MissingOperation(f"class {class_name} has no method {name} ({qualname})", qualname)
 
         def call_method(instance: Any, *args: Any) -> Any:
             return getattr(instance, name)(*args)
@@ -326,7 +328,7 @@ class TracedOperation:
                 if kind is None:
                     raise
                 if kind == NOT_IMPLEMENTED:
-                    raise NotImplementedOperation(problem) from None
+                    raise NotImplementedOperation(problem, qualname) from None
                 if kind == HUNG:
                     self.impl.hung[qualname] = problem
             else:
@@ -334,7 +336,7 @@ class TracedOperation:
                     problem = bool_problem(qualname, result)
         if problem is not None:
             entry.failed(problem)
-            raise OperationFailed(problem)
+            raise OperationFailed(problem, qualname)
         entry.returned(result, self.expects_bool)
         return result
 
@@ -344,7 +346,7 @@ Implementation.operation_class = TracedOperation
 NOT_IMPLEMENTED, HUNG, FAILED = FailureKind.NOT_IMPLEMENTED, FailureKind.HUNG, FailureKind.FAILED
 
 
-def failure_of(qualname: str, error: BaseException, time_limit: float) -> tuple[str | None, str]:
+def failure_of(qualname: str, error: BaseException, time_limit: float) -> tuple[FailureKind | None, str]:
     """What an exception escaping an operation means, as ``(kind, problem)``.
 
     ``kind`` is :data:`NOT_IMPLEMENTED`, :data:`HUNG` (the time limit was reached; the
@@ -366,7 +368,7 @@ def failure_of(qualname: str, error: BaseException, time_limit: float) -> tuple[
 
 
 def bool_problem(qualname: str, result: Any) -> str | None:
-    """Why a Boolean operation's result is unacceptable (erratum E39), or None."""
+    """Why a Boolean operation's result is unacceptable (not a Python bool, as the contract requires), or None."""
     if isinstance(result, bool):
         return None
     return f"{qualname} returned {result!r} ({type(result).__name__}); a Boolean result must be True or False"

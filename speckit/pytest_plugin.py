@@ -84,7 +84,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+MARKERS = (
+    "covers(*operations): the documented operations (Type.operation) a test checks",
+    "structure: checks an operation's existence and signature only, not its behaviour",
+    "slow: takes minutes; left out of the default run, run by CI's own step (pytest -m slow)",
+)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    for marker in MARKERS:
+        config.addinivalue_line("markers", marker)
     given = config.getoption("--spec")
     if given and given not in registry.names():
         raise pytest.UsageError(f"--spec {given}: no such specification (known: {', '.join(registry.names())})")
@@ -113,7 +122,12 @@ def load_implementation(config: pytest.Config, name: str) -> impl_loader.Impleme
         sandbox = sandbox_config(config)
         if sandbox is not None and not config.getoption("--impl"):
             target = kit(name).reference_dir
-        _LOADED[name] = impl_loader.load(target, specification, sandbox=sandbox)
+        if sandbox is None:
+            _LOADED[name] = impl_loader.load(target, specification)
+        else:
+            from .sandbox import load_sandboxed
+
+            _LOADED[name] = load_sandboxed(target, specification, sandbox)
     return _LOADED[name]
 
 
@@ -158,20 +172,12 @@ def spec_of(node: pytest.Item | pytest.Collector) -> str:
     raise pytest.UsageError(f"{node.nodeid} uses the implementation but is in no specification's suite folder; say which with --spec")
 
 
-@pytest.fixture(scope="session")
-def _implementations(request: pytest.FixtureRequest) -> dict[str, impl_loader.Implementation]:
-    return {}
-
-
 @pytest.fixture(scope="module")
-def impl(request: pytest.FixtureRequest, _implementations) -> impl_loader.Implementation:
+def impl(request: pytest.FixtureRequest) -> impl_loader.Implementation:
     """The implementation under test, for the specification of the requesting test's folder."""
-    name = spec_of(request.node)
-    if name not in _implementations:
-        try:
-            _implementations[name] = load_implementation(request.config, name)
-        except impl_loader.ImplementationError as e:
-            pytest.exit(f"speckit: {e}", returncode=4)
-    implementation = _implementations[name]
+    try:
+        implementation = load_implementation(request.config, spec_of(request.node))
+    except impl_loader.ImplementationError as e:
+        pytest.exit(f"speckit: {e}", returncode=4)
     use_spec(implementation.spec)
     return implementation

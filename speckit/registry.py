@@ -14,7 +14,7 @@ import attrs
 import spec as spec_data
 from spec import KitDeclaration
 
-from .paths import REPO_ROOT
+from .paths import REPO_ROOT, kit_path
 
 
 @attrs.frozen
@@ -35,19 +35,19 @@ class Kit:
 
     @property
     def suite_dir(self) -> Path:
-        return REPO_ROOT / self.declaration.suite
+        return kit_path(self.declaration.suite)
 
     @property
     def zoo_dir(self) -> Path:
-        return REPO_ROOT / self.declaration.zoo
+        return kit_path(self.declaration.zoo)
 
     @property
     def alternative_dir(self) -> Path:
-        return REPO_ROOT / self.declaration.alternative
+        return kit_path(self.declaration.alternative)
 
     @property
     def rubric_path(self) -> Path:
-        return REPO_ROOT / self.declaration.rubric
+        return kit_path(self.declaration.rubric)
 
 
 def names() -> tuple[str, ...]:
@@ -68,3 +68,12 @@ def main_spec() -> str:
     if len(main) != 1:
         raise RuntimeError(f"exactly one specification must declare main = true, not {main}")
     return main[0]
+
+
+def fitting(package: Path) -> tuple[str, ...]:
+    """The specifications whose contract a package folder follows most closely: those with the
+    most of their modules in it, sorted; none when it has no module of any specification."""
+    present = {path.stem for path in Path(package).glob("*.py")}
+    scores = {name: len(present & {t.module for t in spec_data.load(name).types}) for name in names()}
+    best = max(scores.values(), default=0)
+    return tuple(name for name, score in scores.items() if score == best and best > 0)

@@ -1,9 +1,10 @@
 """A pytest plugin that writes each test's outcome as JSON, for ``speckit check``, the zoo and grading.
 
-Loaded with ``-p speckit.report --speckit-report FILE``. For every test it records the
-operations it covers, its outcome, what kind of failure it was (missing operation, not
-implemented, conformance failure) and the failure's explanation; at the end it records
-which documented operations the implementation provides at all.
+Loaded with ``-p speckit.report --speckit-report FILE``. For every test it writes a
+:class:`~speckit.core.TestRecord`: the operations it covers, its outcome, what kind of
+failure it was (missing operation, not implemented, conformance failure), the operation
+whose own call failed and the failure's explanation; at the end it records which
+documented operations the implementation provides at all (:class:`~speckit.core.Presence`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ import pytest
 
 import spec as spec_data
 
-from . import impl as impl_loader
+from .core import ImplementationError, MissingOperation, NotImplementedOperation, Outcome, Presence, SuiteFailure, TestRecord
 from .pytest_plugin import load_implementation, spec_of
 
-_results: list[dict] = []
+_results: list[TestRecord] = []
 _specs: set[str] = set()
 
 
@@ -35,31 +36,34 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         _results.append(_record(item, report, call))
 
 
-def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo) -> dict:
+def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo) -> TestRecord:
     covers = [name for mark in item.iter_markers("covers") for name in mark.args]
-    record = {
-        "test": item.nodeid,
-        "covers": covers,
-        "structural": item.get_closest_marker("structure") is not None,
-        "outcome": report.outcome,
-        "kind": report.outcome,
-        "message": "",
-    }
+    outcome = Outcome(report.outcome)
+    kind, message, operation = outcome, "", ""
     if report.skipped:
-        record["message"] = _skip_reason(report)
+        message = _skip_reason(report)
     elif report.failed:
         error = call.excinfo.value if call.excinfo else None
-        record["kind"] = _kind(error)
-        record["message"] = _message(error, report)
-    return record
+        kind = _kind(error)
+        message = _message(error, report)
+        operation = error.operation if isinstance(error, SuiteFailure) else ""
+    return TestRecord(
+        test=item.nodeid,
+        covers=covers,
+        outcome=outcome,
+        kind=kind,
+        structural=item.get_closest_marker("structure") is not None,
+        message=message,
+        operation=operation,
+    )
 
 
-def _kind(error: BaseException | None) -> str:
-    if isinstance(error, impl_loader.MissingOperation):
-        return "missing"
-    if isinstance(error, impl_loader.NotImplementedOperation):
-        return "not implemented"
-    return "failed"
+def _kind(error: BaseException | None) -> Outcome:
+    if isinstance(error, MissingOperation):
+        return Outcome.MISSING
+    if isinstance(error, NotImplementedOperation):
+        return Outcome.NOT_IMPLEMENTED
+    return Outcome.FAILED
 
 
 def _message(error: BaseException | None, report: pytest.TestReport) -> str:
@@ -89,7 +93,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         specification = spec_data.load(name)
         try:
             implementation = load_implementation(session.config, name)
-        except impl_loader.ImplementationError:
+        except ImplementationError:
             continue
-        presence[name] = {op.qualname: implementation.state(op.qualname) for op in specification.operations(extensions=True)}
-    Path(path).write_text(json.dumps({"tests": _results, "presence": presence}, indent=1), encoding="utf-8")
+        presence[name] = {op.qualname: Presence(implementation.state(op.qualname)).value for op in specification.operations(extensions=True)}
+    tests = [record.to_json() for record in _results]
+    Path(path).write_text(json.dumps({"tests": tests, "presence": presence}, indent=1), encoding="utf-8")

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import attrs
 
-from .paths import REPO_ROOT
+from .core import Outcome, Presence, TestRecord
+from .paths import REPO_ROOT, package_base
 from .registry import kit
 
 OUTPUT_LIMIT = 20_000
@@ -27,14 +28,15 @@ OUTPUT_LIMIT = 20_000
 class SuiteRun:
     """The outcome of one run: each test's record, which operations exist, and any crash."""
 
-    tests: tuple[dict, ...]
-    presence: dict[str, bool]
+    tests: tuple[TestRecord, ...]
+    presence: dict[str, Presence]
+    """Whether the implementation has each operation (``Type.operation``), read from its source."""
     returncode: int
     crash: str = ""
     """Set when the run produced no report: what the child printed last."""
 
-    def failed_tests(self) -> tuple[dict, ...]:
-        return tuple(t for t in self.tests if t["outcome"] == "failed")
+    def failed_tests(self) -> tuple[TestRecord, ...]:
+        return tuple(t for t in self.tests if t.outcome is Outcome.FAILED)
 
 
 def run_suite(
@@ -47,12 +49,15 @@ def run_suite(
     extra: tuple[str, ...] = (),
 ) -> SuiteRun:
     """Run the suite of ``spec_name`` (or the given test files) against ``implementation``."""
-    selected = [str(t) for t in tests] if tests else [str(kit(spec_name).suite_dir)]
+    selected = [Path(t) for t in tests] if tests else [kit(spec_name).suite_dir]
     with tempfile.TemporaryDirectory(prefix="speckit-run-") as scratch:
         report = Path(scratch) / "report.json"
+        # The plugins, the markers left out and the root are given here, not left to a
+        # pytest configuration file: an installed kit has none, and a grader's copy of the suite may not.
         command = [
-            sys.executable, "-m", "pytest", *selected,
-            "-p", "speckit.report", f"--speckit-report={report}",
+            sys.executable, "-m", "pytest", *map(str, selected),
+            "-p", "speckit.pytest_plugin", "-p", "speckit.report", f"--speckit-report={report}",
+            f"--rootdir={package_base(selected[0])}", "-m", "not slow",
             f"--spec={spec_name}", f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
             *extra,
         ]  # fmt: skip
@@ -70,7 +75,9 @@ def run_suite(
             tail = (child.stdout + child.stderr)[-OUTPUT_LIMIT:]
             return SuiteRun((), {}, child.returncode, crash=_crash_summary(tail, child.returncode))
         data = json.loads(report.read_text(encoding="utf-8"))
-    return SuiteRun(tuple(data["tests"]), data["presence"].get(spec_name, {}), child.returncode)
+    tests = tuple(TestRecord.from_json(record) for record in data["tests"])
+    presence = {qualname: Presence(state) for qualname, state in data["presence"].get(spec_name, {}).items()}
+    return SuiteRun(tests, presence, child.returncode)
 
 
 def _crash_summary(output: str, code: int) -> str:

@@ -23,12 +23,13 @@ from pathlib import Path
 
 from spec import Operation, Parameter, Specification, TypeSpec
 
+from .core import UserError
 from .registry import kit
 
 WIDTH = 88
 
 
-class SkeletonError(ValueError):
+class SkeletonError(UserError, ValueError):
     """The skeleton cannot be written where asked; the message says why."""
 
 

@@ -1,7 +1,9 @@
 """Which tests cover which documented operations, read from the test sources.
 
 A test declares the operations it checks with ``@pytest.mark.covers("Type.operation", ...)``
-on the function or its class, or with a module-level ``pytestmark``. Reading the
+on the function or its class, or with a module-level ``pytestmark``. A specification's
+tests are its suite and the ``other_tests`` its ``[kit]`` table declares (the reference
+driver's tests, which check the reference only). Reading the
 sources (rather than running pytest) keeps this fast and deterministic, so the docs,
 ``speckit coverage`` and the coverage test all see the same map.
 """
@@ -14,33 +16,52 @@ from pathlib import Path
 
 from spec import Specification
 
-from .paths import suite_root
+from .paths import kit_path, package_base
+from .registry import kit
 
 
-def covering_tests(spec: Specification, root: Path | None = None) -> dict[str, tuple[str, ...]]:
-    """Map each operation of ``spec`` (extensions included) to the ids of the tests covering it."""
-    folder = (root or suite_root()) / spec.name
+def counted_modules(spec: Specification, *, suite_only: bool = False) -> list[Path]:
+    """The test modules whose markers count for ``spec``: its suite's, then its other tests'
+    (the ``[kit] other_tests`` folders and modules), unless ``suite_only``."""
+    places = [kit(spec.name).suite_dir] + ([] if suite_only else [kit_path(p) for p in spec.kit.other_tests])
+    found: list[Path] = []
+    for place in places:
+        found += [place] if place.is_file() else sorted(place.glob("test_*.py"))
+    return found
+
+
+def covering_tests(spec: Specification, *, suite_only: bool = False) -> dict[str, tuple[str, ...]]:
+    """Map each operation of ``spec`` (extensions included) to the ids of the tests covering it.
+
+    Names in markers that are no operation of ``spec`` are keys too, so a typo shows.
+    With ``suite_only``, only the tests that run against any implementation count.
+    """
     found: dict[str, list[str]] = defaultdict(list)
-    base = folder.parent.parent
-    for path in sorted(folder.glob("test_*.py")):
-        relative = path.relative_to(base).as_posix()
-        for test_id, operations in _scan(path, relative):
-            for qualname in operations:
-                found[qualname].append(test_id)
+    for test_id, operations in marked_tests(counted_modules(spec, suite_only=suite_only)):
+        for qualname in operations:
+            found[qualname].append(test_id)
     return {op.qualname: tuple(found.get(op.qualname, ())) for op in spec.operations(extensions=True)} | {
         name: tuple(ids) for name, ids in found.items() if not _known(spec, name)
     }
 
 
-def uncovered(spec: Specification, root: Path | None = None) -> tuple[str, ...]:
-    """Documented operations that no test declares it covers."""
-    coverage = covering_tests(spec, root)
-    return tuple(op.qualname for op in spec.operations() if not coverage.get(op.qualname))
+def marked_tests(paths: list[Path]):
+    """``(test id, operations it declares it covers)`` for every test of the given modules."""
+    for path in paths:
+        yield from _scan(path, path.resolve().relative_to(package_base(path)).as_posix())
 
 
-def unknown_names(spec: Specification, root: Path | None = None) -> tuple[str, ...]:
+def uncovered(spec: Specification) -> tuple[str, ...]:
+    """Documented operations, of the types students write, that no test declares it covers."""
+    coverage = covering_tests(spec)
+    return tuple(
+        op.qualname for op in spec.operations() if not spec.type(op.type_name).supplied and not coverage.get(op.qualname)
+    )
+
+
+def unknown_names(spec: Specification) -> tuple[str, ...]:
     """Names used in ``covers`` markers that are not operations of ``spec`` (typos)."""
-    return tuple(name for name in covering_tests(spec, root) if not _known(spec, name))
+    return tuple(name for name in covering_tests(spec) if not _known(spec, name))
 
 
 def _known(spec: Specification, qualname: str) -> bool:

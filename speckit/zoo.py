@@ -17,12 +17,13 @@ import attrs
 
 import spec as spec_data
 
+from .core import UserError
 from .registry import kit
 from .runner import SuiteRun, run_suite
 from .traceability import covering_tests
 
 
-class ZooError(ValueError):
+class ZooError(UserError, ValueError):
     """A mutant's data is wrong (unknown module, patch text not found exactly once)."""
 
 
@@ -97,7 +98,7 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2) -> dict[str,
     does not shrink it (the ``zoo`` profile); the tests that cover the broken
     operation run first, and the rest of its type's tests only if those all pass.
     """
-    coverage = {spec_name: covering_tests(spec_data.load(spec_name)) for spec_name in {m.spec for m in mutants}}
+    coverage = {spec_name: covering_tests(spec_data.load(spec_name), suite_only=True) for spec_name in {m.spec for m in mutants}}
 
     def run(mutant: Mutant) -> tuple[str, SuiteRun]:
         package = materialise(mutant, scratch / mutant.id.replace("-", "_"))
@@ -117,4 +118,4 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2) -> dict[str,
 
 def killed(run: SuiteRun) -> bool:
     """Whether the suite failed the mutant with at least one conformance failure."""
-    return not run.crash and any(t["outcome"] == "failed" for t in run.tests)
+    return not run.crash and bool(run.failed_tests())

@@ -40,6 +40,7 @@ from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.directives.other import TocTree
 from sphinx.domains import Domain, ObjType
+from sphinx.errors import ExtensionError
 from sphinx.ext.graphviz import graphviz
 from sphinx.roles import XRefRole
 from sphinx.util import logging
@@ -47,9 +48,8 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
 import spec as specdata
-from speckit.paths import suite_root
 from speckit.registry import kit
-from speckit.traceability import covering_tests
+from speckit.traceability import counted_modules, covering_tests
 
 logger = logging.getLogger(__name__)
 
@@ -100,8 +100,8 @@ def toctree_entries(spec: specdata.Specification) -> list[str]:
 
 
 def suite_files(spec_name: str) -> list[Path]:
-    """The conformance suite's test modules of a specification."""
-    return sorted((suite_root() / spec_name).glob("test_*.py"))
+    """The test modules whose markers count for a specification (its suite and other tests)."""
+    return counted_modules(specdata.load(spec_name))
 
 
 def outdated_by_new_tests(app, env, added, changed, removed) -> list[str]:
@@ -115,6 +115,8 @@ def outdated_by_new_tests(app, env, added, changed, removed) -> list[str]:
 
 def write_type_pages(app) -> None:
     """``builder-inited``: bring the type stubs in line with the specification."""
+    if not app.config.specdoc_spec:
+        raise ExtensionError(f"conf.py: set specdoc_spec to the specification whose type pages go in {PAGES_DIR}/ (one of {', '.join(specdata.available())})")
     sync_type_pages(specdata.load(app.config.specdoc_spec), Path(app.srcdir))
 
 
@@ -506,8 +508,11 @@ class SpecType(SpecDirective):
         none_yet = [nodes.emphasis("no covering test yet", "no covering test yet")]
         rows.append(("Tested by", bullets([[nodes.literal(t, t)] for t in tests]) if tests else none_yet))
         body.append(field_list(rows))
-        title = op.name + (" (kit extension)" if op.extension else "")
-        return section(anchor(spec.name, op.qualname), title, *body, classes=["spec-operation"])
+        # The title is the qualified name, the way the kit names an operation everywhere
+        # (markers, check tables, errata), so searching for GridType.occupySquare finds it.
+        title = op.qualname + (" (kit extension)" if op.extension else "")
+        entry = addnodes.index(entries=[("single", f"{op.qualname} ({spec.name})", anchor(spec.name, op.qualname), "", None)])
+        return section(anchor(spec.name, op.qualname), title, entry, *body, classes=["spec-operation"])
 
 
 class SpecErrata(SpecDirective):
@@ -698,7 +703,7 @@ class ImportableModules(SphinxDirective):
 
 
 def setup(app):
-    app.add_config_value("specdoc_spec", "connect4", "env")
+    app.add_config_value("specdoc_spec", None, "env")
     app.add_domain(SpecDomain)
     for name, directive in {
         "spec-summary": SpecSummary,

@@ -430,7 +430,7 @@ def test_batch_returns_the_answers_in_the_shape_collected(tmp_path, sandboxed):
     """impl.batch gives what its function returned, every result filled in, in-process and in the sandbox alike."""
     from speckit.impl import load
 
-    implementation = load(REFERENCE, CONNECT4, sandbox=SandboxConfig(uid=61509) if sandboxed else None)
+    implementation = load_sandboxed(REFERENCE, CONNECT4, SandboxConfig(uid=61509)) if sandboxed else load(REFERENCE, CONNECT4)
     try:
         ops, colour = implementation.symbol, implementation.colour
         symbols = [ops.newSymbolType(), ops.newSymbolType(colour.newColourType()), ops.newSymbolType()]

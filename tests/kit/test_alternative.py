@@ -16,6 +16,6 @@ from speckit.runner import run_suite
 def test_the_whole_suite_passes_the_alternative_correct_implementation(name):
     run = run_suite(name, kit(name).alternative_dir)
     assert not run.crash, run.crash
-    failures = [f"{t['test']}\n{t['message']}" for t in run.tests if t["outcome"] == "failed"]
+    failures = [f"{t.test}\n{t.message}" for t in run.failed_tests()]
     assert run.tests, "the suite ran no test"
     assert not failures, f"{len(failures)} tests fail a correct implementation:\n\n" + "\n\n".join(failures[:5])

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from speckit.core import Outcome
 from speckit.registry import kit
 from speckit.runner import run_suite
 
@@ -47,9 +48,9 @@ def test_a_broken_operation_fails_its_tests_quickly_and_the_rest_still_run(tmp_p
     run = run_suite("connect4", _broken_reference(tmp_path, name), tests=tests)
     elapsed = time.monotonic() - started
     assert not run.crash, run.crash
-    failed = [t for t in run.tests if t["outcome"] == "failed"]
+    failed = run.failed_tests()
     assert failed, "the broken operation was not noticed"
-    assert any(operation in t["message"] and words in t["message"] for t in failed), failed[0]["message"]
-    worth = [t for t in run.tests if "test_worth.py" in t["test"]]
-    assert worth and all(t["outcome"] == "passed" for t in worth), "tests not using the broken operation were disturbed"
+    assert any(operation in t.message and words in t.message for t in failed), failed[0].message
+    worth = [t for t in run.tests if "test_worth.py" in t.test]
+    assert worth and all(t.outcome is Outcome.PASSED for t in worth), "tests not using the broken operation were disturbed"
     assert elapsed < 90, f"the run took {elapsed:.0f} s"

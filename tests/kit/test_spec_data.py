@@ -56,6 +56,7 @@ def test_the_kit_declaration_names_parts_that_exist(name):
     import importlib
     import tomllib
 
+    from speckit.paths import kit_path
     from speckit.registry import kit
 
     parts = kit(name)
@@ -64,6 +65,8 @@ def test_the_kit_declaration_names_parts_that_exist(name):
     for folder in (parts.suite_dir, parts.zoo_dir, parts.alternative_dir):
         assert folder.is_dir(), f"{name}: {folder} does not exist"
     assert parts.rubric_path.is_file(), f"{name}: no rubric at {parts.rubric_path}"
+    for other in declared.other_tests:
+        assert kit_path(other).exists(), f"{name}: other_tests names {other}, which does not exist"
     for module in declared.supplied:
         assert importlib.util.find_spec(module) is not None, f"{name}: supplied module {module} is not importable"
     for served in declared.served:
@@ -78,3 +81,17 @@ def test_exactly_one_specification_is_the_main_one():
     from speckit.registry import main_spec
 
     assert [n for n in spec.available() if spec.load(n).kit.main] == [main_spec()]
+
+
+def test_a_kit_path_is_found_in_the_checkout_or_in_the_wheels_bundled_copy(tmp_path, monkeypatch):
+    from speckit import paths
+
+    bundled, packages = tmp_path / "speckit" / "_kit", tmp_path
+    (bundled / "tests" / "demo").mkdir(parents=True)
+    (packages / "speckit" / "rubrics").mkdir(parents=True)
+    (packages / "speckit" / "rubrics" / "demo.toml").write_text("")
+    monkeypatch.setattr(paths, "BUNDLED", bundled)
+    monkeypatch.setattr(paths, "REPO_ROOT", packages)
+    assert paths.kit_path("tests/demo") == bundled / "tests" / "demo"
+    assert paths.kit_path("speckit/rubrics/demo.toml") == packages / "speckit" / "rubrics" / "demo.toml"
+    assert paths.kit_path("tests/absent") == bundled / "tests" / "absent"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import spec
+from speckit.core import Outcome
 from speckit.registry import names
 from speckit.runner import run_suite
 from speckit.zoo import killed, load_mutants, run_zoo, suite_files
@@ -28,7 +29,7 @@ def spread(name: str) -> set[str]:
 MUTANTS = {name: load_mutants(name) for name in names()}
 CASES = [pytest.param(name, m, id=m.id) for name, mutants in MUTANTS.items() for m in mutants]
 _runs: dict[str, dict] = {}
-_reference: dict[str, dict] = {}
+_reference: dict[str, dict[str, Outcome]] = {}
 
 
 def zoo_runs(name: str, scratch: Path) -> dict:
@@ -42,7 +43,7 @@ def reference_outcomes(name: str) -> dict:
         files = sorted({f for m in MUTANTS[name] for f in suite_files(m)})
         run = run_suite(name, None, tests=files)
         assert not run.crash, run.crash
-        _reference[name] = {t["test"]: t["outcome"] for t in run.tests}
+        _reference[name] = {t.test: t.outcome for t in run.tests}
     return _reference[name]
 
 
@@ -59,5 +60,5 @@ def test_suite_fails_the_mutant_with_a_test_the_reference_passes(name, mutant, t
     run = zoo_runs(name, Path(tmp_path_factory.getbasetemp()))[mutant.id]
     assert killed(run), f"the suite passes the faulty variant {mutant.id!r} ({mutant.description}){': ' + run.crash if run.crash else ''}"
     reference = reference_outcomes(name)
-    catching = [t["test"] for t in run.tests if t["outcome"] == "failed" and reference.get(t["test"]) == "passed"]
+    catching = [t.test for t in run.failed_tests() if reference.get(t.test) is Outcome.PASSED]
     assert catching, f"{mutant.id}: every test failing it also fails (or is absent) on the reference"
