@@ -8,12 +8,13 @@ the frame header, the progress word, and the bounds of what crosses.
 from __future__ import annotations
 
 import json
+import os
 import struct
 from pathlib import Path
 
 import attrs
 
-from ..impl import DEFAULT_TIME_LIMIT
+from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
 
 
 NOBODY = 65534
@@ -59,16 +60,16 @@ class SandboxConfig:
     uid: int | None = None
     """The unprivileged user the server runs as when started by root (default: nobody)."""
     gid: int | None = None
-    memory_mb: int = 1024
+    memory_mb: int = DEFAULT_LIMITS.memory_mb
     """Address-space limit of the server."""
-    cpu_seconds: int = 600
+    cpu_seconds: int = DEFAULT_LIMITS.cpu_seconds
     """Processor seconds one server process may use in all (a restart starts afresh)."""
-    output_kb: int = 1024
+    output_kb: int = DEFAULT_LIMITS.output_kb
     """Output the implementation may print per call, and the size of any file it writes."""
     scratch_mb: int = 32
     """Size of the server's fresh /tmp (namespaces only)."""
     open_files: int = 64
-    import_seconds: float = 10.0
+    import_seconds: float = DEFAULT_LIMITS.import_seconds
     """Time to import the package or one of its modules."""
     test_seconds: float = 0.0
     """Operation time one test may use in all; 0 for no limit."""
@@ -79,7 +80,9 @@ class SandboxConfig:
     hide: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Folders and files the server must not see (hidden in its mount namespace)."""
     namespace: bool = True
-    """Use a private mount namespace when the kernel allows it."""
+    """Without bubblewrap: use a private mount namespace when the kernel allows it."""
+    bubblewrap: bool = True
+    """Confine the server with bubblewrap when it is installed (False: the fallback, for tests)."""
     require_isolation: bool = False
     """Refuse to run (SandboxError) unless the server runs unprivileged in its own mount namespace."""
 
@@ -94,3 +97,12 @@ class SandboxConfig:
 
     def to_json(self) -> str:
         return json.dumps(attrs.asdict(self), sort_keys=True)
+
+
+def target_ids(config: SandboxConfig) -> tuple[int | None, int | None]:
+    """The uid and gid the server runs as (None when not started by root: it cannot change user)."""
+    if os.geteuid() != 0:
+        return None, None
+    uid = NOBODY if config.uid is None else config.uid
+    gid = (NOBODY if config.uid is None else uid) if config.gid is None else config.gid
+    return uid, gid
