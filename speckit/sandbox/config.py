@@ -1,15 +1,13 @@
 """Settings and limits of the operation server, shared by the test process and the server.
 
-:class:`SandboxConfig` (how the server is confined), :class:`SandboxError` (the server
-cannot be started at all) and the constants of the protocol between the two processes:
-the frame header, the progress word, and the bounds of what crosses.
+:class:`SandboxConfig` (how the server is confined) and :class:`SandboxError` (the server
+cannot be started at all). The protocol's constants are in :mod:`speckit.sandbox.protocol`.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import struct
 from pathlib import Path
 
 import attrs
@@ -18,35 +16,13 @@ from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
 
 
 NOBODY = 65534
-HEADER = struct.Struct(">I")
-PROGRESS = struct.Struct("<q")
-"""The progress page: one 64-bit word, ``seq << 20 | index`` of the command the server is running."""
-INDEX_BITS = 20
-MAX_REPLY = 8 * 2**20
-"""Bytes of one message from the server; a longer one is a protocol violation."""
-MAX_BATCH = 512
-"""Pipelined calls sent in one message at most."""
-MAX_LINES = 10_000
-"""Scripted input lines mirrored into the server at most."""
-MAX_DEPTH = 20
-MAX_MESSAGE = 4000
-"""Characters of a failure message kept from the server."""
+"""The unprivileged user (and group) the server runs as by default when started by root."""
 
 KIT_PACKAGES = ("adt", "spec", "speckit", "reference_games")
 """The kit's packages the server imports (the reference for hybrid packages, Display, Input)."""
 
 READ_LIMIT = DEFAULT_TIME_LIMIT
 """Seconds one read of a value (a field, a module constant, ==, dir, repr) may take in the server."""
-MAX_NAMES = 200
-"""Names of a value's attributes (``dir``) kept from the server."""
-MAX_SHOWN = 200
-"""Characters of a value's ``repr`` kept from the server."""
-MAX_FIELDS = 8
-"""Other fields of a record sent along with the one a test reads (it usually reads them next)."""
-SPARE_HANDLES = 4
-"""Handle ids a field read offers the server for those other fields that are not plain values."""
-
-STATES = ("present", "missing", "not implemented")
 
 
 class SandboxError(RuntimeError):

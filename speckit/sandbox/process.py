@@ -23,7 +23,8 @@ from typing import Any
 import attrs
 
 from ..paths import REPO_ROOT
-from .config import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS, SandboxConfig, SandboxError, target_ids
+from .config import SandboxConfig, SandboxError, target_ids
+from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
 
 
 class ServerDied(Exception):
@@ -102,7 +103,7 @@ class _Server:
             "HOME": str(work),
             "TMPDIR": str(work),
         }
-        boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import _server_main; _server_main()"
+        boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import main; main()"
         errors = open(self.run_dir / "server-errors.txt", "ab")
         try:
             self.process = subprocess.Popen(
