@@ -225,7 +225,7 @@ class SandboxedImplementation(Implementation):
                 if not (isinstance(values, list) and len(values) == len(names) and all(v in PRESENCES for v in values)):
                     raise ProtocolViolation("presence answer malformed")
                 self._presence = dict(zip(names, values))
-            except (SuiteFailureTypes, ProtocolViolation):
+            except (*SuiteFailureTypes, ProtocolViolation):
                 return Presence.MISSING
         return self._presence.get(qualname, Presence.MISSING)
 
