@@ -272,7 +272,9 @@ class Grader:
         # When the package as submitted did not run, the hybrid's tests at least say why the module fails.
         unrun = not submitted.tests and bool(hybrid.tests)
         if self.rubric.mode == "hybrid" or hybrid.score > submitted.score or (unrun and hybrid.score == submitted.score):
-            return attrs.evolve(hybrid, other=summary("as submitted", submitted), note=_join(hybrid.note, submitted.note if not submitted.tests else ""))
+            # A package that did not run as submitted has no comparison to offer, only its reason (the note).
+            other = summary("as submitted", submitted) if submitted.tests else ""
+            return attrs.evolve(hybrid, other=other, note=_join(hybrid.note, submitted.note if not submitted.tests else ""))
         return attrs.evolve(submitted, other=summary("with the reference's other modules", hybrid))
 
 
