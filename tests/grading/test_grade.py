@@ -22,6 +22,7 @@ from speckit.grading import GradedAs, StudentGrade, TestGrade, TestRecord, TypeG
 from speckit.grading.intake import Unreadable, copy_folder, discover, extract_zip, find_package, syntax_errors
 from speckit.grading.reports import Cleaner, feedback, gradescope, junit
 from speckit.grading.scoring import apportion, score_type
+from speckit import registry
 from speckit.registry import kit
 from speckit.rubric import Limits, RubricError
 
@@ -141,6 +142,12 @@ def test_the_default_rubric_loads_and_totals_100():
     assert not rubric.is_hidden("tests/connect4/test_index.py::test_equals_is_an_equivalence")
 
 
+@pytest.mark.parametrize("name", registry.names())
+def test_every_specifications_rubric_loads_and_totals_100(name):
+    rubric = rubric_module.load(spec_name=name)
+    assert rubric.spec == name and rubric.total == 100
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -152,6 +159,7 @@ def test_the_default_rubric_loads_and_totals_100():
         ('[types.IndexType]\npoints = 1\n[types.index]\npoints = 2', "given twice"),
         ('typo = 1\n[types.IndexType]\npoints = 1', "unknown key typo"),
         ("", "nothing would be graded"),
+        ('[types.IndexType]\npoints = 1.005', "hundredths"),
     ],
 )
 def test_rubric_mistakes_are_named(tmp_path, text, message):
