@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from speckit import rubric as rubric_module  # noqa: E402
-from speckit.grade import Grader, grade  # noqa: E402
+from speckit.grading import Grader, grade  # noqa: E402
 from speckit import registry  # noqa: E402
 from speckit.registry import kit  # noqa: E402
 
@@ -76,13 +76,10 @@ def main() -> int:
     args = parser.parse_args()
 
     chosen = rubric_module.load(args.rubric, args.spec)
-    probe = Grader(chosen, out=Path(tempfile.gettempdir()), submissions=REPO, jobs=1)
-    try:
+    with Grader(chosen, out=Path(tempfile.gettempdir()), submissions=REPO, jobs=1) as probe:
         files = probe.files_for(probe.graded)
         graded_types = [t.name for t in probe.graded]
         suite_files = [kit(args.spec).suite_dir / f.name for f in files]
-    finally:
-        probe.close()
     print(f"rubric {chosen.source}: grades {', '.join(graded_types)} with {len(suite_files)} test modules", flush=True)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
 
@@ -96,7 +93,7 @@ def main() -> int:
         out = Path(args.keep) if args.keep else Path(scratch) / "out"
         log = io.StringIO()
         started = time.monotonic()
-        grades = grade(submissions, out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, stream=log)
+        grades = grade(submissions, out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, stream=log, replace=bool(args.keep))
         total = time.monotonic() - started
     print(log.getvalue().splitlines()[1], flush=True)
     print(f"\n{'submission':<12} {'score':>10} {'seconds':>8} {'x baseline':>11}")

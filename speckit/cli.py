@@ -102,6 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions")
     grade.add_argument("--out", default="grades", metavar="DIR", help="the output folder (default: ./grades)")
     grade.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
+    grade.add_argument("--replace", action="store_true", help="when --out holds an earlier run, move it aside (to DIR.previous) instead of refusing")
     grade.add_argument("--rubric", default=None, metavar="FILE", help="the rubric (TOML; default: the kit's rubric of the specification)")
     _spec_option(grade)
     grade.set_defaults(run=_grade)
@@ -203,13 +204,13 @@ def _zoo(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .grade import GradeError, grade
+    from .grading import GradeError, grade
     from .rubric import RubricError
 
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")
     try:
-        grade(args.submissions, args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec)
+        grade(args.submissions, args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, replace=args.replace)
     except (GradeError, RubricError) as e:
         print(f"speckit: {e}", file=sys.stderr)
         return EXIT_USAGE

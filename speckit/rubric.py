@@ -21,9 +21,11 @@ A rubric is a TOML file (the kit ships one per specification in ``speckit/rubric
 
 Scoring, per type: the type's points are shared among its operations by weight, counting
 only operations some graded test covers; an operation earns the share of its covering
-tests that pass (partial credit by behaviour; skipped tests do not count). The graded
-tests of a type are those of its own test modules (``tests``) and of the ``common``
-modules, each counting for the operations of the type it covers.
+tests that pass (partial credit by behaviour; skipped tests do not count), in exact
+hundredths of a point. Structure tests (marker ``structure``: the operation exists with
+its documented parameters) carry no points: they gate, an operation failing one earns
+nothing. The graded tests of a type are those of its own test modules (``tests``) and
+of the ``common`` modules, each counting for the operations of the type it covers.
 
 ``mode``: ``submitted`` grades the package as it is. ``hybrid`` grades each type in a
 copy of the reference package holding the student's module for that type (and the
@@ -48,6 +50,7 @@ import attrs
 
 import spec as spec_data
 
+from . import core
 from .registry import kit, main_spec
 from .sandbox import SandboxConfig
 
@@ -59,26 +62,25 @@ class RubricError(ValueError):
     """The rubric is malformed; the message names the file and the entry."""
 
 
-_SANDBOX_DEFAULTS = {field.name: field.default for field in attrs.fields(SandboxConfig)}
-"""The sandbox's own limits: a rubric that says nothing keeps them."""
-
-
 @attrs.frozen
-class Limits:
-    """What one submission may use (see :class:`speckit.sandbox.SandboxConfig`)."""
+class Limits(core.Limits):
+    """What one submission may use: the limits of :class:`speckit.core.Limits` (written once, there),
+    and the bounds of reading a submission."""
 
-    memory_mb: int = _SANDBOX_DEFAULTS["memory_mb"]
-    cpu_seconds: int = _SANDBOX_DEFAULTS["cpu_seconds"]
-    output_kb: int = _SANDBOX_DEFAULTS["output_kb"]
-    import_seconds: float = _SANDBOX_DEFAULTS["import_seconds"]
-    test_seconds: float = 120.0
-    """Operation time one test may use in all."""
-    run_seconds: float = 1800.0
-    """Time one run of the suite may take before it is stopped (the submission then gets 0 for it)."""
     max_files: int = 500
     """Files in a submission (zip members or folder entries) at most."""
     max_megabytes: float = 20.0
     """Uncompressed size of a submission's Python files at most."""
+
+
+NOT_IN_RUBRIC = frozenset({"call_seconds"})
+"""Limits a rubric cannot set: each operation's time limit is its specification's (``[kit] time_limits``)."""
+
+
+def sandbox_settings(limits: core.Limits) -> dict[str, Any]:
+    """The settings of :class:`speckit.sandbox.SandboxConfig` that ``limits`` give."""
+    known = attrs.fields_dict(SandboxConfig)
+    return {name: getattr(limits, name) for name in attrs.fields_dict(core.Limits) if name in known}
 
 
 @attrs.frozen
@@ -163,7 +165,7 @@ def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None 
     hidden = _strings(grading.get("hidden", []), "[grading] hidden", fail)
 
     limit_data = data.get("limits", {})
-    fields = {f.name: f for f in attrs.fields(Limits)}
+    fields = {f.name: f for f in attrs.fields(Limits) if f.name not in NOT_IN_RUBRIC}
     _known(limit_data, set(fields), "[limits]", fail)
     for key, value in limit_data.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
@@ -186,6 +188,8 @@ def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None 
         points = entry.get("points", 0)
         if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
             fail(f"[types.{key}] points must be a number, 0 or more (got {points!r})")
+        if round(points, 2) != points:
+            fail(f"[types.{key}] points are counted in hundredths (got {points!r})")
         tests = _strings(entry.get("tests", [f"test_{type_spec.module}.py"]), f"[types.{key}] tests", fail)
         weights = {op.name: (0.0 if op.extension else 1.0) for op in type_spec.operations}
         for op_name, weight in entry.get("operations", {}).items():

@@ -75,6 +75,10 @@ def run_suite(
             tail = (child.stdout + child.stderr)[-OUTPUT_LIMIT:]
             return SuiteRun((), {}, child.returncode, crash=_crash_summary(tail, child.returncode))
         data = json.loads(report.read_text(encoding="utf-8"))
+        if not data["tests"] and child.returncode not in (0, 5):
+            # Stopped before any test reached a verdict (the package could not be loaded).
+            tail = (child.stdout + child.stderr)[-OUTPUT_LIMIT:]
+            return SuiteRun((), {}, child.returncode, crash=_crash_summary(tail, child.returncode))
     tests = tuple(TestRecord.from_json(record) for record in data["tests"])
     presence = {qualname: Presence(state) for qualname, state in data["presence"].get(spec_name, {}).items()}
     return SuiteRun(tests, presence, child.returncode)
@@ -84,5 +88,7 @@ def _crash_summary(output: str, code: int) -> str:
     for line in output.splitlines():
         if line.startswith("speckit: "):
             return line.removeprefix("speckit: ")
+        if "Exit: speckit: " in line:  # pytest.exit's message, as pytest prints it: "!... Exit: speckit: ... !"
+            return line.split("Exit: speckit: ", 1)[1].removesuffix(" !").rstrip("!").rstrip()
     last = [line for line in output.strip().splitlines() if line.strip()][-5:]
     return f"the test run ended abnormally (exit status {code})" + ("".join(f"\n  {line}" for line in last) if last else "")

@@ -74,22 +74,33 @@ server process).
 
 from __future__ import annotations
 
-from .client import Later, RemoteFunction, RemoteModule, SandboxedImplementation, SandboxedOperation, load_sandboxed, shown
-from .config import SandboxConfig, SandboxError
-from .process import describe_exit, probe
-from .values import Handle
+import importlib
 
-__all__ = [
-    "Handle",
-    "Later",
-    "RemoteFunction",
-    "RemoteModule",
-    "SandboxConfig",
-    "SandboxError",
-    "SandboxedImplementation",
-    "SandboxedOperation",
-    "describe_exit",
-    "load_sandboxed",
-    "probe",
-    "shown",
-]
+from .config import SandboxConfig, SandboxError
+from .isolation import Isolation, probe_isolation
+
+_LAZY = {
+    "Handle": "values",
+    "Later": "client",
+    "RemoteFunction": "client",
+    "RemoteModule": "client",
+    "SandboxedImplementation": "client",
+    "SandboxedOperation": "client",
+    "load_sandboxed": "client",
+    "shown": "client",
+    "describe_exit": "process",
+    "probe": "process",
+}
+"""The test-process side, imported when first used: the server imports this package too."""
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = ["Isolation", "SandboxConfig", "SandboxError", "probe_isolation", *_LAZY]

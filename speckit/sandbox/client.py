@@ -15,20 +15,12 @@ from typing import Any
 
 import attrs
 
-from ..impl import (
-    HUNG,
-    NOT_IMPLEMENTED,
-    Implementation,
-    ImplementationError,
-    MissingOperation,
-    NotImplementedOperation,
-    OperationFailed,
-    SuiteFailure,
-    TracedOperation,
-)
 from .. import trace
+from ..core import FailureKind, ImplementationError, MissingOperation, NotImplementedOperation, OperationFailed, Presence, SuiteFailure
+from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
-from .config import MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, READ_LIMIT, SPARE_HANDLES, STATES, SandboxConfig
+from .config import READ_LIMIT, SandboxConfig
+from .protocol import MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
 from .process import ProtocolViolation, ServerDied, _Server, _text
 from .values import Handle, _decode, _Encoder, _StaleHandle, _TwinRegistry, _uses_handles
 
@@ -212,7 +204,7 @@ class SandboxedImplementation(Implementation):
         problem = self._modules.get(module_name)
         if problem is None:
             try:
-                self._remote(_Read(["m", module_name, None, 0], f"importing module {module_name}", f"module {module_name}", False))
+                self._remote(_Read([Command.MODULE, module_name, None, 0], f"importing module {module_name}", f"module {module_name}", False))
             except MissingOperation as e:
                 self._modules[module_name] = str(e)
                 raise
@@ -228,17 +220,17 @@ class SandboxedImplementation(Implementation):
             if qualname not in names:
                 names.append(qualname)
             try:
-                answer = self._exchange([["p", names]], [self.config.import_seconds * 4])
+                answer = self._exchange([[Command.PRESENCE, names]], [self.config.import_seconds * 4])
                 values = answer["result"]
-                if not (isinstance(values, list) and len(values) == len(names) and all(v in STATES for v in values)):
+                if not (isinstance(values, list) and len(values) == len(names) and all(v in PRESENCES for v in values)):
                     raise ProtocolViolation("presence answer malformed")
                 self._presence = dict(zip(names, values))
-            except (SuiteFailureTypes, ProtocolViolation):
-                return "missing"
-        return self._presence.get(qualname, "missing")
+            except (*SuiteFailureTypes, ProtocolViolation):
+                return Presence.MISSING
+        return self._presence.get(qualname, Presence.MISSING)
 
     def has(self, qualname: str) -> bool:
-        return self.state(qualname) != "missing"
+        return self.state(qualname) != Presence.MISSING
 
     def resolve(self, op: "SandboxedOperation") -> Any:
         """The operation's signature (or None); :class:`MissingOperation` when it cannot be called."""
@@ -246,7 +238,7 @@ class SandboxedImplementation(Implementation):
         known = self._resolved.get(key)
         if known is None:
             try:
-                answer = self._exchange([["r", op.module_name, op.operation.name]], [self.config.import_seconds])
+                answer = self._exchange([[Command.RESOLVE, op.module_name, op.operation.name]], [self.config.import_seconds])
             except ServerDied as e:
                 known = (False, f"module {op.module_name} could not be imported: importing it ended the process ({e.reason})")
             except OperationFailed as e:
@@ -255,8 +247,8 @@ class SandboxedImplementation(Implementation):
                 result = answer["result"]
                 if not isinstance(result, dict):
                     raise ProtocolViolation("resolve answer malformed")
-                if "missing" in result:
-                    known = (False, _text(result["missing"]))
+                if ErrorKind.MISSING in result:
+                    known = (False, _text(result[ErrorKind.MISSING]))
                 else:
                     known = (True, _signature(result.get("signature")))
             self._resolved[key] = known
@@ -304,7 +296,7 @@ class SandboxedImplementation(Implementation):
             entry.failed(problem)
             _raise(OperationFailed(problem))
         self._next_id += 1
-        command = ["c", op.number, self._next_id, encoded, False]
+        command = [Command.CALL, op.number, self._next_id, encoded, Reply.KEEP]
         pipelined = not twins and (op.cannot_reach_kit_objects or not self._twins.pinned_ids)
         if pipelined and op.pipelinable:
             handle = Handle(self._next_id, self.generation, self)
@@ -313,16 +305,23 @@ class SandboxedImplementation(Implementation):
             return handle
         if pipelined and self._batching and op.answers_by_value:
             later = Later()
-            command[4] = True
+            command[4] = Reply.LATER
             self._defer(_Pending(op, entry, self._next_id, command, later))
             return later
         encoder = _Encoder(self)
         encoder.twins = twins
         self._twins.send_pinned(encoder)
         handle_id = self._next_id
+        command[4] = Reply.ANSWER
         final = _Pending(op, entry, handle_id, command)
         reply = self._run([*self._pending, final], encoder)
         result = self._decode_result(reply.get("result"), handle_id)
+        if op.expects_bool and type(result) is not bool:
+            # Checked here, on decoded data: the server's own check runs where the
+            # implementation could have patched it (builtins.isinstance, say).
+            problem = bool_problem(op.qualname, result)
+            entry.failed(problem)
+            _raise(OperationFailed(problem))
         entry.returned(result, op.expects_bool)
         return result
 
@@ -334,7 +333,7 @@ class SandboxedImplementation(Implementation):
         """What the server must be told of the operations these commands call, before it runs them."""
         new = []
         for command in commands:
-            if command[0] == "c" and command[1] not in self._defined:
+            if command[0] == Command.CALL and command[1] not in self._defined:
                 self._defined.add(command[1])
                 op = self._numbered[command[1]]
                 new.append([command[1], op.module_name, op.operation.name, op.qualname, op.time_limit, op.expects_bool])
@@ -346,7 +345,7 @@ class SandboxedImplementation(Implementation):
         for value in args:
             kind = type(value)
             if kind is Handle and value._gen == generation and value._owner is self:
-                encoded.append(["h", value._hid])
+                encoded.append([Value.HANDLE, value._hid])
             elif value is None or kind is bool or kind is int or kind is str:
                 encoded.append(value)
             else:
@@ -426,7 +425,7 @@ class SandboxedImplementation(Implementation):
                 key, errors = read.key, READ_ERRORS
             else:
                 key, errors = batch[index].operation.operation.qualname, CALL_ERRORS
-            if kind == HUNG:
+            if kind == FailureKind.HUNG:
                 self.hung[key] = problem
             failure = (index, problem, errors.get(kind, OperationFailed))
         if failure is None and any(p.later is not None for p in batch):
@@ -445,6 +444,8 @@ class SandboxedImplementation(Implementation):
                 if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
                     raise ProtocolViolation("batched results malformed")
                 value = _decode(item[1], self, pending.handle_id, 0)
+                if pending.operation.expects_bool and type(value) is not bool:
+                    return index, bool_problem(pending.operation.qualname, value), OperationFailed
                 pending.later.value, pending.later.ready = value, True
                 pending.entry.returned(value, pending.operation.expects_bool)
         except ProtocolViolation as e:
@@ -521,7 +522,7 @@ class SandboxedImplementation(Implementation):
         """How the server names the value of ``handle``; a failure if that value no longer exists."""
         if handle._owner is not self or handle._gen != self.generation:
             _raise(OperationFailed(_stale(label, self.dead_reason or "the value belongs to another implementation")))
-        return ["h", handle._hid]
+        return [Value.HANDLE, handle._hid]
 
     def _read_attribute(self, handle: Handle, name: str) -> Any:
         """``handle.name``, read in the server: a plain value or a new handle; AttributeError if it has none."""
@@ -534,7 +535,7 @@ class SandboxedImplementation(Implementation):
             label = f"reading the field {name} of a value"
             handle_id, spare = self._new_id(), [self._new_id() for _ in range(SPARE_HANDLES)]
             try:
-                answer = self._remote(_Read(["a", self._wire(handle, label), name, handle_id, spare], label, f"field {name}"))
+                answer = self._remote(_Read([Command.FIELD, self._wire(handle, label), name, handle_id, spare], label, f"field {name}"))
             except AttributeError as e:
                 known = (False, str(e))
             else:
@@ -607,7 +608,7 @@ class SandboxedImplementation(Implementation):
                 return NotImplemented
             if encoder.twins:
                 return NotImplemented
-        answer = self._remote(_Read(["e", self._wire(handle, label), wire], label, "=="))
+        answer = self._remote(_Read([Command.EQUALS, self._wire(handle, label), wire], label, "=="))
         if type(answer) is not bool:
             self._malformed("comparison answer malformed")
         return answer
@@ -616,7 +617,7 @@ class SandboxedImplementation(Implementation):
         """``dir(handle)``, as the server sees the value (at most :data:`MAX_NAMES` names)."""
         __tracebackhide__ = True
         label = "listing the attributes of a value"
-        answer = self._remote(_Read(["d", self._wire(handle, label)], label, "dir"))
+        answer = self._remote(_Read([Command.NAMES, self._wire(handle, label)], label, "dir"))
         if not (isinstance(answer, list) and len(answer) <= MAX_NAMES and all(isinstance(n, str) and len(n) <= 100 for n in answer)):
             self._malformed("attribute names malformed")
         return answer
@@ -626,7 +627,7 @@ class SandboxedImplementation(Implementation):
         if handle._owner is not self or handle._gen != self.generation or self._broken or not self.server.alive():
             return repr(handle)
         try:
-            answer = self._remote(_Read(["s", ["h", handle._hid]], "the repr of a value", "repr"))
+            answer = self._remote(_Read([Command.SHOW, [Value.HANDLE, handle._hid]], "the repr of a value", "repr"))
         except (SuiteFailure, AttributeError):
             return repr(handle)
         if not (isinstance(answer, str) and len(answer) <= MAX_SHOWN):
@@ -672,9 +673,10 @@ class SandboxedImplementation(Implementation):
 
 
 SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
-CALL_ERRORS = {"missing": MissingOperation, NOT_IMPLEMENTED: NotImplementedOperation}
+CALL_ERRORS = {ErrorKind.MISSING: MissingOperation, FailureKind.NOT_IMPLEMENTED: NotImplementedOperation}
 """The exception a failure of each kind the server reports is raised as (else OperationFailed)."""
-READ_ERRORS = {**CALL_ERRORS, "attribute": AttributeError}
+READ_ERRORS = {**CALL_ERRORS, ErrorKind.ATTRIBUTE: AttributeError}
+PRESENCES = frozenset(p.value for p in Presence)
 
 
 class RemoteModule:

@@ -1,51 +1,28 @@
 """Settings and limits of the operation server, shared by the test process and the server.
 
-:class:`SandboxConfig` (how the server is confined), :class:`SandboxError` (the server
-cannot be started at all) and the constants of the protocol between the two processes:
-the frame header, the progress word, and the bounds of what crosses.
+:class:`SandboxConfig` (how the server is confined) and :class:`SandboxError` (the server
+cannot be started at all). The protocol's constants are in :mod:`speckit.sandbox.protocol`.
 """
 
 from __future__ import annotations
 
 import json
-import struct
+import os
 from pathlib import Path
 
 import attrs
 
-from ..impl import DEFAULT_TIME_LIMIT
+from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
 
 
 NOBODY = 65534
-HEADER = struct.Struct(">I")
-PROGRESS = struct.Struct("<q")
-"""The progress page: one 64-bit word, ``seq << 20 | index`` of the command the server is running."""
-INDEX_BITS = 20
-MAX_REPLY = 8 * 2**20
-"""Bytes of one message from the server; a longer one is a protocol violation."""
-MAX_BATCH = 512
-"""Pipelined calls sent in one message at most."""
-MAX_LINES = 10_000
-"""Scripted input lines mirrored into the server at most."""
-MAX_DEPTH = 20
-MAX_MESSAGE = 4000
-"""Characters of a failure message kept from the server."""
+"""The unprivileged user (and group) the server runs as by default when started by root."""
 
 KIT_PACKAGES = ("adt", "spec", "speckit", "reference_games")
 """The kit's packages the server imports (the reference for hybrid packages, Display, Input)."""
 
 READ_LIMIT = DEFAULT_TIME_LIMIT
 """Seconds one read of a value (a field, a module constant, ==, dir, repr) may take in the server."""
-MAX_NAMES = 200
-"""Names of a value's attributes (``dir``) kept from the server."""
-MAX_SHOWN = 200
-"""Characters of a value's ``repr`` kept from the server."""
-MAX_FIELDS = 8
-"""Other fields of a record sent along with the one a test reads (it usually reads them next)."""
-SPARE_HANDLES = 4
-"""Handle ids a field read offers the server for those other fields that are not plain values."""
-
-STATES = ("present", "missing", "not implemented")
 
 
 class SandboxError(RuntimeError):
@@ -59,16 +36,16 @@ class SandboxConfig:
     uid: int | None = None
     """The unprivileged user the server runs as when started by root (default: nobody)."""
     gid: int | None = None
-    memory_mb: int = 1024
+    memory_mb: int = DEFAULT_LIMITS.memory_mb
     """Address-space limit of the server."""
-    cpu_seconds: int = 600
+    cpu_seconds: int = DEFAULT_LIMITS.cpu_seconds
     """Processor seconds one server process may use in all (a restart starts afresh)."""
-    output_kb: int = 1024
+    output_kb: int = DEFAULT_LIMITS.output_kb
     """Output the implementation may print per call, and the size of any file it writes."""
     scratch_mb: int = 32
     """Size of the server's fresh /tmp (namespaces only)."""
     open_files: int = 64
-    import_seconds: float = 10.0
+    import_seconds: float = DEFAULT_LIMITS.import_seconds
     """Time to import the package or one of its modules."""
     test_seconds: float = 0.0
     """Operation time one test may use in all; 0 for no limit."""
@@ -79,7 +56,9 @@ class SandboxConfig:
     hide: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Folders and files the server must not see (hidden in its mount namespace)."""
     namespace: bool = True
-    """Use a private mount namespace when the kernel allows it."""
+    """Without bubblewrap: use a private mount namespace when the kernel allows it."""
+    bubblewrap: bool = True
+    """Confine the server with bubblewrap when it is installed (False: the fallback, for tests)."""
     require_isolation: bool = False
     """Refuse to run (SandboxError) unless the server runs unprivileged in its own mount namespace."""
 
@@ -94,3 +73,12 @@ class SandboxConfig:
 
     def to_json(self) -> str:
         return json.dumps(attrs.asdict(self), sort_keys=True)
+
+
+def target_ids(config: SandboxConfig) -> tuple[int | None, int | None]:
+    """The uid and gid the server runs as (None when not started by root: it cannot change user)."""
+    if os.geteuid() != 0:
+        return None, None
+    uid = NOBODY if config.uid is None else config.uid
+    gid = (NOBODY if config.uid is None else uid) if config.gid is None else config.gid
+    return uid, gid

@@ -19,7 +19,7 @@ from .config import KIT_PACKAGES
 _libc = None
 
 
-def _c():
+def libc():
     global _libc
     if _libc is None:
         _libc = ctypes.CDLL(None, use_errno=True)
@@ -32,7 +32,7 @@ PR_SET_NO_NEW_PRIVS = 38
 
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
-    result = _c().mount(
+    result = libc().mount(
         source.encode() if source else None,
         target.encode(),
         fstype.encode() if fstype else None,
@@ -70,8 +70,8 @@ def _mask(folder: str, keeps: list[str], mode: int, size: str) -> None:
 
 def _isolate(package: str, hide: list[str], scratch_mb: int) -> list[str]:
     """Give this process a private view of the filesystem (see the docstring of :mod:`speckit.sandbox`)."""
-    libc = _c()
-    if libc.unshare(CLONE_NEWNS) != 0:
+    c = libc()
+    if c.unshare(CLONE_NEWNS) != 0:
         number = ctypes.get_errno()
         raise OSError(number, f"unshare: {os.strerror(number)}")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
@@ -110,7 +110,7 @@ def _isolate(package: str, hide: list[str], scratch_mb: int) -> list[str]:
     return done + hidden
 
 
-def _confine(config: dict, uid: int | None, gid: int | None, work: str, package: str) -> str:
+def confine(config: dict, uid: int | None, gid: int | None, work: str, package: str) -> str:
     """Everything done as root before the implementation's code runs; says what is in force."""
     settings = config
     notes = []
@@ -173,7 +173,7 @@ def _confine(config: dict, uid: int | None, gid: int | None, work: str, package:
         notes.insert(0, f"uid {uid}, gid {gid}")
     else:
         notes.insert(0, f"same user as the tests (uid {os.getuid()}; not started by root)")
-    _c().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     if settings.get("require_isolation") and (uid is None or "private mount namespace" not in notes):
         raise OSError("the operation server could not be isolated (it needs root and mount namespaces)")
     return "; ".join(notes)

@@ -23,7 +23,8 @@ from typing import Any
 import attrs
 
 from ..paths import REPO_ROOT
-from .config import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, NOBODY, PROGRESS, SandboxConfig, SandboxError
+from .config import SandboxConfig, SandboxError, target_ids
+from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
 
 
 class ServerDied(Exception):
@@ -74,7 +75,7 @@ class _Server:
         os.set_blocking(self.request, False)
         work = self.run_dir / "work"
         work.mkdir(exist_ok=True)
-        uid, gid = _target_ids(self.config)
+        uid, gid = target_ids(self.config)
         if uid is not None:
             os.chown(work, uid, gid)
             os.chmod(work, 0o700)
@@ -102,7 +103,7 @@ class _Server:
             "HOME": str(work),
             "TMPDIR": str(work),
         }
-        boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import _server_main; _server_main()"
+        boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import main; main()"
         errors = open(self.run_dir / "server-errors.txt", "ab")
         try:
             self.process = subprocess.Popen(
@@ -277,15 +278,6 @@ def describe_exit(code: int | None, config: SandboxConfig) -> str:
     except ValueError:
         name = f"signal {number}"
     return f"it was ended by {name}"
-
-
-def _target_ids(config: SandboxConfig) -> tuple[int | None, int | None]:
-    """The uid and gid the server drops to (None when not started by root)."""
-    if os.geteuid() != 0:
-        return None, None
-    uid = NOBODY if config.uid is None else config.uid
-    gid = (NOBODY if config.uid is None else uid) if config.gid is None else config.gid
-    return uid, gid
 
 
 def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | None = None) -> str:

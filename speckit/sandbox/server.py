@@ -23,9 +23,11 @@ from typing import Any
 import attrs
 
 from .. import impl as impl_loader
-from ..impl import HUNG, Implementation, bool_problem, failure_of
-from .config import HEADER, INDEX_BITS, MAX_FIELDS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, READ_LIMIT, STATES
-from .confine import _c, _confine
+from ..core import FailureKind, ImplementationError, Presence, SuiteFailure, TimeLimitReached
+from ..impl import Implementation, bool_problem, failure_of
+from .config import READ_LIMIT
+from .confine import confine, libc
+from .protocol import HEADER, INDEX_BITS, MAX_FIELDS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
 
 
 class _Watchdog:
@@ -54,10 +56,12 @@ class _Watchdog:
     def on_alarm(self, signum, frame) -> None:
         if time.monotonic() >= self.deadline:
             self.deadline = float("inf")
-            raise impl_loader._TimeLimitReached()
+            raise TimeLimitReached()
 
 
 _WATCHDOG = _Watchdog()
+
+PRESENCES = frozenset(p.value for p in Presence)
 
 
 class _BoundedOutput(io.TextIOBase):
@@ -160,20 +164,20 @@ class _ServerState:
         if not isinstance(value, list):
             return value
         tag = value[0]
-        if tag == "h":
+        if tag == Value.HANDLE:
             try:
                 return self.values[value[1]]
             except KeyError:
                 raise LookupError("a value this call was given no longer exists") from None
-        if tag == "T":
+        if tag == Value.TWIN:
             return self.twins[value[1]].value
-        if tag == "f":
+        if tag == Value.FLOAT:
             return float(value[1])
-        if tag == "t":
+        if tag == Value.TUPLE:
             return tuple(self.decode(v) for v in value[1])
-        if tag == "l":
+        if tag == Value.LIST:
             return [self.decode(v) for v in value[1]]
-        if tag == "d":
+        if tag == Value.DICT:
             return {self.decode(k): self.decode(v) for k, v in value[1]}
         raise ValueError(f"unknown value tag {tag!r}")
 
@@ -182,19 +186,19 @@ class _ServerState:
         if value is None or kind is bool or kind is int or kind is str:
             return value
         if kind is float:
-            return ["f", repr(value)]
+            return [Value.FLOAT, repr(value)]
         if kind is tuple and depth < 4 and len(value) <= 64:
             items = [self.encode_result(v, handle_id, depth + 1) for v in value]
-            if all(not (isinstance(i, list) and i and i[0] == "h") for i in items):
-                return ["t", items]
+            if all(not (isinstance(i, list) and i and i[0] == Value.HANDLE) for i in items):
+                return [Value.TUPLE, items]
         if depth == 0:
             for tid, twin in self.twins.items():
                 if twin.value is value:
-                    return ["T", tid]
+                    return [Value.TWIN, tid]
         if depth > 0:
-            return ["h"]
+            return [Value.HANDLE]
         self.values[handle_id] = value
-        return ["h"]
+        return [Value.HANDLE]
 
     # twins
 
@@ -202,20 +206,20 @@ class _ServerState:
         for tid, kind, new, state in twins:
             if new:
                 recorder = _Recorder(self.output_limit)
-                if kind == "display":
+                if kind == TwinKind.DISPLAY:
                     value = self.display_class(recorder, {})
-                elif kind == "input":
+                elif kind == TwinKind.INPUT:
                     value = self.input_class(None, recorder)
                 else:
                     value = recorder
                 self.twins[tid] = _Twin(kind, value, recorder)
             twin = self.twins[tid]
             twin.free = False
-            if kind == "display":
+            if kind == TwinKind.DISPLAY:
                 twin.value.marks.clear()
                 twin.value.marks.update({(r, c): m for r, c, m in state})
                 twin.snapshot = sorted(state)
-            elif kind == "input":
+            elif kind == TwinKind.INPUT:
                 twin.value.lines = None if state is None else _CountingLines(state)
 
     def twin_updates(self) -> dict:
@@ -227,7 +231,7 @@ class _ServerState:
             text = twin.recorder.take()
             if text:
                 out.append([tid, text])
-            if twin.kind == "display":
+            if twin.kind == TwinKind.DISPLAY:
                 try:
                     current = sorted(
                         [r, c, m] for (r, c), m in twin.value.marks.items() if type(r) is int and type(c) is int and type(m) is str
@@ -237,7 +241,7 @@ class _ServerState:
                 if current != twin.snapshot:
                     marks.append([tid, current])
                     twin.snapshot = current
-            elif twin.kind == "input" and isinstance(twin.value.lines, _CountingLines) and twin.value.lines.used:
+            elif twin.kind == TwinKind.INPUT and isinstance(twin.value.lines, _CountingLines) and twin.value.lines.used:
                 used.append([tid, twin.value.lines.used])
                 twin.value.lines = _CountingLines(list(twin.value.lines._iterator))
         return {"out": out, "marks": marks, "used": used, "free": free}
@@ -258,10 +262,10 @@ class _ServerState:
 
         try:
             function = _limited(self.config["import_seconds"], self.function, module, name)
-        except impl_loader.SuiteFailure as e:
-            return {"missing": str(e)}
-        except impl_loader._TimeLimitReached:
-            return {"missing": f"module {module} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
+        except SuiteFailure as e:
+            return {ErrorKind.MISSING: str(e)}
+        except TimeLimitReached:
+            return {ErrorKind.MISSING: f"module {module} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
         try:
             signature = _limited(1.0, inspect.signature, function)
             data = [[p.name, int(p.kind), p.default is not inspect.Parameter.empty] for p in signature.parameters.values()]
@@ -277,10 +281,10 @@ class _ServerState:
                 if reader is not None:
                     state = _limited(self.config["import_seconds"], reader, qualname)
                 else:
-                    state = "present" if _limited(self.config["import_seconds"], self.implementation.has, qualname) else "missing"
+                    state = Presence.PRESENT if _limited(self.config["import_seconds"], self.implementation.has, qualname) else Presence.MISSING
             except BaseException:  # noqa: BLE001 - a module that cannot even be imported
-                state = "missing"
-            answers.append(state if state in STATES else "present")
+                state = Presence.MISSING
+            answers.append(state if state in PRESENCES else Presence.PRESENT.value)
         return answers
 
     def call(self, command: list) -> tuple[Any, dict | None]:
@@ -289,14 +293,14 @@ class _ServerState:
         args = command[3]
         try:
             function = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
-        except impl_loader.SuiteFailure as e:
-            return None, {"kind": "missing", "message": str(e)}
-        except impl_loader._TimeLimitReached:
-            return None, {"kind": "missing", "message": f"module {module} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
+        except SuiteFailure as e:
+            return None, {"kind": ErrorKind.MISSING, "message": str(e)}
+        except TimeLimitReached:
+            return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
         try:
             arguments = [self.decode(a) for a in args]
         except LookupError as e:
-            return None, {"kind": "failed", "message": f"{qualname} was not called: {e}"}
+            return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
         for stream in self.outputs:
             stream.used = 0
         problem = None
@@ -308,15 +312,15 @@ class _ServerState:
             except BaseException as e:  # noqa: BLE001 - classified as in-process
                 kind, problem = failure_of(qualname, e, limit)
                 if kind is None:
-                    kind, problem = "failed", f"{qualname} raised {type(e).__name__}: {e}"
+                    kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__}: {e}"
             else:
-                kind = "failed"
+                kind = FailureKind.FAILED
                 if expects_bool:
                     problem = bool_problem(qualname, result)
-        except impl_loader._TimeLimitReached:
-            kind, problem = HUNG, failure_of(qualname, impl_loader._TimeLimitReached(), limit)[1]
+        except TimeLimitReached:
+            kind, problem = FailureKind.HUNG, failure_of(qualname, TimeLimitReached(), limit)[1]
         except BaseException as e:  # noqa: BLE001 - the description itself failed
-            kind, problem = "failed", f"{qualname} raised {type(e).__name__} (and describing it failed)"
+            kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
             watchdog.deadline = float("inf")
         if problem is not None:
@@ -327,17 +331,17 @@ class _ServerState:
         """Run one read (a field, a module's attribute, ==, dir, repr): (encoded result, None) or (None, error)."""
         tag = command[0]
         try:
-            if tag == "m":
+            if tag == Command.MODULE:
                 subject = _limited(self.config["import_seconds"], self.implementation.module, command[1])
             else:
                 subject = self.decode(command[1])
-        except impl_loader.SuiteFailure as e:
-            return None, {"kind": "missing", "message": str(e)[:MAX_MESSAGE]}
-        except impl_loader._TimeLimitReached:
-            return None, {"kind": "missing", "message": f"module {command[1]} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
+        except SuiteFailure as e:
+            return None, {"kind": ErrorKind.MISSING, "message": str(e)[:MAX_MESSAGE]}
+        except TimeLimitReached:
+            return None, {"kind": ErrorKind.MISSING, "message": f"module {command[1]} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
         except LookupError as e:
-            return None, {"kind": "failed", "message": f"the value was not read: {e}"}
-        if tag == "m" and command[2] is None:
+            return None, {"kind": FailureKind.FAILED, "message": f"the value was not read: {e}"}
+        if tag == Command.MODULE and command[2] is None:
             return None, None
         label = "reading a value"
         watchdog = _WATCHDOG
@@ -347,20 +351,20 @@ class _ServerState:
                 label = _read_label(tag, subject, command)
                 result = _READERS[tag](self, subject, command)
             except AttributeError as e:
-                if tag not in ("a", "m"):
+                if tag not in (Command.FIELD, Command.MODULE):
                     raise
-                return None, {"kind": "attribute", "message": (str(e) or label)[:MAX_MESSAGE]}
+                return None, {"kind": ErrorKind.ATTRIBUTE, "message": (str(e) or label)[:MAX_MESSAGE]}
             else:
                 return result, None
-        except impl_loader._TimeLimitReached:
-            kind, problem = HUNG, failure_of(label, impl_loader._TimeLimitReached(), READ_LIMIT)[1]
+        except TimeLimitReached:
+            kind, problem = FailureKind.HUNG, failure_of(label, TimeLimitReached(), READ_LIMIT)[1]
         except BaseException as e:  # noqa: BLE001 - classified as a failed call is
             try:
                 kind, problem = failure_of(label, e, READ_LIMIT)
                 if kind is None:
-                    kind, problem = "failed", f"{label} raised {type(e).__name__}: {e}"
+                    kind, problem = FailureKind.FAILED, f"{label} raised {type(e).__name__}: {e}"
             except BaseException:  # noqa: BLE001 - the description itself failed
-                kind, problem = "failed", f"{label} raised {type(e).__name__} (and describing it failed)"
+                kind, problem = FailureKind.FAILED, f"{label} raised {type(e).__name__} (and describing it failed)"
         finally:
             watchdog.deadline = float("inf")
         return None, {"kind": kind, "message": problem[:MAX_MESSAGE]}
@@ -368,12 +372,12 @@ class _ServerState:
 
 def _read_label(tag: str, subject: Any, command: list) -> str:
     """How a failure of a read names what was read (``Value.empty``, ``color.red``, ``Color.__eq__``)."""
-    if tag == "m":
+    if tag == Command.MODULE:
         return f"{command[1]}.{command[2]}"
     owner = type(subject).__name__
-    if tag == "a":
+    if tag == Command.FIELD:
         return f"{owner}.{command[2]}"
-    return {"e": f"{owner}.__eq__", "s": f"{owner}.__repr__", "d": f"dir() of a {owner}"}[tag]
+    return {Command.EQUALS: f"{owner}.__eq__", Command.SHOW: f"{owner}.__repr__", Command.NAMES: f"dir() of a {owner}"}[tag]
 
 
 def _read_field(state: _ServerState, subject: Any, command: list) -> Any:
@@ -437,7 +441,13 @@ def _show_value(state: _ServerState, subject: Any, command: list) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
 
 
-_READERS = {"a": _read_record_field, "m": _read_field, "e": _compare_values, "d": _list_names, "s": _show_value}
+_READERS = {
+    Command.FIELD: _read_record_field,
+    Command.MODULE: _read_field,
+    Command.EQUALS: _compare_values,
+    Command.NAMES: _list_names,
+    Command.SHOW: _show_value,
+}
 
 
 def _limited(seconds: float, function, *args):
@@ -458,14 +468,13 @@ def _limited(seconds: float, function, *args):
 def _write_frame(fd: int, message: dict) -> None:
     data = json.dumps(message, separators=(",", ":")).encode()
     if len(data) > MAX_REPLY:
-        data = json.dumps({"seq": message["seq"], "error": {"at": 0, "kind": "failed", "message": "the answer was too long"}}).encode()
-    data = HEADER.pack(len(data)) + data
-    view = memoryview(data)
+        data = json.dumps({"seq": message["seq"], "error": {"at": 0, "kind": FailureKind.FAILED, "message": "the answer was too long"}}).encode()
+    view = memoryview(frame(data))
     while view:
         view = view[os.write(fd, view) :]
 
 
-def _server_main() -> None:
+def main() -> None:
     """The server process: confine, import the package, answer requests until the pipe closes."""
     argument = json.loads(sys.argv[1])
     request, reply, config = argument["request"], argument["reply"], argument["config"]
@@ -481,7 +490,7 @@ def _server_main() -> None:
     import adt.input  # noqa: F401
 
     try:
-        isolation = _confine(config, argument["uid"], argument["gid"], argument["work"], argument["package"])
+        isolation = confine(config, argument["uid"], argument["gid"], argument["work"], argument["package"])
     except OSError as e:
         _write_frame(reply, {"seq": 0, "fatal": str(e)})
         return
@@ -492,10 +501,10 @@ def _server_main() -> None:
     sys.stdin = io.StringIO("")
     try:
         implementation = _limited(config["import_seconds"], impl_loader.load, argument["package"], specification)
-    except impl_loader.ImplementationError as e:
+    except ImplementationError as e:
         _write_frame(reply, {"seq": 0, "error": str(e)[:MAX_MESSAGE]})
         return
-    except impl_loader._TimeLimitReached:
+    except TimeLimitReached:
         _write_frame(reply, {"seq": 0, "error": f"{argument['package']}/__init__.py could not be imported: importing it took more than {config['import_seconds']:g} s"})
         return
     state = _ServerState(implementation, config)
@@ -518,10 +527,10 @@ def _server_main() -> None:
 
 def _map_progress(fd: int) -> ctypes.c_int64:
     """Map the progress page without keeping its file open (Python's mmap would keep a copy of the fd)."""
-    libc = _c()
-    libc.mmap.restype = ctypes.c_void_p
-    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
-    address = libc.mmap(None, mmap.PAGESIZE, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_SHARED, fd, 0)
+    c = libc()
+    c.mmap.restype = ctypes.c_void_p
+    c.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    address = c.mmap(None, mmap.PAGESIZE, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_SHARED, fd, 0)
     if address is None or address == ctypes.c_void_p(-1).value:
         raise OSError(ctypes.get_errno(), "mmap of the progress page failed")
     os.close(fd)
@@ -552,24 +561,24 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
 def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, progress: ctypes.c_int64) -> None:
     for index, command in enumerate(commands):
         progress.value = seq << INDEX_BITS | index
-        last = index == len(commands) - 1
         tag = command[0]
-        if tag == "c":
+        if tag == Command.CALL:
             result, error = state.call(command)
             if error is not None:
                 error["at"] = index
                 answer["error"] = error
                 break
-            _, _, handle_id, _, answer_later = command
-            if answer_later:
-                answer["results"].append([index, state.encode_result(result, handle_id)])
-            elif last:
-                answer["result"] = state.encode_result(result, handle_id)
-            else:
+            _, _, handle_id, _, reply = command
+            if reply == Reply.KEEP:
+                # The test holds a handle for it, whatever the value is (a plain str too).
                 state.values[handle_id] = result
-        elif tag == "r":
+            elif reply == Reply.LATER:
+                answer["results"].append([index, state.encode_result(result, handle_id)])
+            else:
+                answer["result"] = state.encode_result(result, handle_id)
+        elif tag == Command.RESOLVE:
             answer["result"] = state.resolve(command[1], command[2])
-        elif tag == "p":
+        elif tag == Command.PRESENCE:
             answer["result"] = state.presence(command[1])
         else:
             result, error = state.read(command)

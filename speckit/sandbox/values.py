@@ -12,8 +12,8 @@ import itertools
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from .config import MAX_DEPTH, MAX_LINES
 from .process import ProtocolViolation
+from .protocol import MAX_DEPTH, MAX_LINES, TwinKind, Value
 
 if TYPE_CHECKING:
     from .client import SandboxedImplementation
@@ -73,11 +73,11 @@ def _names_handle(wire: Any, depth: int) -> bool:
     if not isinstance(wire, list) or not wire or depth > MAX_DEPTH:
         return False
     tag = wire[0]
-    if tag == "h":
+    if tag == Value.HANDLE:
         return True
-    if tag in ("t", "l"):
+    if tag in (Value.TUPLE, Value.LIST):
         return any(_names_handle(item, depth + 1) for item in wire[1])
-    if tag == "d":
+    if tag == Value.DICT:
         return any(_names_handle(k, depth + 1) or _names_handle(v, depth + 1) for k, v in wire[1])
     return False
 
@@ -105,17 +105,17 @@ class _Encoder:
         if kind is Handle:
             if value._owner is not self.owner or value._gen != self.owner.generation:
                 raise _StaleHandle(self.owner.dead_reason or "the value belongs to another implementation")
-            return ["h", value._hid]
+            return [Value.HANDLE, value._hid]
         if depth > MAX_DEPTH:
             raise TypeError("argument nested too deeply to cross into the sandbox")
         if kind is float:
-            return ["f", repr(value)]
+            return [Value.FLOAT, repr(value)]
         if kind is tuple:
-            return ["t", [self.encode(v, depth + 1) for v in value]]
+            return [Value.TUPLE, [self.encode(v, depth + 1) for v in value]]
         if kind is list:
-            return ["l", [self.encode(v, depth + 1) for v in value]]
+            return [Value.LIST, [self.encode(v, depth + 1) for v in value]]
         if kind is dict:
-            return ["d", [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]]
+            return [Value.DICT, [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]]
         twin = self.owner._twins.encode(value, self)
         if twin is not None:
             return twin
@@ -135,16 +135,16 @@ def _decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: i
     if depth > MAX_DEPTH or not isinstance(value, list) or not value or not isinstance(value[0], str):
         raise ProtocolViolation("result malformed")
     tag = value[0]
-    if tag == "h" and len(value) == 1 and depth == 0:
+    if tag == Value.HANDLE and len(value) == 1 and depth == 0:
         return Handle(handle_id, owner.generation, owner)
-    if tag == "f" and len(value) == 2 and isinstance(value[1], str) and len(value[1]) < 40:
+    if tag == Value.FLOAT and len(value) == 2 and isinstance(value[1], str) and len(value[1]) < 40:
         try:
             return float(value[1])
         except ValueError:
             raise ProtocolViolation("float malformed") from None
-    if tag == "t" and len(value) == 2 and isinstance(value[1], list):
+    if tag == Value.TUPLE and len(value) == 2 and isinstance(value[1], list):
         return tuple(_decode(v, owner, handle_id, depth + 1) for v in value[1])
-    if tag == "T" and len(value) == 2 and isinstance(value[1], int):
+    if tag == Value.TWIN and len(value) == 2 and isinstance(value[1], int):
         return owner._twins.original(value[1])
     raise ProtocolViolation("result malformed")
 
@@ -186,11 +186,11 @@ class _TwinRegistry:
     def encode(self, value: Any, encoder: _Encoder) -> list | None:
         display_class, input_class = self.kinds()
         if isinstance(value, display_class):
-            kind = "display"
+            kind = TwinKind.DISPLAY
         elif isinstance(value, input_class):
-            kind = "input"
+            kind = TwinKind.INPUT
         elif isinstance(value, io.TextIOBase):
-            kind = "stream"
+            kind = TwinKind.STREAM
         else:
             return None
         tid = self.by_object.get(id(value))
@@ -201,7 +201,7 @@ class _TwinRegistry:
             self.by_object[id(value)] = tid
             weakref.finalize(value, self._forget, tid, id(value), self.owner.generation)
         self._state(tid, value, new, encoder)
-        return ["T", tid]
+        return [Value.TWIN, tid]
 
     def _state(self, tid: int, value: Any, new: bool, encoder: _Encoder) -> None:
         if any(item[0] == tid for item in encoder.twins):
@@ -210,9 +210,9 @@ class _TwinRegistry:
         record["strong"] = value
         self.pinned_ids.add(tid)
         kind, state = record["kind"], None
-        if kind == "display":
+        if kind == TwinKind.DISPLAY:
             state = [[r, c, m] for (r, c), m in value.marks.items() if type(r) is int and type(c) is int and type(m) is str]
-        elif kind == "input":
+        elif kind == TwinKind.INPUT:
             if value.lines is None:
                 record["rest"] = None
             else:

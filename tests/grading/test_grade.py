@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
+import shutil
 import stat
 import zipfile
+from decimal import Decimal
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -14,25 +17,20 @@ import pytest
 import spec as spec_data
 from speckit import rubric as rubric_module
 from speckit.cli import main
-from speckit.grade import (
-    Unreadable,
-    _Cleaner,
-    copy_folder,
-    discover,
-    extract_zip,
-    feedback,
-    find_package,
-    grade,
-    gradescope,
-    junit,
-    score_type,
-    syntax_errors,
-)
+from speckit.core import Outcome
+from speckit.grading import GradedAs, StudentGrade, TestGrade, TestRecord, TypeGrade, grade
+from speckit.grading.intake import Unreadable, copy_folder, discover, extract_zip, find_package, syntax_errors
+from speckit.grading.reports import Cleaner, feedback, gradescope, junit
+from speckit.grading.scoring import apportion, score_type
+from speckit import registry
+from speckit.registry import kit
 from speckit.rubric import Limits, RubricError
 
-from .conftest import INCREMENT, patched_reference, reference_copy
+from .conftest import INCREMENT, REFERENCE, patched_reference, reference_copy
 
 CONNECT4 = spec_data.load("connect4")
+PLAIN = Path(__file__).resolve().parent.parent / "fixtures" / "alt_connect4_plain"
+"""A correct implementation whose colours are plain str and indexes plain int, with value semantics."""
 LIMITS = Limits(max_files=50, max_megabytes=1)
 
 
@@ -40,13 +38,22 @@ LIMITS = Limits(max_files=50, max_megabytes=1)
 
 
 def test_discover_names_folders_and_zips_uniquely(tmp_path):
-    for name in ("alice", "Bob Smith", ".hidden", "__MACOSX"):
+    for name in ("alice", "Bob Smith", ".hidden", "__MACOSX", "a b", "a_b", "café"):
         (tmp_path / name).mkdir()
     (tmp_path / "alice.zip").write_bytes(b"")
     (tmp_path / "notes.txt").write_text("x")
     (tmp_path / "link").symlink_to(tmp_path / "alice")
     found, skipped = discover(tmp_path)
-    assert [(s.name, s.source.name) for s in found] == [("Bob_Smith", "Bob Smith"), ("alice", "alice"), ("alice-2", "alice.zip")]
+    # A name that is already safe is kept; the others get theirs after, readable (café stays café).
+    assert sorted((s.name, s.original) for s in found) == [
+        ("Bob_Smith", "Bob Smith"),
+        ("a_b", "a_b"),
+        ("a_b-2", "a b"),
+        ("alice", "alice"),
+        ("alice-2", "alice.zip"),
+        ("café", "café"),
+    ]
+    assert all(s.source.name == s.original for s in found)
     assert any("notes.txt" in s for s in skipped) and any("link" in s for s in skipped)
 
 
@@ -135,6 +142,12 @@ def test_the_default_rubric_loads_and_totals_100():
     assert not rubric.is_hidden("tests/connect4/test_index.py::test_equals_is_an_equivalence")
 
 
+@pytest.mark.parametrize("name", registry.names())
+def test_every_specifications_rubric_loads_and_totals_100(name):
+    rubric = rubric_module.load(spec_name=name)
+    assert rubric.spec == name and rubric.total == 100
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -146,6 +159,7 @@ def test_the_default_rubric_loads_and_totals_100():
         ('[types.IndexType]\npoints = 1\n[types.index]\npoints = 2', "given twice"),
         ('typo = 1\n[types.IndexType]\npoints = 1', "unknown key typo"),
         ("", "nothing would be graded"),
+        ('[types.IndexType]\npoints = 1.005', "hundredths"),
     ],
 )
 def test_rubric_mistakes_are_named(tmp_path, text, message):
@@ -158,8 +172,11 @@ def test_rubric_mistakes_are_named(tmp_path, text, message):
 # -- scoring -------------------------------------------------------------------------------
 
 
-def _record(test: str, outcome: str, *covers: str, message: str = "") -> dict:
-    return {"test": f"tests/connect4/{test}", "outcome": outcome, "kind": outcome, "covers": list(covers), "message": message}
+def _record(test: str, outcome: str, *covers: str, message: str = "", structural: bool = False) -> TestRecord:
+    return TestRecord(f"tests/connect4/{test}", covers, Outcome(outcome), Outcome(outcome), message, structural)
+
+
+STRUCTURE = "test_structure.py::test_operation_exists_with_its_documented_parameters"
 
 
 def test_partial_credit_is_the_share_of_each_operations_tests_passed():
@@ -173,25 +190,52 @@ def test_partial_credit_is_the_share_of_each_operations_tests_passed():
         _record("test_index.py::test_secret", "passed", "IndexType.equals"),
         _record("test_index.py::test_skip", "skipped", "IndexType.equals"),
         _record("test_index.py::test_clone", "failed", "IndexType.clone"),
-        _record("test_structure.py::test_exists[IndexType.lessThan]", "passed", "IndexType.lessThan"),
+        _record("test_index.py::test_decrement", "passed", "IndexType.decrement"),
+        _record("test_structure.py::test_common", "passed", "IndexType.lessThan"),
+        _record(f"{STRUCTURE}[IndexType.lessThan]", "passed", "IndexType.lessThan", structural=True),
+        _record(f"{STRUCTURE}[IndexType.decrement]", "failed", "IndexType.decrement", structural=True),
         _record("test_grid.py::test_elsewhere", "failed", "IndexType.lessThan"),
     )
-    grade = score_type(rubric.types[0], rubric, CONNECT4, records, "submitted", lambda s: s)
-    points = {o.qualname.split(".")[1]: (o.points, o.score, o.passed, o.counted) for o in grade.operations}
-    # increment (weight 2), equals and lessThan (1 each) are covered: 3, 1.5 and 1.5 points
-    assert points == {"increment": (3.0, 1.5, 1, 2), "lessThan": (1.5, 1.5, 1, 1), "equals": (1.5, 0.75, 1, 2)}
-    assert grade.score == pytest.approx(3.75) and grade.max_score == 6
+    grade = score_type(rubric.types[0], rubric, CONNECT4, records, GradedAs.SUBMITTED, lambda s: s)
+    points = {o.qualname.split(".")[1]: (str(o.points), str(o.score), o.passed, o.counted, o.gated) for o in grade.operations}
+    # increment (weight 2), decrement, lessThan and equals (1 each) share 6 points: 2.40 and 1.20 each.
+    # decrement's behaviour test passes, but its structure test fails: it earns nothing.
+    assert points == {
+        "increment": ("2.40", "1.20", 1, 2, False),
+        "decrement": ("1.20", "0.00", 1, 1, True),
+        "lessThan": ("1.20", "1.20", 1, 1, False),
+        "equals": ("1.20", "0.60", 1, 2, False),
+    }
+    assert grade.score == Decimal("3.00") and grade.max_score == Decimal("6.00")
     by_test = {t.test.split("::")[1]: t for t in grade.tests}
-    assert by_test["test_b"].max_score == pytest.approx(1.5 + 0.75) and by_test["test_b"].score == 0
+    assert by_test["test_b"].max_score == Decimal("1.80") and by_test["test_b"].score == 0
+    assert by_test["test_decrement"].max_score == Decimal("1.20") and by_test["test_decrement"].score == 0
     assert by_test["test_skip"].max_score == 0 and by_test["test_secret"].hidden
-    assert sum(t.score for t in grade.tests) == pytest.approx(grade.score)
-    assert sum(t.max_score for t in grade.tests) == pytest.approx(grade.max_score)
+    structural = [t for t in grade.tests if t.record.structural]
+    assert len(structural) == 2 and all(t.max_score == t.score == 0 for t in structural)
+    assert sum(t.score for t in grade.tests) == grade.score
+    assert sum(t.max_score for t in grade.tests) == grade.max_score
     assert "test_clone" not in by_test and "test_elsewhere" not in by_test
-    assert "not graded (no test covers them)" in grade.note and "IndexType.decrement" in grade.note
+    assert "not graded (no test covers them)" in grade.note and "IndexType.newIndexType" in grade.note
+    assert "no points for operations without their documented signature: IndexType.decrement" in grade.note
+
+
+@pytest.mark.parametrize(
+    "total, weights, shares",
+    [
+        ("100", [1, 1, 1], ["33.34", "33.33", "33.33"]),
+        ("4", [1] * 7, ["0.58", "0.57", "0.57", "0.57", "0.57", "0.57", "0.57"]),
+        ("22", [2, 1, 0, 1], ["11.00", "5.50", "0.00", "5.50"]),
+        ("0.05", [1] * 7, ["0.01"] * 5 + ["0.00"] * 2),
+    ],
+)
+def test_points_are_shared_in_hundredths_that_add_up_exactly(total, weights, shares):
+    result = apportion(Decimal(total), weights)
+    assert [str(s) for s in result] == shares and sum(result) == Decimal(total)
 
 
 def test_published_text_holds_no_grader_paths_or_addresses(tmp_path):
-    clean = _Cleaner([tmp_path / "stage"])
+    clean = Cleaner([tmp_path / "stage"])
     text = clean(f"<Index object at 0x7f3a2b1c9d80> in {tmp_path}/stage/package/index.py via speckit_impl_0123456789ab.index\x07")
     assert text == "<Index object at 0x…> in <submission>/package/index.py via <package>.index"
 
@@ -242,28 +286,50 @@ def twice(folder):
     return {g.name: g for g in grades}, first, second
 
 
+def _files(folder: Path) -> list[str]:
+    """The grade files of a run (the log, which holds times, aside)."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name != "grading.log")
+
+
 def test_grading_twice_writes_the_same_bytes(twice):
     _, first, second = twice
-    names = sorted(p.relative_to(first).as_posix() for p in first.rglob("*") if p.is_file())
-    assert names == sorted(p.relative_to(second).as_posix() for p in second.rglob("*") if p.is_file())
+    names = _files(first)
+    assert names == _files(second)
     assert "grades.csv" in names and "results/bob/results.json" in names and "junit/carol.xml" in names
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), f"{name} differs between two runs"
 
 
+def _gradebook(folder: Path) -> dict[str, dict[str, str]]:
+    with (folder / "grades.csv").open(newline="", encoding="utf-8") as f:
+        return {row["student"]: row for row in csv.DictReader(f)}
+
+
 def test_the_grades(twice):
     grades, first, _ = twice
-    rows = (first / "grades.csv").read_text().splitlines()
-    assert rows[0] == "student,IndexType,DimensionType,total,max,note"
-    assert rows[1] == "alice,4.00,3.00,7.00,7.00,"
-    assert rows[2].startswith("bob,") and rows[3].startswith("carol,0.00,0.00,0.00,7.00,every module has a syntax error")
-    assert rows[4] == "dave,0.00,0.00,0.00,7.00,not a readable zip file (BadZipFile: File is not a zip file)"
+    assert (first / "grades.csv").read_text().splitlines()[0] == "student,submission,IndexType,DimensionType,total,max,note"
+    rows = _gradebook(first)
+    assert list(rows) == ["alice", "bob", "carol", "dave"]
+    assert [rows["alice"][k] for k in ("submission", "IndexType", "DimensionType", "total", "max")] == ["alice", "4.00", "3.00", "7.00", "7.00"]
+    assert rows["bob"]["submission"] == "bob.zip" and rows["dave"]["submission"] == "dave.zip"
+    assert [rows["carol"][k] for k in ("total", "max")] == ["0.00", "7.00"] and rows["carol"]["note"].startswith("every module has a syntax error")
+    assert rows["dave"]["note"].startswith("not a readable zip file (BadZipFile: File is not a zip file)")
+    for row in rows.values():
+        assert Decimal(row["IndexType"]) + Decimal(row["DimensionType"]) == Decimal(row["total"])
     bob = {t.name: t for t in grades["bob"].types}
     # increment adds 2: Index loses points; Dimension, which is built from indexes, would too,
     # but graded with the reference's Index it earns everything.
     assert 0 < bob["IndexType"].score < 4
-    assert bob["DimensionType"].graded_as == "hybrid" and bob["DimensionType"].score == 3
+    assert bob["DimensionType"].graded_as is GradedAs.HYBRID and bob["DimensionType"].score == 3
     assert "as submitted" in bob["DimensionType"].other
+
+
+def test_the_log_says_how_the_run_went(twice):
+    _, first, _ = twice
+    log = (first / "grading.log").read_text()
+    assert "limits: memory_mb 1024" in log and "sandbox: " in log
+    assert "graded alice: 7.00 of 7.00 in " in log and "graded bob (submitted as 'bob.zip')" in log
+    assert "fallback: DimensionType graded as a hybrid" in log
 
 
 def test_feedback_explains_failures_and_hides_hidden_tests(twice):
@@ -277,18 +343,20 @@ def test_feedback_explains_failures_and_hides_hidden_tests(twice):
     assert "could not be graded: not a readable zip file" in (first / "feedback" / "dave.md").read_text()
 
 
-def test_gradescope_results_follow_the_autograder_format(twice):
+def test_gradescope_results_follow_the_autograder_format_and_add_up(twice):
     grades, first, _ = twice
     for name, student in grades.items():
-        data = json.loads((first / "results" / name / "results.json").read_text())
+        data = json.loads((first / "results" / name / "results.json").read_text(), parse_float=Decimal)
         assert set(data) == {"score", "output", "visibility", "stdout_visibility", "tests"}
-        assert data["score"] == pytest.approx(round(student.total, 4))
+        assert data["score"] == student.total
         assert data["tests"], name
         for test in data["tests"]:
             assert {"name", "score", "max_score", "status", "output", "visibility"} <= set(test)
             assert test["status"] in ("passed", "failed") and test["visibility"] in ("visible", "hidden", "after_published")
-            assert 0 <= test["score"] <= test["max_score"] + 1e-9
-        assert sum(t["score"] for t in data["tests"]) == pytest.approx(data["score"], abs=1e-3)
+            assert 0 <= test["score"] <= test["max_score"]
+        # exactly, as written: the parts add up to the whole
+        assert sum(Decimal(t["score"]) for t in data["tests"]) == data["score"]
+        assert sum(Decimal(t["max_score"]) for t in data["tests"]) == student.max_score == Decimal("7.00")
     bob = json.loads((first / "results" / "bob" / "results.json").read_text())
     assert {t["visibility"] for t in bob["tests"] if "equivalence" in t["name"]} == {"hidden"}
 
@@ -296,19 +364,18 @@ def test_gradescope_results_follow_the_autograder_format(twice):
 def test_junit_is_well_formed(twice):
     _, first, _ = twice
     root = ET.parse(first / "junit" / "bob.xml").getroot()
-    suites = {s.get("name"): s for s in root}
+    suites = {s.get("name"): s for s in root.iter("testsuite")}
     assert set(suites) == {"IndexType", "DimensionType"}
-    assert int(root.get("failures")) == sum(int(s.get("failures")) for s in root) > 0
+    assert int(root.get("failures")) == sum(int(s.get("failures")) for s in suites.values()) > 0
     assert all(case.get("time") is None for case in root.iter("testcase"))
 
 
 def test_output_writers_survive_hostile_messages():
     rubric = rubric_module.load(spec_name="connect4")
-    from speckit.grade import StudentGrade, TestGrade, TypeGrade
-
     hostile = "```\n</failure><script>]]>\x00\x1b[31m" + "`" * 10
-    test = TestGrade("tests/connect4/test_index.py::test_x", "failed", "failed", hostile, ("IndexType.increment",), False, 0.0, 1.0)
-    student = StudentGrade("eve", (TypeGrade("IndexType", 0.0, 1.0, "submitted", tests=(test,)),))
+    record = _record("test_index.py::test_x", "failed", "IndexType.increment", message=hostile)
+    test = TestGrade(record, ("IndexType.increment",), False, Decimal("0.00"), Decimal("1.00"))
+    student = StudentGrade("eve", (TypeGrade("IndexType", Decimal("0.00"), Decimal("1.00"), GradedAs.SUBMITTED, tests=(test,)),))
     text = feedback(student, rubric, [])
     assert "`" * 11 + "text" in text
     ET.fromstring(junit(student).split("\n", 1)[1])
@@ -321,3 +388,198 @@ def test_cli_reports_usage_errors(tmp_path, capsys):
     (tmp_path / "bad.toml").write_text("[types.Nope]\npoints = 1\n")
     assert main(["grade", str(tmp_path), "--rubric", str(tmp_path / "bad.toml")]) == 2
     assert "no such type" in capsys.readouterr().err
+
+
+# -- a package that cannot be imported whole is graded type by type, with the reason ---------
+
+IMPORT_RUBRIC = """
+spec = "connect4"
+title = "Index and Dimension"
+[grading]
+mode = "submitted"
+[limits]
+import_seconds = 3
+[types.IndexType]
+points = 4
+[types.DimensionType]
+points = 3
+"""
+
+IMPORTING_DIMENSION = "\nfrom . import dimension\n"
+
+
+def _with_code_at_import(destination: Path, module: str, code: str, init: str = IMPORTING_DIMENSION) -> Path:
+    """A copy of the reference whose ``module`` runs ``code`` when imported, and whose ``__init__`` adds ``init``."""
+    text = (REFERENCE / f"{module}.py").read_text(encoding="utf-8")
+    first = "from __future__ import annotations\n"
+    package = reference_copy(destination, **{module: text.replace(first, first + code, 1)})
+    with (package / "__init__.py").open("a", encoding="utf-8") as f:
+        f.write(init)
+    return package
+
+
+@pytest.fixture(scope="module")
+def unimportable(tmp_path_factory):
+    """Packages whose import raises, ends the process or takes too long, graded with mode "submitted"."""
+    base = tmp_path_factory.mktemp("unimportable")
+    submissions = base / "submissions"
+    _with_code_at_import(submissions / "raises", "dimension", "\nundefined_name\n")
+    _with_code_at_import(submissions / "exits", "dimension", "\nimport os\nos._exit(0)\n")
+    _with_code_at_import(submissions / "slow", "index", "", init="\nimport time\ntime.sleep(60)\n")
+    rubric = base / "rubric.toml"
+    rubric.write_text(IMPORT_RUBRIC)
+    grades = grade(submissions, base / "out", jobs=2, rubric=rubric, stream=io.StringIO())
+    return {g.name: g for g in grades}, base / "out"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name, words",
+    [("raises", ["NameError", "import"]), ("exits", ["import", "exit"]), ("slow", ["import"])],
+)
+def test_a_package_that_cannot_be_imported_is_graded_type_by_type_with_the_reason(unimportable, name, words):
+    grades, out = unimportable
+    student = grades[name]
+    types = {t.name: t for t in student.types}
+    # Before: "0 of 0 points", every type "no graded test covers its operations".
+    assert student.max_score == Decimal("7.00")
+    assert not student.reason and any("could not be run" in note for note in student.notes)
+    reason = next(note for note in student.notes if "could not be run" in note)
+    assert all(word.lower() in reason.lower() for word in words), reason
+    # Index is sound: graded in a copy of the reference holding it, it earns everything.
+    assert types["IndexType"].graded_as is GradedAs.HYBRID and types["IndexType"].score == Decimal("4.00")
+    text = (out / "feedback" / f"{name}.md").read_text(encoding="utf-8")
+    assert "could not be run" in text and "**Total: " in text and " of 7.00 points.**" in text and "of 0 points" not in text
+    if name == "slow":  # its modules are sound: only its __init__ is slow
+        assert student.total == Decimal("7.00")
+    else:  # its Dimension fails each of its tests, saying why
+        dimension = types["DimensionType"]
+        assert dimension.score == 0 and dimension.graded_as is GradedAs.HYBRID and dimension.tests
+        assert all(word.lower() in dimension.tests[0].message.lower() for word in words[:1]), dimension.tests[0].message
+
+
+# -- structure tests gate, they never score ---------------------------------------------------
+
+STRUCTURE_RUBRIC = """
+spec = "connect4"
+title = "Index and Dimension, with the structure tests"
+[grading]
+mode = "best"
+common = ["test_structure.py"]
+[types.IndexType]
+points = 4
+[types.DimensionType]
+points = 3
+"""
+
+
+def test_an_empty_skeleton_earns_nothing(tmp_path):
+    from speckit.skeleton import write_skeleton
+
+    submissions = tmp_path / "submissions"
+    write_skeleton(CONNECT4, submissions / "empty" / "connect4")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(STRUCTURE_RUBRIC)
+    (student,) = grade(submissions, tmp_path / "out", jobs=1, rubric=rubric, stream=io.StringIO())
+    # Before: each passing structure test carried points (31.57 of 100 with the kit's rubric).
+    assert student.total == 0 and student.max_score == Decimal("7.00")
+    structural = [t for kind in student.types for t in kind.tests if t.record.structural]
+    assert structural and all(t.outcome is Outcome.PASSED and t.max_score == 0 for t in structural)
+    data = json.loads((tmp_path / "out" / "results" / "empty" / "results.json").read_text(), parse_float=Decimal)
+    assert data["score"] == 0 and sum(t["max_score"] for t in data["tests"]) == Decimal("7.00")
+
+
+# -- an instructor's files are never lost -----------------------------------------------------
+
+
+def _unreadable_class(folder: Path) -> Path:
+    """A submissions folder whose one entry is a broken zip: grading it runs no student code."""
+    folder.mkdir(parents=True)
+    (folder / "dave.zip").write_bytes(b"not a zip")
+    return folder
+
+
+def test_an_out_folder_holding_an_earlier_run_is_refused_then_moved_aside(tmp_path, capsys):
+    submissions = _unreadable_class(tmp_path / "submissions")
+    out = tmp_path / "grades"
+    (out / "feedback").mkdir(parents=True)
+    (out / "grades.csv").write_text("earlier\n")
+    (out / "feedback" / "alice.md").write_text("earlier feedback\n")
+    assert main(["grade", str(submissions), "--out", str(out)]) == 2
+    refused = capsys.readouterr().err
+    assert "holds an earlier run" in refused and "--replace" in refused and "grades.previous" in refused
+    assert (out / "grades.csv").read_text() == "earlier\n" and (out / "feedback" / "alice.md").is_file()
+    assert main(["grade", str(submissions), "--out", str(out), "--replace"]) == 0
+    aside = tmp_path / "grades.previous"
+    assert (aside / "grades.csv").read_text() == "earlier\n" and (aside / "feedback" / "alice.md").read_text() == "earlier feedback\n"
+    assert _gradebook(out)["dave"]["total"] == "0.00" and not (out / "feedback" / "alice.md").exists()
+    assert main(["grade", str(submissions), "--out", str(out), "--replace"]) == 0
+    assert (tmp_path / "grades.previous-2" / "grades.csv").is_file() and (aside / "grades.csv").read_text() == "earlier\n"
+
+
+@pytest.mark.parametrize("where", ["inside", "same", "around"])
+def test_an_out_folder_that_mixes_with_the_submissions_is_refused(tmp_path, capsys, where):
+    submissions = _unreadable_class(tmp_path / "class" / "submissions")
+    out = {"inside": submissions / "grades", "same": submissions, "around": tmp_path / "class"}[where]
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    assert main(["grade", str(submissions), "--out", str(out), "--replace"]) == 2
+    assert "submissions folder" in capsys.readouterr().err
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
+
+
+def test_a_folder_that_is_not_a_run_is_never_moved(tmp_path, capsys):
+    submissions = _unreadable_class(tmp_path / "submissions")
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("precious\n")
+    assert main(["grade", str(submissions), "--out", str(out), "--replace"]) == 2
+    assert "holds no earlier grading run" in capsys.readouterr().err
+    assert (out / "thesis.tex").read_text() == "precious\n" and not (tmp_path / "mine.previous").exists()
+
+
+def test_the_gradebook_keeps_each_submissions_own_name(tmp_path):
+    submissions = tmp_path / "submissions"
+    for name in ("a b", "a_b", "café"):
+        (submissions / name).mkdir(parents=True)
+    grade(submissions, tmp_path / "out", jobs=1, rubric=None, spec_name="connect4", stream=io.StringIO())
+    rows = _gradebook(tmp_path / "out")
+    assert {name: row["submission"] for name, row in rows.items()} == {"a_b": "a_b", "a_b-2": "a b", "café": "café"}
+    assert (tmp_path / "out" / "feedback" / "café.md").is_file()
+
+
+# -- determinism: a class of correct submissions, graded twice --------------------------------
+
+
+@pytest.mark.slow
+def test_correct_submissions_get_full_marks_twice_in_the_same_bytes(tmp_path):
+    """Two legitimate representations: the alternative implementation, and plain str colours and int indexes, zipped."""
+    submissions = tmp_path / "submissions"
+    shutil.copytree(kit("connect4").alternative_dir, submissions / "alternative", ignore=shutil.ignore_patterns("__pycache__"))
+    with zipfile.ZipFile(submissions / "plain.zip", "w") as z:
+        for path in sorted(PLAIN.glob("*.py")):
+            z.write(path, f"work/connect4/{path.name}")
+    runs = [tmp_path / "first", tmp_path / "second"]
+    for out in runs:
+        grades = grade(submissions, out, jobs=2, rubric=None, spec_name="connect4", stream=io.StringIO())
+        assert {g.name: str(g.total) for g in grades} == {"alternative": "100.00", "plain": "100.00"}
+        assert all(str(g.max_score) == "100.00" for g in grades)
+    assert _files(runs[0]) == _files(runs[1])
+    for name in _files(runs[0]):
+        assert (runs[0] / name).read_bytes() == (runs[1] / name).read_bytes(), f"{name} differs between two runs"
+    assert all((out / "grading.log").is_file() for out in runs)
+
+
+def test_a_grader_that_cannot_be_made_leaves_no_folders(tmp_path, monkeypatch):
+    from speckit.grading import GradeError, Grader
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(scratch))
+    rubric = rubric_module.parse({"spec": "connect4", "types": {"IndexType": {"points": 4, "tests": ["test_nowhere.py"]}}})
+    with pytest.raises(GradeError, match="nothing to grade"):
+        Grader(rubric, out=tmp_path / "out", submissions=tmp_path)
+    assert list(scratch.iterdir()) == []
+    with Grader(rubric_module.load(spec_name="connect4"), out=tmp_path / "out", submissions=tmp_path) as grader:
+        folders = [grader.private, grader.shared]
+        assert all(f.is_dir() for f in folders)
+    assert not any(f.exists() for f in folders)

@@ -171,7 +171,7 @@ def test_nothing_else_is_disturbed(graded):
         text = path.read_text(encoding="utf-8") if path.is_file() else ""
         assert "STOLEN" not in text and "FAKE" not in text, f"{path} holds what a submission planted or stole"
     rows = (out / "grades.csv").read_text(encoding="utf-8").splitlines()
-    assert rows[0] == "student,IndexType,total,max,note" and len(rows) == len(grades) + 1
+    assert rows[0] == "student,submission,IndexType,total,max,note" and len(rows) == len(grades) + 1
     writer = json.loads((out / "results" / "writer" / "results.json").read_text(encoding="utf-8"))
     assert writer["score"] == 4.0 and "FAKE" not in json.dumps(writer)
     assert "student code runs as uid" in graded["log"]

@@ -182,4 +182,4 @@ def test_grade_gives_full_marks_to_a_correct_package_and_fewer_to_a_faulty_one(t
     bob = {t.name: t.score for t in grades["bob"].types}
     assert bob["value_type"] < 5 and bob["square_type"] == 5 and bob["board_type"] == 10
     rows = (tmp_path / "out" / "grades.csv").read_text().splitlines()
-    assert rows[0] == "student,square_type,value_type,board_type,total,max,note"
+    assert rows[0] == "student,submission,square_type,value_type,board_type,total,max,note"

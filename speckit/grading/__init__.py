@@ -1,0 +1,37 @@
+"""``speckit grade``: grade a folder of untrusted student submissions against a rubric.
+
+Each entry of the submissions folder (a folder, or a ``.zip`` file) is one student's
+submission: a package following the contract, possibly nested one level. Each is graded
+on its own, ``--jobs`` at a time, and the output folder receives ``grades.csv``,
+``feedback/<student>.md``, ``results/<student>/results.json`` (Gradescope),
+``junit/<student>.xml`` and the run's ``grading.log``.
+
+The parts: :mod:`~speckit.grading.intake` (reading submissions safely),
+:mod:`~speckit.grading.scoring` (points by the rubric, in exact hundredths),
+:mod:`~speckit.grading.grader` (the sandboxed runs, a context manager),
+:mod:`~speckit.grading.reports` (the grade files), :mod:`~speckit.grading.progress`
+and :mod:`~speckit.grading.run` (the command). Student code runs only in the operation
+server; the threat model is written once, in ``docs/grading.rst``.
+"""
+
+from __future__ import annotations
+
+from .grader import Grader
+from .intake import GradeError, Unreadable, discover
+from .records import GradedAs, OperationGrade, StudentGrade, Submission, TestGrade, TestRecord, TypeGrade
+from .run import grade
+
+__all__ = [
+    "GradeError",
+    "GradedAs",
+    "Grader",
+    "OperationGrade",
+    "StudentGrade",
+    "Submission",
+    "TestGrade",
+    "TestRecord",
+    "TypeGrade",
+    "Unreadable",
+    "discover",
+    "grade",
+]

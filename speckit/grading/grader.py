@@ -1,0 +1,282 @@
+"""The grader: each submission read, run through the suite in the sandbox, and scored.
+
+Student code runs only in the operation server (:mod:`speckit.sandbox`); the grader keeps
+the suite, the rubric and the reports in a private folder of its own. What is enforced,
+and what is not, is written once: "Threat model" in ``docs/grading.rst``.
+
+Grading a type without cascades (rubric ``mode``): with ``best`` (the default) a type that
+lost points is graded again in a *hybrid* package, a copy of the reference holding the
+student's module for that type (and the student's helper modules), and the better
+result counts. A package that cannot be run as a whole (an import that raises, ends the
+process or takes too long) is graded type by type this way in every mode, with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Callable
+
+import attrs
+
+import spec as spec_data
+
+from ..paths import REPO_ROOT
+from ..registry import kit
+from ..rubric import Rubric, TypeRubric, sandbox_settings
+from ..runner import SuiteRun, run_suite
+from .intake import GradeError, Unreadable, copy_folder, extract_zip, find_package, own, publish, syntax_errors
+from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
+from .reports import Cleaner
+from .scoring import failed_run, score_type, summary
+
+UID_BASE = 61000
+"""The unprivileged uids (and gids) of the operation servers: UID_BASE + job slot, skipping used ones."""
+
+
+class Grader:
+    """Grades submissions: one private folder of its own, one uid per concurrent job.
+
+    A context manager: leaving it removes its folders (so does a failure while it is made).
+    """
+
+    def __init__(self, rubric: Rubric, *, out: Path, submissions: Path, jobs: int = 2, extra_hidden: tuple[Path, ...] = ()):
+        self.rubric = rubric
+        self.spec = spec_data.load(rubric.spec)
+        self.kit = kit(rubric.spec)
+        self.jobs = max(1, jobs)
+        self.out = out.resolve()
+        self.submissions = submissions.resolve()
+        self.isolation = None
+        """How the server is confined (:class:`speckit.sandbox.Isolation`), once :meth:`check_sandbox` ran."""
+        self.confinement = ""
+        """What the server said is in force, once :meth:`check_sandbox` ran."""
+        self.private = self.shared = None
+        try:
+            self.private = Path(tempfile.mkdtemp(prefix="speckit-grade-"))
+            os.chmod(self.private, 0o700)
+            self.shared = Path(tempfile.mkdtemp(prefix="speckit-stage-"))
+            os.chmod(self.shared, 0o711)
+            self.root = os.geteuid() == 0
+            self.slots = self._slot_ids()
+            self.suite = self._copy_suite()
+            self.graded, self.skipped = self._graded_types()
+            hide = [str(self.private), str(self.out), str(self.submissions), str(Path(rubric.source).resolve()), *map(str, extra_hidden)]
+            self.sandbox_files = [self._sandbox_file(slot, hide) for slot in range(self.jobs)]
+        except BaseException:
+            self.close()
+            raise
+        self._free = list(range(self.jobs))
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> "Grader":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for folder in (self.private, self.shared):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    def _slot_ids(self) -> list[int | None]:
+        if not self.root:
+            return [None] * self.jobs
+        import grp
+        import pwd
+
+        used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()}
+        ids, candidate = [], UID_BASE
+        while len(ids) < self.jobs:
+            if candidate not in used:
+                ids.append(candidate)
+            candidate += 1
+        return ids
+
+    def _copy_suite(self) -> Path:
+        """A root-only copy of the suite (and the pytest settings) that the sandbox cannot see."""
+        tests = self.private / "suite" / "tests"
+        source = self.kit.suite_dir
+        shutil.copytree(source, tests / source.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*"))
+        for name in ("__init__.py", "conftest.py"):
+            if (source.parent / name).is_file():
+                shutil.copy2(source.parent / name, tests / name)
+        if (REPO_ROOT / "pyproject.toml").is_file():
+            shutil.copy2(REPO_ROOT / "pyproject.toml", tests.parent / "pyproject.toml")
+        return tests / source.name
+
+    def _graded_types(self) -> tuple[list[TypeRubric], list[str]]:
+        graded, skipped = [], []
+        for entry in self.rubric.types:
+            files = [f for f in entry.tests if (self.suite / f).is_file()]
+            if entry.points <= 0:
+                skipped.append(f"{entry.name}: 0 points in the rubric, not graded")
+            elif not files:
+                skipped.append(f"{entry.name}: not graded, its tests ({', '.join(entry.tests)}) do not exist")
+            else:
+                graded.append(entry)
+        if not graded:
+            raise GradeError("no type of the rubric has tests: nothing to grade")
+        return graded, skipped
+
+    def _sandbox_file(self, slot: int, hide: list[str]) -> Path:
+        uid = self.slots[slot]
+        settings = {"uid": uid, "gid": uid, **sandbox_settings(self.rubric.limits), "hide": hide}
+        path = self.private / f"sandbox-{slot}.json"
+        path.write_text(json.dumps(settings, indent=1, sort_keys=True), encoding="utf-8")
+        return path
+
+    def files_for(self, entries: list[TypeRubric]) -> list[Path]:
+        names = sorted({f for e in entries for f in e.tests} | set(self.rubric.common))
+        return [self.suite / n for n in names if (self.suite / n).is_file()]
+
+    def check_sandbox(self):
+        """Start an operation server on the reference: how it is confined (an Isolation), or GradeError."""
+        from ..sandbox import SandboxConfig, SandboxError, probe, probe_isolation
+
+        config = SandboxConfig.from_file(self.sandbox_files[0])
+        try:
+            self.isolation = probe_isolation(config)
+            self.confinement = probe(config, spec_name=self.rubric.spec)
+        except SandboxError as e:
+            raise GradeError(str(e)) from None
+        return self.isolation
+
+    # -- grading -----------------------------------------------------------------------------
+
+    def grade_all(self, submissions: list[Submission], graded: Callable[[int, int, StudentGrade], None] | None = None) -> list[StudentGrade]:
+        """Grade every submission, ``jobs`` at a time; ``graded`` hears of each as it finishes."""
+        results: dict[str, StudentGrade] = {}
+
+        def work(submission: Submission) -> StudentGrade:
+            with self._lock:
+                slot = self._free.pop()
+            try:
+                return self.grade_one(submission, slot)
+            finally:
+                with self._lock:
+                    self._free.append(slot)
+
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            for finished in as_completed([pool.submit(work, s) for s in submissions]):
+                grade = finished.result()
+                results[grade.name] = grade
+                if graded:
+                    graded(len(results), len(submissions), grade)
+        return [results[name] for name in sorted(results)]
+
+    def grade_one(self, submission: Submission, slot: int) -> StudentGrade:
+        started = time.monotonic()
+        raw = self.private / "raw" / submission.name
+        stage = self.shared / f"{slot}-{submission.name}"
+        clean = Cleaner([stage, raw, self.private, self.shared, submission.source.resolve()])
+        try:
+            grade = self._grade(submission, raw, stage, slot, clean)
+        except Unreadable as e:
+            grade = self.zero(submission.name, str(e))
+        finally:
+            shutil.rmtree(raw, ignore_errors=True)
+            shutil.rmtree(stage, ignore_errors=True)
+        return attrs.evolve(grade, original=submission.original, seconds=time.monotonic() - started)
+
+    def zero(self, name: str, reason: str, notes: tuple[str, ...] = ()) -> StudentGrade:
+        types = tuple(TypeGrade(e.name, ZERO, points(e.points), GradedAs.NONE, note=reason) for e in self.graded)
+        return StudentGrade(name, types, reason=reason, notes=notes)
+
+    def _grade(self, submission: Submission, raw: Path, stage: Path, slot: int, clean: Cleaner) -> StudentGrade:
+        raw.mkdir(parents=True)
+        gid = self.slots[slot]
+        limits = self.rubric.limits
+        if submission.source.is_dir():
+            notes = copy_folder(submission.source, raw, limits)
+        else:
+            notes = extract_zip(submission.source, raw, limits)
+        found = find_package(raw, self.spec)
+        if found is None:
+            expected = ", ".join(f"{t.module}.py" for t in self.spec.types if not t.supplied)
+            raise Unreadable(f"no package with the contract's modules found (expected a folder holding {expected})")
+        stage.mkdir()
+        own(stage, 0o750, gid)
+        package = stage / "package"
+        publish(found, package, gid)
+        errors = syntax_errors(package, self.spec)
+        present = [t for t in self.spec.types if not t.supplied and (package / f"{t.module}.py").is_file()]
+        if present and len(errors) == len(present):
+            listed = "; ".join(f"{name} {error}" for name, error in sorted(errors.items()))
+            raise Unreadable(f"every module has a syntax error ({listed})")
+        notes = tuple(notes)
+        if found != raw:
+            notes += (f"graded the package in {found.relative_to(raw).as_posix()}/",)
+
+        submitted = self._run(package, self.graded, slot)
+        records = tuple(TestRecord.from_report(r) for r in submitted.tests)
+        fallbacks = []
+        if submitted.crash:
+            reason = clean(submitted.crash)
+            notes += (f"the package as submitted could not be run ({reason}): each type was graded in a copy of the reference holding its module",)
+            fallbacks.append(f"the package could not be run as submitted ({reason}): every type graded as a hybrid")
+        types = []
+        for entry in self.graded:
+            if submitted.crash:
+                grade = attrs.evolve(failed_run(entry, None, f"the package as submitted could not be run: {reason}"), graded_as=GradedAs.SUBMITTED)
+            else:
+                grade = score_type(entry, self.rubric, self.spec, records, GradedAs.SUBMITTED, clean)
+            lost = grade.score < points(entry.points)
+            if submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost):
+                grade = self._hybrid(entry, grade, found, stage, gid, slot, clean)
+                if grade.graded_as is GradedAs.HYBRID and not submitted.crash:
+                    fallbacks.append(f"{entry.name} graded as a hybrid")
+            types.append(grade)
+        return StudentGrade(submission.name, tuple(types), notes=notes, fallbacks=tuple(fallbacks))
+
+    def _run(self, package: Path, entries: list[TypeRubric], slot: int) -> SuiteRun:
+        return run_suite(
+            self.rubric.spec,
+            package,
+            tests=self.files_for(entries),
+            timeout=self.rubric.limits.run_seconds,
+            extra=(f"--sandbox-config={self.sandbox_files[slot]}",),
+        )
+
+    def _hybrid(self, entry: TypeRubric, submitted: TypeGrade, found: Path, stage: Path, gid, slot: int, clean: Cleaner) -> TypeGrade:
+        """Grade ``entry`` in a copy of the reference holding the student's module (and helpers)."""
+        module = found / f"{entry.module}.py"
+        if not module.is_file():
+            return attrs.evolve(submitted, note=_join(submitted.note, f"the submission has no {entry.module}.py"))
+        contract = {t.module for t in self.spec.types}
+        hybrid_source = stage / f"hybrid-src-{entry.module}"
+        shutil.copytree(self.kit.reference_dir, hybrid_source, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for helper in found.glob("*.py"):
+            if helper.stem not in contract and helper.name != "__init__.py":
+                shutil.copy2(helper, hybrid_source / helper.name)
+        shutil.copy2(module, hybrid_source / module.name)
+        package = stage / f"hybrid-{entry.module}"
+        publish(hybrid_source, package, gid)
+        shutil.rmtree(hybrid_source, ignore_errors=True)
+        run = self._run(package, [entry], slot)
+        if run.crash:
+            hybrid = failed_run(entry, submitted if submitted.tests else None, clean(f"the suite could not run: {run.crash}"))
+            hybrid = attrs.evolve(hybrid, graded_as=GradedAs.HYBRID)
+        else:
+            records = tuple(TestRecord.from_report(r) for r in run.tests)
+            hybrid = score_type(entry, self.rubric, self.spec, records, GradedAs.HYBRID, clean)
+        # When the package as submitted did not run, the hybrid's tests at least say why the module fails.
+        unrun = not submitted.tests and bool(hybrid.tests)
+        if self.rubric.mode == "hybrid" or hybrid.score > submitted.score or (unrun and hybrid.score == submitted.score):
+            # A package that did not run as submitted has no comparison to offer, only its reason (the note).
+            other = summary("as submitted", submitted) if submitted.tests else ""
+            return attrs.evolve(hybrid, other=other, note=_join(hybrid.note, submitted.note if not submitted.tests else ""))
+        return attrs.evolve(submitted, other=summary("with the reference's other modules", hybrid))
+
+
+def _join(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)

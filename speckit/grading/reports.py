@@ -1,0 +1,261 @@
+"""The grade files: the gradebook, each student's feedback, Gradescope results and JUnit XML,
+and the grading log.
+
+Every grade file is a function of the grades alone (sorted, no timestamps, durations or
+temporary paths), so grading the same folder twice writes the same bytes; timing goes to
+the log. Points are written as they are held, in hundredths, so every total is the sum of
+its parts as written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Iterable
+from xml.etree import ElementTree as ET
+
+from ..core import Outcome
+from ..rubric import Rubric, TypeRubric
+from .records import ZERO, GradedAs, StudentGrade
+
+FEEDBACK_LINES = 60
+RESULTS = ("grades.csv", "feedback", "results", "junit")
+"""What a run writes into the output folder, besides the log."""
+LOG = "grading.log"
+
+
+class Cleaner:
+    """Makes text from a run fit to publish: no grader paths, no memory addresses, no control characters."""
+
+    def __init__(self, paths: Iterable[Path]):
+        self.paths = sorted({str(p) for p in paths}, key=len, reverse=True)
+
+    def __call__(self, text: str) -> str:
+        for path in self.paths:
+            text = text.replace(path, "<submission>")
+        text = re.sub(r"/tmp/speckit-[A-Za-z0-9_.-]+", "<grader>", text)
+        text = re.sub(r"\bspeckit_impl_[0-9a-f]{12}\b", "<package>", text)
+        text = re.sub(r"0x[0-9a-fA-F]{6,}", "0x…", text)
+        text = "".join(c for c in text if c in "\n\t" or (c.isprintable() and c not in "\ufeff"))
+        return text[:20000]
+
+
+def write_outputs(out: Path, grades: list[StudentGrade], graded: list[TypeRubric], rubric: Rubric, skipped: list[str], warning: str = "") -> None:
+    """Write the grade files into ``out`` (a folder holding no earlier run)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name in RESULTS[1:]:
+        (out / name).mkdir(exist_ok=True)
+    write_file(out / "grades.csv", gradebook(grades, graded, warning))
+    for grade in grades:
+        write_file(out / "feedback" / f"{grade.name}.md", feedback(grade, rubric, skipped, warning))
+        target = out / "results" / grade.name
+        target.mkdir(exist_ok=True)
+        write_file(target / "results.json", gradescope(grade, rubric, warning))
+        write_file(out / "junit" / f"{grade.name}.xml", junit(grade, warning))
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write a fresh file, never through a symbolic link planted where it goes."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+
+
+def _join(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
+
+
+def gradebook(grades: list[StudentGrade], graded: list[TypeRubric], warning: str = "") -> str:
+    """``grades.csv``: a row per student, its safe name beside the submission's own, a column per type."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", "submission", *[e.name for e in graded], "total", "max", "note"])
+    for grade in grades:
+        by_type = {t.name: t for t in grade.types}
+        writer.writerow(
+            [grade.name, grade.original or grade.name, *[by_type[e.name].score for e in graded], grade.total, grade.max_score, _join(grade.reason, warning)]
+        )
+    return buffer.getvalue()
+
+
+def _fence(text: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def _clip(text: str, lines: int = FEEDBACK_LINES) -> str:
+    rows = text.strip().splitlines()
+    return "\n".join(rows[:lines] + ([f"... ({len(rows) - lines} more lines)"] if len(rows) > lines else []))
+
+
+HOW = {
+    GradedAs.SUBMITTED: "as submitted",
+    GradedAs.HYBRID: "with the reference's other modules",
+    GradedAs.NONE: "not graded",
+}
+
+
+def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: str = "") -> str:
+    """The student's Markdown report: scores, then every visible failure; hidden tests as counts only."""
+    out = [f"# {rubric.title}: feedback for {grade.name}", ""]
+    if warning:
+        out += [f"> {warning}", ""]
+    out += [f"**Total: {grade.total} of {grade.max_score} points.**", ""]
+    if grade.reason:
+        out += [f"Your submission could not be graded: {grade.reason}.", ""]
+    for note in (*grade.notes, *skipped):
+        out.append(f"- {note}")
+    if grade.notes or skipped:
+        out.append("")
+    out += ["| Type | Points | Out of | Tests passed | Graded |", "|---|---:|---:|---:|---|"]
+    for t in grade.types:
+        out.append(f"| {t.name} | {t.score} | {t.max_score} | {t.passed} of {len(t.counted)} | {HOW[t.graded_as]} |")
+    out.append("")
+    if grade.reason:
+        return "\n".join(out) + "\n"
+    for t in grade.types:
+        out += [f"## {t.name}: {t.score} of {t.max_score}", ""]
+        if t.graded_as is GradedAs.HYBRID:
+            out.append(
+                "Graded in a copy of the reference implementation holding your module for this type, "
+                "because it earned more that way: faults in your other types cost this one nothing."
+            )
+        if t.other:
+            out.append(f"For comparison, {t.other}.")
+        if t.note:
+            out.append(f"Note: {t.note}.")
+        if t.graded_as is GradedAs.HYBRID or t.other or t.note:
+            out.append("")
+        if t.operations:
+            out += ["| Operation | Points | Out of | Tests passed |", "|---|---:|---:|---:|"]
+            for op in t.operations:
+                gate = " (signature wrong: no points)" if op.gated else ""
+                out.append(f"| {op.qualname.split('.', 1)[1]}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |")
+            out.append("")
+        hidden = [x for x in t.tests if x.hidden and x.record.counted]
+        if hidden:
+            failed_hidden = sum(1 for x in hidden if x.outcome is Outcome.FAILED)
+            out += [f"Hidden tests: {len(hidden)}, of which {failed_hidden} failed.", ""]
+        for test in t.tests:
+            if test.hidden or test.outcome is not Outcome.FAILED:
+                continue
+            label = {Outcome.MISSING: "missing operation", Outcome.NOT_IMPLEMENTED: "not implemented"}.get(test.record.kind, "failed")
+            worth = "a structure test: it gates, it carries no points" if test.record.structural else f"{test.max_score} points"
+            out += [f"### {label}: `{test.record.name}`", ""]
+            out.append(f"Checks: {', '.join(test.covers)} ({worth})")
+            out += ["", _fence(_clip(test.message)), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _number(value: Decimal) -> float:
+    """A score for JSON: the float whose shortest form is the exact hundredths."""
+    return float(value)
+
+
+def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "") -> str:
+    """Gradescope's ``results.json``: the score, and one entry per test and type.
+
+    The entries' scores add up to the score, and their maximums to the maximum.
+    """
+    tests = []
+    for t in grade.types:
+        carried = sum((x.max_score for x in t.tests), ZERO)
+        for test in t.tests:
+            visibility = rubric.hidden_visibility if test.hidden else "visible"
+            entry = {
+                "name": f"{t.name}: {test.record.name}",
+                "score": _number(test.score),
+                "max_score": _number(test.max_score),
+                "status": "passed" if test.outcome in (Outcome.PASSED, Outcome.SKIPPED) else "failed",
+                "output": test.message if test.outcome is not Outcome.PASSED else "",
+                "visibility": visibility,
+                "tags": sorted(test.covers) + (["hybrid"] if t.graded_as is GradedAs.HYBRID else []) + (["structure"] if test.record.structural else []),
+            }
+            tests.append(entry)
+        if carried < t.max_score or not t.tests:
+            rest = t.max_score - carried
+            earned = t.score - sum((x.score for x in t.tests), ZERO)
+            tests.append(
+                {
+                    "name": t.name if not t.tests else f"{t.name}: points no test that ran carries",
+                    "score": _number(earned),
+                    "max_score": _number(rest),
+                    "status": "passed" if earned >= rest else "failed",
+                    "output": t.note or grade.reason,
+                    "visibility": "visible",
+                }
+            )
+    summary = [f"{t.name}: {t.score} of {t.max_score}" + (" (graded with the reference's other modules)" if t.graded_as is GradedAs.HYBRID else "") for t in grade.types]
+    if grade.reason:
+        summary.insert(0, f"The submission could not be graded: {grade.reason}")
+    if warning:
+        summary.insert(0, warning)
+    result = {
+        "score": _number(grade.total),
+        "output": "\n".join(summary),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+    return json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _x(text: str) -> str:
+    """Text XML can hold."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def junit(grade: StudentGrade, warning: str = "") -> str:
+    """JUnit XML: a test suite per type, a test case per test (hidden ones included: this file is the instructor's)."""
+    root = ET.Element("testsuites", name=f"speckit grade: {grade.name}")
+    if warning:
+        ET.SubElement(ET.SubElement(root, "properties"), "property", name="warning", value=_x(warning))
+    total = failures = skipped = 0
+    for t in grade.types:
+        suite = ET.SubElement(root, "testsuite", name=t.name)
+        properties = ET.SubElement(suite, "properties")
+        for key, value in (("score", t.score), ("max_score", t.max_score), ("graded_as", t.graded_as.value)):
+            ET.SubElement(properties, "property", name=key, value=str(value))
+        counts = {"failed": 0, "skipped": 0}
+        cases = t.tests or ()
+        if not cases:
+            case = ET.SubElement(suite, "testcase", classname=t.name, name=t.name)
+            if t.score < t.max_score:
+                ET.SubElement(case, "failure", message=_x((t.note or grade.reason)[:200])).text = _x(t.note or grade.reason)
+                counts["failed"] += 1
+        for test in cases:
+            case = ET.SubElement(suite, "testcase", classname=t.name, name=_x(test.test))
+            if test.hidden:
+                ET.SubElement(ET.SubElement(case, "properties"), "property", name="visibility", value="hidden")
+            if test.outcome is Outcome.FAILED:
+                first = test.message.strip().splitlines()[0] if test.message.strip() else "failed"
+                ET.SubElement(case, "failure", message=_x(first[:200]), type=test.record.kind.value).text = _x(test.message)
+                counts["failed"] += 1
+            elif test.outcome is Outcome.SKIPPED:
+                ET.SubElement(case, "skipped", message=_x(test.message[:200]))
+                counts["skipped"] += 1
+        n = max(1, len(cases))
+        suite.set("tests", str(n))
+        suite.set("failures", str(counts["failed"]))
+        suite.set("errors", "0")
+        suite.set("skipped", str(counts["skipped"]))
+        total, failures, skipped = total + n, failures + counts["failed"], skipped + counts["skipped"]
+    root.set("tests", str(total))
+    root.set("failures", str(failures))
+    root.set("errors", "0")
+    root.set("skipped", str(skipped))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -1,0 +1,152 @@
+"""``speckit grade``: the output folder made safe, the grader run, the files and the log written."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+import attrs
+
+from .. import rubric as rubric_module
+from .grader import Grader
+from .intake import GradeError, discover
+from .progress import Progress
+from .records import StudentGrade
+from .reports import LOG, RESULTS, write_outputs
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or path.is_relative_to(folder)
+
+
+def check_output(submissions: Path, out: Path, replace: bool) -> Path | None:
+    """Refuse an output folder that would lose or mix up work; with ``replace``, where the earlier run goes.
+
+    An earlier run is never deleted: :func:`move_aside` renames it.
+    """
+    folder, target = submissions.resolve(), out.resolve()
+    if _inside(target, folder):
+        raise GradeError(f"--out {out} is inside the submissions folder {submissions}: the next run would grade its files as submissions; choose a folder outside it")
+    if _inside(folder, target):
+        raise GradeError(f"the submissions folder {submissions} is inside --out {out}; choose another output folder")
+    if not target.exists():
+        return None
+    if not target.is_dir():
+        raise GradeError(f"--out {out} is not a folder")
+    present = sorted(p.name for p in target.iterdir())
+    if not present:
+        return None
+    earlier = [name for name in present if name in (*RESULTS, LOG)]
+    if not earlier:
+        raise GradeError(f"--out {out} is not empty and holds no earlier grading run; choose an empty or new folder")
+    aside = _aside(target)
+    if not replace:
+        raise GradeError(
+            f"--out {out} holds an earlier run ({', '.join(earlier)}); give --replace to move it aside to {aside.name}, or choose another folder"
+        )
+    return aside
+
+
+def _aside(target: Path) -> Path:
+    candidate, n = target.with_name(f"{target.name}.previous"), 2
+    while candidate.exists() or candidate.is_symlink():
+        candidate, n = target.with_name(f"{target.name}.previous-{n}"), n + 1
+    return candidate
+
+
+class GradingLog:
+    """The run's log beside the gradebook: limits, sandbox, per-submission time, fallbacks applied."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.started = time.monotonic()
+        self.file = open(path, "w", encoding="utf-8")
+
+    def write(self, text: str) -> None:
+        self.file.write(text.rstrip("\n") + "\n")
+        self.file.flush()
+
+    def graded(self, done: int, total: int, grade: StudentGrade) -> None:
+        entry = f" (submitted as {grade.original!r})" if grade.original and grade.original != grade.name else ""
+        self.write(f"graded {grade.name}{entry}: {grade.total} of {grade.max_score} in {grade.seconds:.1f} s")
+        if grade.reason:
+            self.write(f"  not readable: {grade.reason}")
+        for fallback in grade.fallbacks:
+            self.write(f"  fallback: {fallback}")
+
+    def close(self) -> None:
+        self.write(f"finished: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M:%S} UTC, {time.monotonic() - self.started:.1f} s in all")
+        self.file.close()
+
+
+def grade(
+    submissions: str | Path,
+    out: str | Path = "grades",
+    *,
+    jobs: int = 2,
+    rubric: str | Path | None = None,
+    spec_name: str | None = None,
+    stream: TextIO | None = None,
+    replace: bool = False,
+) -> list[StudentGrade]:
+    """Grade every submission in ``submissions`` and write the grade files and the log to ``out``.
+
+    ``out`` must be new or empty, or hold an earlier run and ``replace`` be given: the
+    earlier run is then moved aside (``DIR.previous``), never deleted.
+    """
+    stream = stream if stream is not None else sys.stderr
+    chosen = rubric_module.load(rubric, spec_name)
+    folder, target = Path(submissions), Path(out)
+    found, skipped_entries = discover(folder, exclude=(target,))
+    aside = check_output(folder, target, replace)
+    with Grader(chosen, out=target, submissions=folder, jobs=jobs) as grader:
+        isolation = grader.check_sandbox()
+        warning = isolation.warning or ""
+        if aside is not None:
+            target.rename(aside)
+            print(f"speckit grade: the earlier run in {target} was moved to {aside}", file=stream)
+        # The output folder exists before any student code runs, so the sandbox hides it and
+        # nothing can be planted in it; only the grader writes there.
+        target.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0 and target.stat().st_uid == 0:
+            os.chmod(target, 0o700)
+        log = GradingLog(target / LOG)
+        try:
+            _log_start(log, chosen, grader, folder, len(found), aside)
+            print(f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}, rubric {chosen.source}, {grader.jobs} at a time", file=stream)
+            print(f"speckit grade: student code runs as {grader.confinement} ({isolation.mechanism})", file=stream)
+            if warning:
+                print(f"speckit grade: {warning}", file=stream)
+            for note in skipped_entries + grader.skipped:
+                print(f"speckit grade: {note}", file=stream)
+                log.write(f"note: {note}")
+            progress = Progress(stream, len(found))
+
+            def graded(done: int, total: int, grade: StudentGrade) -> None:
+                log.graded(done, total, grade)
+                progress(done, total, grade)
+
+            grades = grader.grade_all(found, graded)
+            write_outputs(target, grades, grader.graded, chosen, grader.skipped, warning)
+        finally:
+            log.close()
+    print(f"speckit grade: wrote {target}/grades.csv, feedback/, results/, junit/ and {LOG}", file=stream)
+    return grades
+
+
+def _log_start(log: GradingLog, rubric, grader: Grader, folder: Path, count: int, aside: Path | None) -> None:
+    now = datetime.datetime.now(datetime.timezone.utc)
+    log.write(f"speckit grade, started {now:%Y-%m-%d %H:%M:%S} UTC")
+    log.write(f"submissions: {folder.resolve()} ({count} found)")
+    log.write(f"rubric: {rubric.source} (specification {rubric.spec}, mode {rubric.mode}, {grader.jobs} at a time)")
+    log.write("limits: " + ", ".join(f"{k} {v:g}" for k, v in attrs.asdict(rubric.limits).items()))
+    isolation = grader.isolation
+    log.write(f"sandbox: {isolation.mechanism} ({'complete' if isolation.complete else 'INCOMPLETE'}): {grader.confinement}")
+    if isolation.warning:
+        log.write(isolation.warning)
+    if aside is not None:
+        log.write(f"the earlier run was moved to {aside}")

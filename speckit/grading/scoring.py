@@ -1,0 +1,123 @@
+"""Scoring one type from the records of a run, by the rubric, in exact hundredths of a point.
+
+A type's points are shared among its covered operations by weight; an operation's among
+its counted behaviour tests; each share is a whole number of hundredths (largest
+remainders), so operations add up to the type and tests to their operations. An
+operation earns the shares of its tests that pass. Structure tests (marker
+``structure``) gate but never score: an operation whose structure test fails earns
+nothing. See "The rubric" in ``docs/grading.rst``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import Callable, Iterable, Sequence
+
+import attrs
+
+from ..core import Outcome
+from ..rubric import Rubric, TypeRubric
+from .records import CENT, ZERO, GradedAs, OperationGrade, TestGrade, TestRecord, TypeGrade, points
+
+
+def apportion(total: Decimal, weights: Sequence[float]) -> list[Decimal]:
+    """Split ``total`` points in proportion to ``weights`` into hundredths that add up to it exactly.
+
+    Largest remainders; a tie goes to the earlier weight, so the split is the same every time.
+    """
+    cents = int(total / CENT)
+    exact = [Fraction(w) for w in weights]
+    whole = sum(exact)
+    if not exact or whole == 0:
+        return [ZERO for _ in weights]
+    quotas = [cents * w / whole for w in exact]
+    shares = [int(q) for q in quotas]
+    order = sorted(range(len(quotas)), key=lambda i: (-(quotas[i] - shares[i]), i))
+    for i in order[: cents - sum(shares)]:
+        shares[i] += 1
+    return [Decimal(s) * CENT for s in shares]
+
+
+def score_type(
+    entry: TypeRubric,
+    rubric: Rubric,
+    specification,
+    records: Iterable[TestRecord],
+    graded_as: GradedAs,
+    clean: Callable[[str], str],
+) -> TypeGrade:
+    """A type's grade from the records of one run (partial credit by behaviour)."""
+    files = set(entry.tests) | set(rubric.common)
+    operations_of_type = specification.type(entry.name).operations
+    mine = {op.qualname for op in operations_of_type if entry.weight(op.name) > 0}
+    relevant: list[tuple[TestRecord, tuple[str, ...]]] = []
+    for record in records:
+        if record.module not in files:
+            continue
+        covers = tuple(q for q in record.covers if q in mine)
+        if covers:
+            relevant.append((attrs.evolve(record, message=clean(record.message)), covers))
+    relevant.sort(key=lambda rc: rc[0].test)
+    covering: dict[str, list[TestRecord]] = {}
+    gated: set[str] = set()
+    for record, covers in relevant:
+        for qualname in covers:
+            if record.structural:
+                if record.outcome is Outcome.FAILED:
+                    gated.add(qualname)
+            else:
+                covering.setdefault(qualname, []).append(record)
+    covered = [op for op in operations_of_type if any(r.counted for r in covering.get(op.qualname, ()))]
+    allotted = apportion(points(entry.points), [entry.weight(op.name) for op in covered])
+    operations = []
+    shares: dict[tuple[str, str], Decimal] = {}
+    for op, op_points in zip(covered, allotted):
+        counted = [r for r in covering[op.qualname] if r.counted]
+        for record, share in zip(counted, apportion(op_points, [1] * len(counted))):
+            shares[record.test, op.qualname] = share
+        passed = [r for r in counted if r.outcome is Outcome.PASSED]
+        earned = ZERO if op.qualname in gated else sum((shares[r.test, op.qualname] for r in passed), ZERO)
+        operations.append(OperationGrade(op.qualname, op_points, earned, len(passed), len(counted), op.qualname in gated))
+    grades = []
+    for record, covers in relevant:
+        maximum = sum((shares.get((record.test, q), ZERO) for q in covers), ZERO)
+        earned = ZERO
+        if record.outcome is Outcome.PASSED:
+            earned = sum((shares.get((record.test, q), ZERO) for q in covers if q not in gated), ZERO)
+        grades.append(TestGrade(record, covers, rubric.is_hidden(record.test), earned, maximum))
+    uncovered = [op.qualname for op in operations_of_type if op.qualname in mine and op not in covered]
+    notes = []
+    if not covered:
+        notes.append("no graded test covers its operations")
+    elif uncovered:
+        notes.append(f"not graded (no test covers them): {', '.join(uncovered)}")
+    lost = [o.qualname for o in operations if o.gated]
+    if lost:
+        notes.append(f"no points for operations without their documented signature: {', '.join(lost)}")
+    return TypeGrade(
+        name=entry.name,
+        score=sum((o.score for o in operations), ZERO),
+        max_score=points(entry.points),
+        graded_as=graded_as,
+        tests=tuple(grades),
+        operations=tuple(operations),
+        note="; ".join(notes),
+    )
+
+
+def failed_run(entry: TypeRubric, reference: TypeGrade | None, reason: str) -> TypeGrade:
+    """A type whose run produced no report: every test of ``reference`` failed, for ``reason``."""
+    if reference is None:
+        return TypeGrade(entry.name, ZERO, points(entry.points), GradedAs.NONE, note=reason)
+    tests = tuple(
+        attrs.evolve(t, record=attrs.evolve(t.record, outcome=Outcome.FAILED, kind=Outcome.FAILED, message=reason), score=ZERO)
+        for t in reference.tests
+    )
+    operations = tuple(attrs.evolve(o, score=ZERO, passed=0) for o in reference.operations)
+    return attrs.evolve(reference, score=ZERO, tests=tests, operations=operations, note=reason, graded_as=GradedAs.SUBMITTED)
+
+
+def summary(how: str, grade: TypeGrade) -> str:
+    """One line on a way of grading a type, for the feedback's comparison."""
+    return f"{how}: {grade.score} of {grade.max_score} points ({grade.passed} of {len(grade.counted)} tests passed)"

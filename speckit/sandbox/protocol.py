@@ -1,0 +1,139 @@
+"""The wire protocol between the test process and the operation server: the one place it is defined.
+
+The two processes exchange *frames*: a 4-byte big-endian length (:data:`HEADER`), then that
+many bytes of JSON (never pickle). The test process sends a **request**, the server sends
+one **answer** to it; the server's first frame, sent unasked, is its **greeting**.
+
+Request (test process to server)::
+
+    {"seq": N,                  # sequence number; the answer repeats it
+     "ops": [[number, module, name, qualname, time_limit, expects_bool], ...],
+                                # operations used for the first time by this server
+     "commands": [command, ...],
+     "release": [handle_id, ...],   # values the tests dropped (released after the commands)
+     "twins": [[twin_id, kind, new, state], ...]}   # mirrored Display/Input objects
+
+Commands, by their first element (:class:`Command`)::
+
+    [CALL, op_number, handle_id, [argument, ...], reply]   # reply: a :class:`Reply` mode
+    [RESOLVE, module, name]            # the operation's signature, or why it is missing
+    [PRESENCE, [qualname, ...]]        # present / missing / not implemented, each
+    [FIELD, value, name, handle_id, [spare_id, ...]]   # a field of a value, and its record's others
+    [MODULE, module, name | None, handle_id]           # a module's attribute (None: import only)
+    [EQUALS, value, other]             # value == other, in the server
+    [NAMES, value]                     # dir(value)
+    [SHOW, value]                      # repr(value), bounded
+
+A call's ``reply`` says what becomes of its result:
+
+* :attr:`Reply.KEEP` -- the test already holds a handle for it (a *pipelined* call): the
+  server stores the result under ``handle_id``, whatever it is, and answers nothing;
+* :attr:`Reply.ANSWER` -- the test waits for it: it is the answer's ``result``;
+* :attr:`Reply.LATER` -- a call inside ``impl.batch``: it is sent in the answer's ``results``.
+
+Values (:class:`Value`): ``None``, bools, ints and strings are themselves; the rest are
+tagged lists: ``[HANDLE, id]`` (a value held by the server; in an answer ``[HANDLE]``,
+stored under the id the request chose), ``[TWIN, id]``, ``[FLOAT, repr]``,
+``[TUPLE, [...]]``, ``[LIST, [...]]``, ``[DICT, [[key, value], ...]]``.
+
+Answer (server to test process)::
+
+    {"seq": N, "result": value, "results": [[command_index, value], ...],
+     "error": None | {"at": command_index, "kind": kind, "message": text},
+     "twins": {"out": [[id, text]], "marks": [[id, [[r, c, mark]]]], "used": [[id, n]], "free": [id]}}
+
+The answer's ``error`` kind is a :class:`speckit.core.FailureKind` value or one of
+:class:`ErrorKind`. A failure of the last command of a message stops the message there.
+
+Greeting: ``{"seq": 0, "isolation": text}``, or ``{"seq": 0, "error": text}`` (the package
+cannot be imported: :class:`ImportProblem` says why), or ``{"seq": 0, "fatal": text}``
+(the server cannot be confined).
+
+The *progress page* is one shared 64-bit word (:data:`PROGRESS`): ``seq << INDEX_BITS |
+index`` of the command the server is running, so the test process knows which call hung.
+"""
+
+from __future__ import annotations
+
+import struct
+
+HEADER = struct.Struct(">I")
+PROGRESS = struct.Struct("<q")
+"""The progress page: one 64-bit word, ``seq << INDEX_BITS | index`` of the command the server is running."""
+INDEX_BITS = 20
+
+MAX_REPLY = 8 * 2**20
+"""Bytes of one message from the server; a longer one is a protocol violation."""
+MAX_BATCH = 512
+"""Pipelined calls sent in one message at most."""
+MAX_LINES = 10_000
+"""Scripted input lines mirrored into the server at most."""
+MAX_DEPTH = 20
+"""Nesting of a value on the wire at most."""
+MAX_MESSAGE = 4000
+"""Characters of a failure message kept from the server."""
+MAX_NAMES = 200
+"""Names of a value's attributes (``dir``) kept from the server."""
+MAX_SHOWN = 200
+"""Characters of a value's ``repr`` kept from the server."""
+MAX_FIELDS = 8
+"""Other fields of a record sent along with the one a test reads (it usually reads them next)."""
+SPARE_HANDLES = 4
+"""Handle ids a field read offers the server for those other fields that are not plain values."""
+
+
+class Command:
+    """The first element of a command."""
+
+    CALL = "c"
+    RESOLVE = "r"
+    PRESENCE = "p"
+    FIELD = "a"
+    MODULE = "m"
+    EQUALS = "e"
+    NAMES = "n"
+    SHOW = "s"
+
+    READS = frozenset({FIELD, MODULE, EQUALS, NAMES, SHOW})
+    """The commands that read a value, run under the read time limit."""
+
+
+class Reply:
+    """What becomes of a call's result (the last element of a CALL command)."""
+
+    KEEP = 0
+    ANSWER = 1
+    LATER = 2
+
+
+class Value:
+    """The first element of a value that is not plain."""
+
+    HANDLE = "h"
+    TWIN = "T"
+    FLOAT = "f"
+    TUPLE = "t"
+    LIST = "l"
+    DICT = "d"
+
+
+class ErrorKind:
+    """Kinds of an answer's error besides :class:`speckit.core.FailureKind`."""
+
+    MISSING = "missing"
+    """The operation, or its module, cannot be had (raised as MissingOperation)."""
+    ATTRIBUTE = "attribute"
+    """A read found no such attribute (raised as AttributeError)."""
+
+
+class TwinKind:
+    """What a mirrored object is."""
+
+    DISPLAY = "display"
+    INPUT = "input"
+    STREAM = "stream"
+
+
+def frame(data: bytes) -> bytes:
+    """``data`` with its length header."""
+    return HEADER.pack(len(data)) + data
