@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import importlib
 import io
 import json
 import mmap
@@ -25,7 +26,7 @@ import attrs
 from .. import impl as impl_loader
 from ..core import FailureKind, ImplementationError, Presence, SuiteFailure, TimeLimitReached
 from ..impl import Implementation, bool_problem, failure_of
-from .config import READ_LIMIT
+from .config import READ_LIMIT, served_classes
 from .confine import confine, libc
 from .protocol import HEADER, INDEX_BITS, MAX_FIELDS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
 
@@ -142,7 +143,7 @@ class _Twin:
 class _ServerState:
     """The server's tables: the implementation, its values by handle id, the twins."""
 
-    def __init__(self, implementation: Implementation, config: dict):
+    def __init__(self, implementation: Implementation, config: dict, served: dict[str, type]):
         self.implementation = implementation
         self.config = config
         self.values: dict[int, Any] = {}
@@ -153,10 +154,8 @@ class _ServerState:
         self.output_limit = int(config["output_kb"]) * 1024
         self.outputs = [stream for stream in (sys.stdout, sys.stderr) if isinstance(stream, _BoundedOutput)]
         """The server's own stdout and stderr, whose allowance starts afresh at every call."""
-        from adt.display import Display
-        from adt.input import Input
-
-        self.display_class, self.input_class = Display, Input
+        self.served = served
+        """The kit's classes the server makes twins of, by twin kind."""
 
     # values
 
@@ -207,9 +206,9 @@ class _ServerState:
             if new:
                 recorder = _Recorder(self.output_limit)
                 if kind == TwinKind.DISPLAY:
-                    value = self.display_class(recorder, {})
+                    value = self.served[kind](recorder, {})
                 elif kind == TwinKind.INPUT:
-                    value = self.input_class(None, recorder)
+                    value = self.served[kind](None, recorder)
                 else:
                     value = recorder
                 self.twins[tid] = _Twin(kind, value, recorder)
@@ -486,11 +485,20 @@ def main() -> None:
     import spec as spec_data
 
     specification = spec_data.load(argument["spec"])
-    import adt.display  # noqa: F401 - the twins' classes, before the view of the files narrows
-    import adt.input  # noqa: F401
+    for name in specification.kit.supplied:  # before the view of the files narrows
+        importlib.import_module(name)
+    served = served_classes(specification)
 
     try:
-        isolation = confine(config, argument["uid"], argument["gid"], argument["work"], argument["package"])
+        isolation = confine(
+            config,
+            argument["uid"],
+            argument["gid"],
+            argument["work"],
+            argument["package"],
+            kit=argument["kit"],
+            mechanism=argument["mechanism"],
+        )
     except OSError as e:
         _write_frame(reply, {"seq": 0, "fatal": str(e)})
         return
@@ -507,7 +515,7 @@ def main() -> None:
     except TimeLimitReached:
         _write_frame(reply, {"seq": 0, "error": f"{argument['package']}/__init__.py could not be imported: importing it took more than {config['import_seconds']:g} s"})
         return
-    state = _ServerState(implementation, config)
+    state = _ServerState(implementation, config, served)
     _write_frame(reply, {"seq": 0, "isolation": isolation})
     buffer = bytearray()
     while True:

@@ -169,10 +169,10 @@ class _TwinRegistry:
 
     def kinds(self) -> tuple:
         if self._kinds is None:
-            from adt.display import Display
-            from adt.input import Input
+            from .config import served_classes
 
-            self._kinds = (Display, Input)
+            served = served_classes(self.owner.spec)
+            self._kinds = (served.get(TwinKind.DISPLAY), served.get(TwinKind.INPUT))
         return self._kinds
 
     def reset(self) -> None:
@@ -185,9 +185,9 @@ class _TwinRegistry:
 
     def encode(self, value: Any, encoder: _Encoder) -> list | None:
         display_class, input_class = self.kinds()
-        if isinstance(value, display_class):
+        if display_class is not None and isinstance(value, display_class):
             kind = TwinKind.DISPLAY
-        elif isinstance(value, input_class):
+        elif input_class is not None and isinstance(value, input_class):
             kind = TwinKind.INPUT
         elif isinstance(value, io.TextIOBase):
             kind = TwinKind.STREAM
