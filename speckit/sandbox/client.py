@@ -20,7 +20,7 @@ from ..core import FailureKind, ImplementationError, MissingOperation, NotImplem
 from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
 from .config import READ_LIMIT, SandboxConfig
-from .protocol import MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
+from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
 from .process import ProtocolViolation, ServerDied, _Server, _text
 from .values import Handle, _decode, _Encoder, _StaleHandle, _TwinRegistry, _uses_handles
 
@@ -143,7 +143,15 @@ class SandboxedImplementation(Implementation):
         try:
             reply = self.server.start()
         except ServerDied as e:
-            message = f"{self.path}/__init__.py could not be imported: it ended the process ({e.reason})"
+            code = self.server.exit_code
+            if e.index != IMPORTING:
+                message = f"the operation server did not start ({e.reason}); see {self.server.run_dir / 'server-errors.txt'}"
+            elif e.hung:
+                message = f"the package took more than {self.config.import_seconds:g} s to import"
+            elif code is not None and code >= 0:
+                message = "the program ended itself at import (os._exit)"
+            else:
+                message = f"the program was ended at import ({e.reason})"
             if first:
                 self.server.close()
                 raise ImplementationError(message) from None
@@ -385,10 +393,12 @@ class SandboxedImplementation(Implementation):
         if read is not None:
             commands.append(read.command)
             limits.append(READ_LIMIT)
+        limits.append(READ_LIMIT)  # releasing the values the tests dropped, after the commands
         twins = encoder.twins if encoder else []
         # Failures are raised outside the except blocks, so that they carry no context:
         # Hypothesis tells failures apart by where they come from, context included.
         failure: tuple | None = None
+        released: str | None = None
         reply: dict = {}
         started = time.monotonic()
         generation = self.generation
@@ -405,22 +415,34 @@ class SandboxedImplementation(Implementation):
         except OperationFailed as e:
             failure = (0, str(e), OperationFailed)
         except ServerDied as e:
+            if e.index >= len(commands):  # while releasing values, after every command ran
+                if e.hung:
+                    released = f"releasing a value took more than {READ_LIMIT:g} s"
+                else:
+                    released = f"releasing a value ended the implementation's process ({e.reason})"
             index = min(max(e.index, 0), len(commands) - 1)
             qualname = read.label if index == len(batch) else batch[index].operation.operation.qualname
             if e.hung:
                 problem = f"{qualname} did not return within {limits[index]:g} s (an endless loop?); it is not called again in this run"
             else:
                 problem = f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
-            self.hung[read.key if index == len(batch) else qualname] = problem
-            failure = (index, problem, OperationFailed)
+            if released is None:
+                self.hung[read.key if index == len(batch) else qualname] = problem
+                failure = (index, problem, OperationFailed)
         finally:
             self._test_used += time.monotonic() - started
+        if released is not None:
+            self._pending.clear()
+            _raise(OperationFailed(released))
         if failure is None and reply.get("error") is not None:
             try:
                 index, kind, problem = _error_fields(reply["error"], len(commands))
             except ProtocolViolation as e:
                 self._lost(f"it wrote into the grader's channel ({e})")
                 index, kind, problem = len(commands) - 1, "failed", f"the implementation's process sent a malformed answer ({e}) and was stopped"
+            if index == len(commands):
+                self._pending.clear()
+                _raise(OperationFailed(problem))  # releasing a value failed: no call's fault
             if index == len(batch):
                 key, errors = read.key, READ_ERRORS
             else:
@@ -823,6 +845,6 @@ def _error_fields(error: Any, count: int) -> tuple[int, str, str]:
     if not (isinstance(error, dict) and isinstance(error.get("at"), int) and isinstance(error.get("kind"), str)):
         raise ProtocolViolation("error answer malformed")
     index = error["at"]
-    if not 0 <= index < count:
+    if not (0 <= index < count or (index == count and error["kind"] == ErrorKind.RELEASE)):
         raise ProtocolViolation("error names no command of the request")
     return index, error["kind"], _text(error.get("message"))

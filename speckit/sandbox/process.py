@@ -66,6 +66,8 @@ class _Server:
         self.buffer = bytearray()
         self.progress: mmap.mmap | None = None
         self.killed_because = ""
+        self.exit_code: int | None = None
+        """How the last server ended: its exit status, or minus the signal that ended it."""
         self.isolation = probe_isolation(config)
 
     def alive(self) -> bool:
@@ -142,6 +144,9 @@ class _Server:
         self.killed_because = ""
         try:
             reply = self._read(0, [self.config.import_seconds + 20.0], startup=True)
+        except ServerDied as e:
+            e.index = self.progress_index(0)  # IMPORTING once the server imports the package (protocol.IMPORTING)
+            raise
         except ProtocolViolation as e:
             self.kill()
             raise ServerDied(0, f"it wrote into the grader's channel ({e})") from None
@@ -270,6 +275,7 @@ class _Server:
             return self.killed_because
         if self.isolation.mechanism == BUBBLEWRAP and code is not None and code > 128:
             code = 128 - code  # bwrap exits with 128 + the signal that ended the server
+        self.exit_code = code
         return describe_exit(code, self.config)
 
     def kill(self) -> None:

@@ -55,7 +55,7 @@ REASONS = {
     "forkbomb": "raised BlockingIOError",
     "loop": "did not return within 2 s",
     "stubborn": "did not return within 2 s",
-    "memory": "raised MemoryError",
+    "memory": "went over the memory limit of 1024 MB",
     "printer": "printed more than 1024 KB",
     "forger": "wrote into the grader's channel",
 }
