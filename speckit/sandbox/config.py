@@ -18,9 +18,6 @@ from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
 NOBODY = 65534
 """The unprivileged user (and group) the server runs as by default when started by root."""
 
-KIT_PACKAGES = ("adt", "spec", "speckit", "reference_games")
-"""The kit's packages the server imports (the reference for hybrid packages, Display, Input)."""
-
 READ_LIMIT = DEFAULT_TIME_LIMIT
 """Seconds one read of a value (a field, a module constant, ==, dir, repr) may take in the server."""
 

@@ -1,6 +1,6 @@
 """The operation server process, seen from the test process.
 
-:class:`_Server` starts the server, exchanges length-prefixed JSON frames with it,
+:class:`Server` starts the server, exchanges length-prefixed JSON frames with it,
 watches its progress page, kills it and says why it ended (:func:`describe_exit`);
 :func:`probe` starts one to say how it is confined.
 """
@@ -47,13 +47,13 @@ class ProtocolViolation(Exception):
     """The server sent something that is not a valid answer."""
 
 
-def _text(value: Any) -> str:
+def bounded_text(value: Any) -> str:
     if not isinstance(value, str):
         raise ProtocolViolation("expected text")
     return value[:MAX_MESSAGE]
 
 
-class _Server:
+class Server:
     """One operation server process at a time: start, exchange messages, kill."""
 
     def __init__(self, package: Path, spec_name: str, config: SandboxConfig):
@@ -155,7 +155,7 @@ class _Server:
             raise ServerDied(0, "it wrote into the grader's channel (bad greeting)")
         if reply.get("fatal"):
             self.kill()
-            raise SandboxError(f"the operation server could not be confined: {_text(reply['fatal'])}")
+            raise SandboxError(f"the operation server could not be confined: {bounded_text(reply['fatal'])}")
         return reply
 
     def _wrapped(self, argv: list[str], uid: int | None, gid: int | None, work: str) -> tuple[list[str], dict]:
@@ -333,12 +333,12 @@ def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | N
     from ..registry import kit, main_spec
 
     spec_name = spec_name or main_spec()
-    server = _Server((package or kit(spec_name).reference_dir).resolve(), spec_name, config)
+    server = Server((package or kit(spec_name).reference_dir).resolve(), spec_name, config)
     try:
         reply = server.start()
         if reply.get("error"):
-            raise SandboxError(f"the operation server cannot load the reference: {_text(reply['error'])}")
-        return _text(reply.get("isolation", ""))
+            raise SandboxError(f"the operation server cannot load the reference: {bounded_text(reply['error'])}")
+        return bounded_text(reply.get("isolation", ""))
     except ServerDied as e:
         raise SandboxError(f"the operation server does not start: {e.reason}; see {server.run_dir}") from None
     finally:

@@ -1,6 +1,6 @@
 """The operation server process: everything that runs inside it.
 
-:meth:`_Server.start <speckit.sandbox.process._Server.start>` runs :func:`_server_main`,
+:meth:`Server.start <speckit.sandbox.process.Server.start>` runs :func:`main`,
 which confines the process (:mod:`speckit.sandbox.confine`), imports the implementation
 and answers requests until the pipe closes: calls and reads of values under a watchdog,
 twins of the test's Display and Input objects, and the progress page. It imports
