@@ -4,7 +4,7 @@ The server sees a fresh root holding only: the system's programs and libraries (
 and the ``/lib`` links) and the Python installation, read-only; the kit's files that the
 server imports (:func:`kit_files`: its own modules, the specification data, the
 specification's declared supplied modules and what they import), read-only; the student's
-package, read-only; a private ``/proc`` of its own PID namespace, a minimal ``/dev`` and a
+package, read-only, as ``/submission``; a private ``/proc`` of its own PID namespace, a minimal ``/dev`` and a
 small private ``/tmp``. It has no network (only its own loopback), its own IPC and UTS
 namespaces, an unprivileged uid (when the grader is root), and dies with the grader.
 See "Threat model" in ``docs/grading.rst``.
@@ -24,6 +24,9 @@ import sys
 from pathlib import Path
 
 from ..paths import REPO_ROOT
+
+SUBMISSION = "/submission"
+"""Where the student's package is, for the server: a path that names neither the student nor the grader's folders."""
 
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """Top-level folders that are links into ``/usr`` on a merged-/usr system, or folders otherwise."""
@@ -149,6 +152,6 @@ def command(
         args += ["--ro-bind", root, root]
     for path in kit_files(spec_name):
         args += ["--ro-bind", path, path]
-    args += ["--ro-bind", package, package]
+    args += ["--ro-bind", package, SUBMISSION]
     args += ["--remount-ro", "/", "--chdir", work, "--"]  # the folders made for the binds stay empty
     return args + boot

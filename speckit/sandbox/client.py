@@ -10,6 +10,7 @@ and raise its failures as the in-process failures are raised.
 from __future__ import annotations
 
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from ..core import FailureKind, ImplementationError, MissingOperation, NotImplem
 from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
 from .config import READ_LIMIT, SandboxConfig
+from .isolation import probe_isolation
 from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
 from .process import ProtocolViolation, ServerDied, Server, bounded_text
 from .values import Handle, decode, Encoder, StaleHandle, TwinRegistry, uses_handles
@@ -96,7 +98,14 @@ def load_sandboxed(target: str | Path, spec, config: SandboxConfig) -> "Sandboxe
     path = path.resolve()
     if not (path / "__init__.py").is_file() and not any(path.glob("*.py")):
         raise ImplementationError(f"{path}: not a package (no Python modules in it)")
+    isolation = probe_isolation(config)
+    if isolation.warning:
+        warnings.warn(isolation.warning, IncompleteIsolation, stacklevel=2)  # shown once per run
     return SandboxedImplementation(path, spec, config)
+
+
+class IncompleteIsolation(UserWarning):
+    """The operation server runs without bubblewrap: the confinement is a fallback (see the message)."""
 
 
 class SandboxedImplementation(Implementation):

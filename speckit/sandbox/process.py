@@ -97,7 +97,7 @@ class Server:
                 "request": request_read,
                 "reply": reply_write,
                 "progress": progress_fd,
-                "package": str(self.package),
+                "package": bubblewrap.SUBMISSION if wrapped else str(self.package),
                 "spec": self.spec_name,
                 "config": attrs.asdict(self.config),
                 "mechanism": self.isolation.mechanism,
