@@ -33,43 +33,21 @@ server: a test still holding one fails, saying so. The operation that was runnin
 the server died (or hung) is not called again in this run, like an operation that hung
 in-process, so Hypothesis sees one consistent failure.
 
-Confinement of the server (what the machine can enforce; see ``docs/grading.rst``):
+Confinement of the server: bubblewrap where it works (an allow-list of files, its own
+PID, IPC, UTS and network namespaces, an unprivileged uid), else a named fallback, said
+loudly once (:func:`probe_isolation`); resource limits, bounded output, a replaced
+environment and a checked channel in every mode. What is enforced and what is not is
+written once, in ``docs/grading.rst`` ("Threat model").
 
-* when the test process runs as root, the server drops to an unprivileged uid and gid
-  (``nobody`` unless the configuration names another; ``speckit grade`` gives each
-  concurrent submission its own), with no supplementary groups and ``no_new_privs``:
-  it cannot signal, trace or read the memory of the test process or of another
-  submission's server, and it cannot create processes (``RLIMIT_NPROC`` 0 applies to
-  non-root users), nor execute programs;
-* in a private mount namespace (root only; skipped, and reported, where the kernel
-  refuses): the kit's checkout is replaced by an empty directory holding only the
-  reference packages the server needs (``adt``, ``spec``, ``speckit``,
-  ``reference_games``), so the suite's tests and the repository history cannot be
-  read; the configured folders (the
-  grader's private copy of the tests and rubric, the output folder, the submissions
-  folder) are hidden; unreachable ancestors of the Python installation (``/root``) are
-  replaced by a directory holding only the installation; ``/tmp``, ``/var/tmp`` and
-  ``/dev/shm`` are fresh, small tmpfs, and the working directory is an empty folder there;
-* resource limits: address space, processor seconds, file size, open files, no core
-  dumps, no locked memory; stdin is ``/dev/null``, stdout and stderr are ``/dev/null``
-  and Python's ``sys.stdout``/``sys.stderr`` refuse more than a bounded amount per call;
-  the environment is replaced (``PYTHONHASHSEED=0``; ``random`` is seeded with 0) so
-  runs are repeatable;
-* the channel is two pipes and a progress page; the test process reads only length-
-  prefixed JSON (never pickle), bounded in size, validates every message against the
-  request it answers (sequence number, shape, handle ids, twin ids, types), and kills
-  the server on anything else. The server can therefore only ever make the test
-  process see what an implementation could return anyway.
-
-Without root the server still runs in its own process with the resource limits, but
-as the same user and without namespaces.
-
-The package's modules: :mod:`~speckit.sandbox.config` (the settings and the protocol's
-constants), :mod:`~speckit.sandbox.client` (the implementation and operations the tests
-use), :mod:`~speckit.sandbox.values` (handles, the wire encoding, twins),
-:mod:`~speckit.sandbox.process` (starting, talking to and killing the server),
-:mod:`~speckit.sandbox.confine` and :mod:`~speckit.sandbox.server` (what runs in the
-server process).
+The package's modules: :mod:`~speckit.sandbox.config` (the settings),
+:mod:`~speckit.sandbox.protocol` (the wire protocol, documented there),
+:mod:`~speckit.sandbox.isolation` (which mechanism confines the server),
+:mod:`~speckit.sandbox.client` (the implementation and operations the tests use),
+:mod:`~speckit.sandbox.values` (handles, the encoding of arguments, twins),
+:mod:`~speckit.sandbox.process` and :mod:`~speckit.sandbox.bubblewrap` (starting, talking
+to and killing the server), and what runs on the server's side:
+:mod:`~speckit.sandbox.launch`, :mod:`~speckit.sandbox.confine` and
+:mod:`~speckit.sandbox.server`. The server imports nothing of the test-process side.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ and raise its failures as the in-process failures are raised.
 from __future__ import annotations
 
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,10 @@ from ..core import FailureKind, ImplementationError, MissingOperation, NotImplem
 from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
 from .config import READ_LIMIT, SandboxConfig
-from .protocol import MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
-from .process import ProtocolViolation, ServerDied, _Server, _text
-from .values import Handle, _decode, _Encoder, _StaleHandle, _TwinRegistry, _uses_handles
+from .isolation import probe_isolation
+from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
+from .process import ProtocolViolation, ServerDied, Server, bounded_text
+from .values import Handle, decode, Encoder, StaleHandle, TwinRegistry, uses_handles
 
 
 @attrs.define
@@ -96,7 +98,14 @@ def load_sandboxed(target: str | Path, spec, config: SandboxConfig) -> "Sandboxe
     path = path.resolve()
     if not (path / "__init__.py").is_file() and not any(path.glob("*.py")):
         raise ImplementationError(f"{path}: not a package (no Python modules in it)")
+    isolation = probe_isolation(config)
+    if isolation.warning:
+        warnings.warn(isolation.warning, IncompleteIsolation, stacklevel=2)  # shown once per run
     return SandboxedImplementation(path, spec, config)
+
+
+class IncompleteIsolation(UserWarning):
+    """The operation server runs without bubblewrap: the confinement is a fallback (see the message)."""
 
 
 class SandboxedImplementation(Implementation):
@@ -106,7 +115,7 @@ class SandboxedImplementation(Implementation):
         super().__init__(None, spec, origin=str(path))
         self.path = path
         self.config = config
-        self.server = _Server(path, spec.name, config)
+        self.server = Server(path, spec.name, config)
         self.generation = 1
         """Which server the handles belong to: it changes as soon as a server dies."""
         self.restarts = 0
@@ -120,14 +129,14 @@ class SandboxedImplementation(Implementation):
         self._defined: set[int] = set()
         """The operation numbers the running server has been told."""
         """How many :meth:`batch` calls are running: inside one, questions are deferred."""
-        self._released: list[int] = []
+        self.released: list[int] = []
         self._resolved: dict[tuple[str, str], tuple[bool, Any]] = {}
         self._presence: dict[str, str] | None = None
         self._constants: dict[tuple[str, str], tuple[bool, Any]] = {}
         """Module attributes read so far, by (module, name): (True, value) or (False, why not); per server."""
         self._fields: dict[tuple[int, str], tuple[bool, Any]] = {}
         """Fields read since the last operation call, by (handle id, name), as for ``_constants``."""
-        self._twins = _TwinRegistry(self)
+        self.twins = TwinRegistry(self)
         self._example: object = None
         self._test_used = 0.0
         self._broken = ""
@@ -143,20 +152,28 @@ class SandboxedImplementation(Implementation):
         try:
             reply = self.server.start()
         except ServerDied as e:
-            message = f"{self.path}/__init__.py could not be imported: it ended the process ({e.reason})"
+            code = self.server.exit_code
+            if e.index != IMPORTING:
+                message = f"the operation server did not start ({e.reason}); see {self.server.run_dir / 'server-errors.txt'}"
+            elif e.hung:
+                message = f"the package took more than {self.config.import_seconds:g} s to import"
+            elif code is not None and code >= 0:
+                message = "the program ended itself at import (os._exit)"
+            else:
+                message = f"the program was ended at import ({e.reason})"
             if first:
                 self.server.close()
                 raise ImplementationError(message) from None
             self._broken = message
             return ""
         if reply.get("error"):
-            message = _text(reply["error"])
+            message = bounded_text(reply["error"])
             if first:
                 self.server.close()
                 raise ImplementationError(message)
             self._broken = message
             return ""
-        return _text(reply.get("isolation", ""))
+        return bounded_text(reply.get("isolation", ""))
 
     def _ensure_server(self) -> None:
         if self._broken:
@@ -188,8 +205,8 @@ class SandboxedImplementation(Implementation):
         self.dead_reason = reason
         self.generation += 1
         self._defined.clear()
-        self._twins.reset()
-        self._released.clear()
+        self.twins.reset()
+        self.released.clear()
         self._constants.clear()
         self._fields.clear()
 
@@ -248,7 +265,7 @@ class SandboxedImplementation(Implementation):
                 if not isinstance(result, dict):
                     raise ProtocolViolation("resolve answer malformed")
                 if ErrorKind.MISSING in result:
-                    known = (False, _text(result[ErrorKind.MISSING]))
+                    known = (False, bounded_text(result[ErrorKind.MISSING]))
                 else:
                     known = (True, _signature(result.get("signature")))
             self._resolved[key] = known
@@ -285,10 +302,10 @@ class SandboxedImplementation(Implementation):
         if problem is None:
             encoded = self._plain_arguments(args)
             if encoded is None:
-                encoder = _Encoder(self)
+                encoder = Encoder(self)
                 try:
                     encoded = encoder.arguments(args)
-                except _StaleHandle as e:
+                except StaleHandle as e:
                     problem = _stale(op.qualname, str(e))
                 twins = encoder.twins
         if problem is not None:
@@ -297,7 +314,7 @@ class SandboxedImplementation(Implementation):
             _raise(OperationFailed(problem))
         self._next_id += 1
         command = [Command.CALL, op.number, self._next_id, encoded, Reply.KEEP]
-        pipelined = not twins and (op.cannot_reach_kit_objects or not self._twins.pinned_ids)
+        pipelined = not twins and (op.cannot_reach_kit_objects or not self.twins.pinned_ids)
         if pipelined and op.pipelinable:
             handle = Handle(self._next_id, self.generation, self)
             self._defer(_Pending(op, entry, self._next_id, command))
@@ -308,9 +325,9 @@ class SandboxedImplementation(Implementation):
             command[4] = Reply.LATER
             self._defer(_Pending(op, entry, self._next_id, command, later))
             return later
-        encoder = _Encoder(self)
+        encoder = Encoder(self)
         encoder.twins = twins
-        self._twins.send_pinned(encoder)
+        self.twins.send_pinned(encoder)
         handle_id = self._next_id
         command[4] = Reply.ANSWER
         final = _Pending(op, entry, handle_id, command)
@@ -325,7 +342,7 @@ class SandboxedImplementation(Implementation):
         entry.returned(result, op.expects_bool)
         return result
 
-    def _number(self, op: "SandboxedOperation") -> int:
+    def number_of(self, op: "SandboxedOperation") -> int:
         self._numbered.append(op)
         return len(self._numbered) - 1
 
@@ -376,7 +393,7 @@ class SandboxedImplementation(Implementation):
         if self._pending:
             self._run(list(self._pending), None)
 
-    def _run(self, batch: list[_Pending], encoder: "_Encoder | None", read: "_Read | None" = None) -> dict:
+    def _run(self, batch: list[_Pending], encoder: "Encoder | None", read: "_Read | None" = None) -> dict:
         """Run the batch of calls (and, after them, the ``read``); raise the first failure as if raised where it was made."""
         __tracebackhide__ = True
         self._pending.clear()
@@ -385,17 +402,19 @@ class SandboxedImplementation(Implementation):
         if read is not None:
             commands.append(read.command)
             limits.append(READ_LIMIT)
+        limits.append(READ_LIMIT)  # releasing the values the tests dropped, after the commands
         twins = encoder.twins if encoder else []
         # Failures are raised outside the except blocks, so that they carry no context:
         # Hypothesis tells failures apart by where they come from, context included.
         failure: tuple | None = None
+        release_problem: str | None = None
         reply: dict = {}
         started = time.monotonic()
         generation = self.generation
         self._notice_death()
         if self.generation != generation:
             # The server died while idle, after these calls were given its values.
-            stale = next((i for i, p in enumerate(batch) if _uses_handles(p.command[3])), None)
+            stale = next((i for i, p in enumerate(batch) if uses_handles(p.command[3])), None)
             if stale is not None:
                 self._fail(batch, stale, _stale(batch[stale].operation.operation.qualname, self.dead_reason))
             if read is not None and read.uses_handles:
@@ -405,22 +424,34 @@ class SandboxedImplementation(Implementation):
         except OperationFailed as e:
             failure = (0, str(e), OperationFailed)
         except ServerDied as e:
+            if e.index >= len(commands):  # while releasing values, after every command ran
+                if e.hung:
+                    release_problem = f"releasing a value took more than {READ_LIMIT:g} s"
+                else:
+                    release_problem = f"releasing a value ended the implementation's process ({e.reason})"
             index = min(max(e.index, 0), len(commands) - 1)
             qualname = read.label if index == len(batch) else batch[index].operation.operation.qualname
             if e.hung:
                 problem = f"{qualname} did not return within {limits[index]:g} s (an endless loop?); it is not called again in this run"
             else:
                 problem = f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
-            self.hung[read.key if index == len(batch) else qualname] = problem
-            failure = (index, problem, OperationFailed)
+            if release_problem is None:
+                self.hung[read.key if index == len(batch) else qualname] = problem
+                failure = (index, problem, OperationFailed)
         finally:
             self._test_used += time.monotonic() - started
+        if release_problem is not None:
+            self._pending.clear()
+            _raise(OperationFailed(release_problem))
         if failure is None and reply.get("error") is not None:
             try:
                 index, kind, problem = _error_fields(reply["error"], len(commands))
             except ProtocolViolation as e:
                 self._lost(f"it wrote into the grader's channel ({e})")
                 index, kind, problem = len(commands) - 1, "failed", f"the implementation's process sent a malformed answer ({e}) and was stopped"
+            if index == len(commands):
+                self._pending.clear()
+                _raise(OperationFailed(problem))  # releasing a value failed: no call's fault
             if index == len(batch):
                 key, errors = read.key, READ_ERRORS
             else:
@@ -443,7 +474,7 @@ class SandboxedImplementation(Implementation):
             for (index, pending), item in zip(wanted, results):
                 if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
                     raise ProtocolViolation("batched results malformed")
-                value = _decode(item[1], self, pending.handle_id, 0)
+                value = decode(item[1], self, pending.handle_id, 0)
                 if pending.operation.expects_bool and type(value) is not bool:
                     return index, bool_problem(pending.operation.qualname, value), OperationFailed
                 pending.later.value, pending.later.ready = value, True
@@ -477,10 +508,10 @@ class SandboxedImplementation(Implementation):
             "seq": self._seq,
             "ops": self._definitions(commands),
             "commands": commands,
-            "release": self._released[:],
+            "release": self.released[:],
             "twins": twins or [],
         }
-        self._released.clear()
+        self.released.clear()
         try:
             reply = self.server.exchange(message, limits)
         except ServerDied as e:
@@ -488,11 +519,11 @@ class SandboxedImplementation(Implementation):
             raise
         except ProtocolViolation as e:
             reason = f"it wrote into the grader's channel ({e})"
-            index = self.server.progress_index(self._seq)
+            index = min(self.server.progress_index(self._seq), len(commands) - 1)  # a forged answer is no release
             self._lost(reason)
             raise ServerDied(index, reason) from None
         try:
-            self._twins.apply(reply.get("twins") or {})
+            self.twins.apply(reply.get("twins") or {})
         except ProtocolViolation as e:
             reason = f"it wrote into the grader's channel ({e})"
             self._lost(reason)
@@ -501,7 +532,7 @@ class SandboxedImplementation(Implementation):
 
     def _decode_result(self, encoded: Any, handle_id: int) -> Any:
         try:
-            return _decode(encoded, self, handle_id, 0)
+            return decode(encoded, self, handle_id, 0)
         except ProtocolViolation as e:
             problem = f"the implementation's process sent a malformed answer ({e}) and was stopped"
             self._lost(f"it wrote into the grader's channel ({e})")
@@ -524,7 +555,7 @@ class SandboxedImplementation(Implementation):
             _raise(OperationFailed(_stale(label, self.dead_reason or "the value belongs to another implementation")))
         return [Value.HANDLE, handle._hid]
 
-    def _read_attribute(self, handle: Handle, name: str) -> Any:
+    def read_attribute(self, handle: Handle, name: str) -> Any:
         """``handle.name``, read in the server: a plain value or a new handle; AttributeError if it has none."""
         __tracebackhide__ = True
         if not (name.isidentifier() and len(name) <= 100):
@@ -533,7 +564,7 @@ class SandboxedImplementation(Implementation):
         known = self._fields.get(key) if handle._gen == self.generation else None
         if known is None:
             label = f"reading the field {name} of a value"
-            handle_id, spare = self._new_id(), [self._new_id() for _ in range(SPARE_HANDLES)]
+            handle_id, spare = self.new_id(), [self.new_id() for _ in range(SPARE_HANDLES)]
             try:
                 answer = self._remote(_Read([Command.FIELD, self._wire(handle, label), name, handle_id, spare], label, f"field {name}"))
             except AttributeError as e:
@@ -566,12 +597,12 @@ class SandboxedImplementation(Implementation):
                 unused.remove(handle_id)
             try:
                 # Without an id, the value must be plain: depth 1 refuses a handle.
-                decoded.append((name, _decode(value, self, handle_id or 0, 0 if handle_id is not None else 1)))
+                decoded.append((name, decode(value, self, handle_id or 0, 0 if handle_id is not None else 1)))
             except ProtocolViolation as e:
                 self._malformed(str(e))
         return encoded, decoded
 
-    def _module_attribute(self, module_name: str, name: str) -> Any:
+    def module_attribute(self, module_name: str, name: str) -> Any:
         """``module.name`` of the implementation's module, read in the server; AttributeError if it has none."""
         __tracebackhide__ = True
         if not (name.isidentifier() and len(name) <= 100):
@@ -580,7 +611,7 @@ class SandboxedImplementation(Implementation):
         known = self._constants.get(key)
         if known is None:
             label = f"reading {module_name}.{name}"
-            handle_id = self._new_id()
+            handle_id = self.new_id()
             try:
                 encoded = self._remote(_Read(["m", module_name, name, handle_id], label, f"{module_name}.{name}", False))
             except AttributeError as e:
@@ -592,7 +623,7 @@ class SandboxedImplementation(Implementation):
             raise AttributeError(value)
         return value
 
-    def _compare(self, handle: Handle, other: Any) -> Any:
+    def compare(self, handle: Handle, other: Any) -> Any:
         """``handle == other``, decided by the server's ``==``; NotImplemented for what cannot cross."""
         __tracebackhide__ = True
         label = "comparing values with =="
@@ -601,10 +632,10 @@ class SandboxedImplementation(Implementation):
                 return NotImplemented
             wire = self._wire(other, label)
         else:
-            encoder = _Encoder(self)
+            encoder = Encoder(self)
             try:
                 wire = encoder.encode(other)
-            except (TypeError, _StaleHandle):
+            except (TypeError, StaleHandle):
                 return NotImplemented
             if encoder.twins:
                 return NotImplemented
@@ -613,7 +644,7 @@ class SandboxedImplementation(Implementation):
             self._malformed("comparison answer malformed")
         return answer
 
-    def _names(self, handle: Handle) -> list[str]:
+    def names(self, handle: Handle) -> list[str]:
         """``dir(handle)``, as the server sees the value (at most :data:`MAX_NAMES` names)."""
         __tracebackhide__ = True
         label = "listing the attributes of a value"
@@ -641,13 +672,13 @@ class SandboxedImplementation(Implementation):
 
     # -- handles ------------------------------------------------------------------------------
 
-    def _new_id(self) -> int:
+    def new_id(self) -> int:
         self._next_id += 1
         return self._next_id
 
-    def _released_handle(self, handle: Handle) -> None:
+    def released_handle(self, handle: Handle) -> None:
         if handle._gen == self.generation:
-            self._released.append(handle._hid)
+            self.released.append(handle._hid)
 
     # -- tests and examples --------------------------------------------------------------------
 
@@ -692,7 +723,7 @@ class RemoteModule:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        return self._owner._module_attribute(self._name, name)
+        return self._owner.module_attribute(self._name, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"module {self._name} of a sandboxed implementation is read-only")
@@ -736,7 +767,7 @@ class SandboxedOperation(TracedOperation):
         super().__init__(impl, operation, module_name)
         self.qualname = operation.qualname
         self.key = (module_name, operation.name)
-        self.number = impl._number(self)
+        self.number = impl.number_of(self)
         """How calls name the operation on the wire (defined to each server once)."""
         result_type = impl.spec.type(operation.result) if _is_type(impl.spec, operation.result) else None
         self.pipelinable = result_type is not None and not result_type.supplied
@@ -823,6 +854,6 @@ def _error_fields(error: Any, count: int) -> tuple[int, str, str]:
     if not (isinstance(error, dict) and isinstance(error.get("at"), int) and isinstance(error.get("kind"), str)):
         raise ProtocolViolation("error answer malformed")
     index = error["at"]
-    if not 0 <= index < count:
+    if not (0 <= index < count or (index == count and error["kind"] == ErrorKind.RELEASE)):
         raise ProtocolViolation("error names no command of the request")
-    return index, error["kind"], _text(error.get("message"))
+    return index, error["kind"], bounded_text(error.get("message"))

@@ -18,9 +18,6 @@ from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
 NOBODY = 65534
 """The unprivileged user (and group) the server runs as by default when started by root."""
 
-KIT_PACKAGES = ("adt", "spec", "speckit", "reference_games")
-"""The kit's packages the server imports (the reference for hybrid packages, Display, Input)."""
-
 READ_LIMIT = DEFAULT_TIME_LIMIT
 """Seconds one read of a value (a field, a module constant, ==, dir, repr) may take in the server."""
 
@@ -82,3 +79,16 @@ def target_ids(config: SandboxConfig) -> tuple[int | None, int | None]:
     uid = NOBODY if config.uid is None else config.uid
     gid = (NOBODY if config.uid is None else uid) if config.gid is None else config.gid
     return uid, gid
+
+
+def served_classes(specification) -> dict[str, type]:
+    """The kit's classes whose objects a test hands to the implementation and the server mirrors,
+    by their twin kind (:class:`~speckit.sandbox.protocol.TwinKind`): those the specification's
+    ``[kit] served`` declares (``adt.display.Display`` is the kind ``display``)."""
+    import importlib
+
+    found = {}
+    for dotted in specification.kit.served:
+        module_name, _, class_name = dotted.rpartition(".")
+        found[class_name.lower()] = getattr(importlib.import_module(module_name), class_name)
+    return found

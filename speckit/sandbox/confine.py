@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 from ..paths import REPO_ROOT
-from .config import KIT_PACKAGES
+from .isolation import BUBBLEWRAP
 
 
 _libc = None
@@ -31,7 +31,7 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 163
 PR_SET_NO_NEW_PRIVS = 38
 
 
-def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
     result = libc().mount(
         source.encode() if source else None,
         target.encode(),
@@ -44,11 +44,18 @@ def _mount(source: str | None, target: str, fstype: str | None, flags: int, data
         raise OSError(number, f"mount {target}: {os.strerror(number)}")
 
 
+def unshare_mounts() -> None:
+    """Give this process a mount namespace of its own."""
+    if libc().unshare(CLONE_NEWNS) != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"unshare: {os.strerror(number)}")
+
+
 def _inside(path: str, folder: str) -> bool:
     return path != folder and path.startswith(folder.rstrip("/") + "/")
 
 
-def _mask(folder: str, keeps: list[str], mode: int, size: str) -> None:
+def mask_folder(folder: str, keeps: list[str], mode: int, size: str) -> None:
     """Cover ``folder`` with an empty tmpfs, then bind the ``keeps`` (paths inside it) back in place."""
     keeps = sorted({k for k in keeps if not any(_inside(k, other) for other in keeps)})
     handles = []
@@ -57,28 +64,25 @@ def _mask(folder: str, keeps: list[str], mode: int, size: str) -> None:
             handles.append((keep, os.open(keep, os.O_PATH | os.O_CLOEXEC), os.path.isdir(keep)))
         except OSError:
             continue
-    _mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode:o},size={size}")
+    mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode:o},size={size}")
     for keep, fd, is_dir in handles:
         if is_dir:
             os.makedirs(keep, mode=0o755, exist_ok=True)
         else:
             os.makedirs(os.path.dirname(keep), mode=0o755, exist_ok=True)
             open(keep, "a").close()
-        _mount(f"/proc/self/fd/{fd}", keep, None, MS_BIND | MS_REC)
+        mount(f"/proc/self/fd/{fd}", keep, None, MS_BIND | MS_REC)
         os.close(fd)
 
 
-def _isolate(package: str, hide: list[str], scratch_mb: int) -> list[str]:
+def _isolate(package: str, kit: list[str], hide: list[str], scratch_mb: int) -> list[str]:
     """Give this process a private view of the filesystem (see the docstring of :mod:`speckit.sandbox`)."""
-    c = libc()
-    if c.unshare(CLONE_NEWNS) != 0:
-        number = ctypes.get_errno()
-        raise OSError(number, f"unshare: {os.strerror(number)}")
-    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    unshare_mounts()
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
     repo = os.path.realpath(str(REPO_ROOT))
     needed = {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)}
     needed |= {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
-    needed |= {os.path.join(repo, name) for name in KIT_PACKAGES}
+    needed |= set(kit)
     needed.add(os.path.realpath(package))
     needed = {p for p in needed if os.path.exists(p)}
     masks: dict[str, tuple[int, str]] = {repo: (0o755, "64k")}
@@ -96,27 +100,35 @@ def _isolate(package: str, hide: list[str], scratch_mb: int) -> list[str]:
     for folder in sorted(masks, key=lambda f: f.count("/")):
         mode, size = masks[folder]
         keeps = [p for p in needed if _inside(p, folder)]
-        _mask(folder, keeps, mode, size)
+        mask_folder(folder, keeps, mode, size)
         done.append(folder)
     hidden = []
     for path in sorted({os.path.realpath(h) for h in hide}):
         if not os.path.exists(path):
             continue
         if os.path.isdir(path):
-            _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0,size=4k")
+            mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0,size=4k")
         else:
-            _mount("/dev/null", path, None, MS_BIND)
+            mount("/dev/null", path, None, MS_BIND)
         hidden.append(path)
     return done + hidden
 
 
-def confine(config: dict, uid: int | None, gid: int | None, work: str, package: str) -> str:
-    """Everything done as root before the implementation's code runs; says what is in force."""
+def confine(config: dict, uid: int | None, gid: int | None, work: str, package: str, *, kit: list[str], mechanism: str) -> str:
+    """Everything done before the implementation's code runs; says what is in force.
+
+    Under bubblewrap the view of the files, the namespaces and the user are already in
+    place: only the limits remain. Otherwise (the fallback), as root, the server hides
+    what it can in a private mount namespace (``kit``: the kit's files it keeps) and drops
+    to ``uid``.
+    """
     settings = config
     notes = []
-    if uid is not None and settings.get("namespace", True):
+    if mechanism == BUBBLEWRAP:
+        notes.append("bubblewrap: only its allow-list of files, no network, its own PID, IPC and UTS namespaces")
+    elif uid is not None and settings.get("namespace", True):
         try:
-            _isolate(package, list(settings.get("hide", ())), int(settings["scratch_mb"]))
+            _isolate(package, kit, list(settings.get("hide", ())), int(settings["scratch_mb"]))
             work = "/tmp/speckit-work"
             os.makedirs(work, mode=0o700, exist_ok=True)
             os.chown(work, uid, gid)
@@ -171,9 +183,11 @@ def confine(config: dict, uid: int | None, gid: int | None, work: str, package: 
         else:
             raise OSError("privileges could not be dropped")
         notes.insert(0, f"uid {uid}, gid {gid}")
+    elif mechanism == BUBBLEWRAP:
+        notes.insert(0, f"uid {os.getuid()}, gid {os.getgid()}")
     else:
         notes.insert(0, f"same user as the tests (uid {os.getuid()}; not started by root)")
     libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    if settings.get("require_isolation") and (uid is None or "private mount namespace" not in notes):
+    if settings.get("require_isolation") and mechanism != BUBBLEWRAP and (uid is None or "private mount namespace" not in notes):
         raise OSError("the operation server could not be isolated (it needs root and mount namespaces)")
     return "; ".join(notes)

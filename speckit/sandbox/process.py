@@ -1,6 +1,6 @@
 """The operation server process, seen from the test process.
 
-:class:`_Server` starts the server, exchanges length-prefixed JSON frames with it,
+:class:`Server` starts the server, exchanges length-prefixed JSON frames with it,
 watches its progress page, kills it and says why it ended (:func:`describe_exit`);
 :func:`probe` starts one to say how it is confined.
 """
@@ -23,8 +23,14 @@ from typing import Any
 import attrs
 
 from ..paths import REPO_ROOT
+from . import bubblewrap
 from .config import SandboxConfig, SandboxError, target_ids
+from .isolation import BUBBLEWRAP, bwrap_path, probe_isolation
 from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
+
+
+BUBBLEWRAP_WORK = "/tmp/speckit-work"
+"""The server's working folder under bubblewrap, in its private /tmp."""
 
 
 class ServerDied(Exception):
@@ -41,13 +47,13 @@ class ProtocolViolation(Exception):
     """The server sent something that is not a valid answer."""
 
 
-def _text(value: Any) -> str:
+def bounded_text(value: Any) -> str:
     if not isinstance(value, str):
         raise ProtocolViolation("expected text")
     return value[:MAX_MESSAGE]
 
 
-class _Server:
+class Server:
     """One operation server process at a time: start, exchange messages, kill."""
 
     def __init__(self, package: Path, spec_name: str, config: SandboxConfig):
@@ -60,6 +66,9 @@ class _Server:
         self.buffer = bytearray()
         self.progress: mmap.mmap | None = None
         self.killed_because = ""
+        self.exit_code: int | None = None
+        """How the last server ended: its exit status, or minus the signal that ended it."""
+        self.isolation = probe_isolation(config)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -73,24 +82,29 @@ class _Server:
         self.progress = mmap.mmap(progress_fd, mmap.PAGESIZE)
         PROGRESS.pack_into(self.progress, 0, -1)
         os.set_blocking(self.request, False)
-        work = self.run_dir / "work"
-        work.mkdir(exist_ok=True)
         uid, gid = target_ids(self.config)
-        if uid is not None:
-            os.chown(work, uid, gid)
-            os.chmod(work, 0o700)
+        wrapped = self.isolation.mechanism == BUBBLEWRAP
+        if wrapped:
+            work = BUBBLEWRAP_WORK
+        else:
+            work = str(self.run_dir / "work")
+            os.makedirs(work, exist_ok=True)
+            if uid is not None:
+                os.chown(work, uid, gid)
+                os.chmod(work, 0o700)
         argument = json.dumps(
             {
                 "request": request_read,
                 "reply": reply_write,
                 "progress": progress_fd,
-                "package": str(self.package),
+                "package": bubblewrap.SUBMISSION if wrapped else str(self.package),
                 "spec": self.spec_name,
                 "config": attrs.asdict(self.config),
-                "uid": uid,
-                "gid": gid,
-                "work": str(work),
-                "repo": str(REPO_ROOT),
+                "mechanism": self.isolation.mechanism,
+                "uid": None if wrapped else uid,
+                "gid": None if wrapped else gid,
+                "work": work,
+                "kit": list(bubblewrap.kit_files(self.spec_name)),
             }
         )
         environment = {
@@ -100,14 +114,19 @@ class _Server:
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONNOUSERSITE": "1",
             "PYTHONSAFEPATH": "1",
-            "HOME": str(work),
-            "TMPDIR": str(work),
+            "HOME": work,
+            "TMPDIR": work,
         }
         boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import main; main()"
+        argv = [sys.executable, "-c", boot, argument]
+        user = {}
+        if wrapped:
+            argv, user = self._wrapped(argv, uid, gid, work)
         errors = open(self.run_dir / "server-errors.txt", "ab")
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", boot, argument],
+                argv,
+                **user,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=errors,
@@ -125,6 +144,9 @@ class _Server:
         self.killed_because = ""
         try:
             reply = self._read(0, [self.config.import_seconds + 20.0], startup=True)
+        except ServerDied as e:
+            e.index = self.progress_index(0)  # IMPORTING once the server imports the package (protocol.IMPORTING)
+            raise
         except ProtocolViolation as e:
             self.kill()
             raise ServerDied(0, f"it wrote into the grader's channel ({e})") from None
@@ -133,8 +155,31 @@ class _Server:
             raise ServerDied(0, "it wrote into the grader's channel (bad greeting)")
         if reply.get("fatal"):
             self.kill()
-            raise SandboxError(f"the operation server could not be confined: {_text(reply['fatal'])}")
+            raise SandboxError(f"the operation server could not be confined: {bounded_text(reply['fatal'])}")
         return reply
+
+    def _wrapped(self, argv: list[str], uid: int | None, gid: int | None, work: str) -> tuple[list[str], dict]:
+        """``argv`` run under bubblewrap as ``uid``: the command line, and how Popen starts it."""
+        argv = bubblewrap.command(
+            bwrap_path(),
+            argv,
+            package=str(self.package),
+            spec_name=self.spec_name,
+            uid=uid,
+            gid=gid,
+            scratch_mb=self.config.scratch_mb,
+            work=work,
+        )
+        if uid is None:
+            return argv, {}
+        sources = [*bubblewrap.python_roots(), *bubblewrap.kit_files(self.spec_name), str(self.package)]
+        folders = bubblewrap.unreachable_ancestors(sources)
+        if not folders:
+            return argv, {"user": uid, "group": gid, "extra_groups": []}
+        masks = {folder: [s for s in sources if s.startswith(folder + "/")] for folder in folders}
+        launch = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.launch import main; main()"
+        request = json.dumps({"uid": uid, "gid": gid, "masks": masks, "argv": argv})
+        return [sys.executable, "-c", launch, request], {}
 
     def progress_index(self, seq: int) -> int:
         if self.progress is None:
@@ -228,6 +273,9 @@ class _Server:
             code = self.process.returncode
         if self.killed_because:
             return self.killed_because
+        if self.isolation.mechanism == BUBBLEWRAP and code is not None and code > 128:
+            code = 128 - code  # bwrap exits with 128 + the signal that ended the server
+        self.exit_code = code
         return describe_exit(code, self.config)
 
     def kill(self) -> None:
@@ -285,12 +333,12 @@ def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | N
     from ..registry import kit, main_spec
 
     spec_name = spec_name or main_spec()
-    server = _Server((package or kit(spec_name).reference_dir).resolve(), spec_name, config)
+    server = Server((package or kit(spec_name).reference_dir).resolve(), spec_name, config)
     try:
         reply = server.start()
         if reply.get("error"):
-            raise SandboxError(f"the operation server cannot load the reference: {_text(reply['error'])}")
-        return _text(reply.get("isolation", ""))
+            raise SandboxError(f"the operation server cannot load the reference: {bounded_text(reply['error'])}")
+        return bounded_text(reply.get("isolation", ""))
     except ServerDied as e:
         raise SandboxError(f"the operation server does not start: {e.reason}; see {server.run_dir}") from None
     finally:

@@ -43,7 +43,9 @@ Answer (server to test process)::
      "twins": {"out": [[id, text]], "marks": [[id, [[r, c, mark]]]], "used": [[id, n]], "free": [id]}}
 
 The answer's ``error`` kind is a :class:`speckit.core.FailureKind` value or one of
-:class:`ErrorKind`. A failure of the last command of a message stops the message there.
+:class:`ErrorKind`. A failed command stops the message there. The released values are
+dropped after the commands, under the read time limit; the progress index is then the
+number of commands.
 
 Greeting: ``{"seq": 0, "isolation": text}``, or ``{"seq": 0, "error": text}`` (the package
 cannot be imported: :class:`ImportProblem` says why), or ``{"seq": 0, "fatal": text}``
@@ -61,6 +63,8 @@ HEADER = struct.Struct(">I")
 PROGRESS = struct.Struct("<q")
 """The progress page: one 64-bit word, ``seq << INDEX_BITS | index`` of the command the server is running."""
 INDEX_BITS = 20
+IMPORTING = 1
+"""The progress word while the server imports the package, before its greeting."""
 
 MAX_REPLY = 8 * 2**20
 """Bytes of one message from the server; a longer one is a protocol violation."""
@@ -124,6 +128,9 @@ class ErrorKind:
     """The operation, or its module, cannot be had (raised as MissingOperation)."""
     ATTRIBUTE = "attribute"
     """A read found no such attribute (raised as AttributeError)."""
+    RELEASE = "release"
+    """Releasing a value the tests dropped failed (its finalizer ran too long); ``at`` is the
+    number of commands, one past the last."""
 
 
 class TwinKind:

@@ -1,6 +1,6 @@
 """The operation server process: everything that runs inside it.
 
-:meth:`_Server.start <speckit.sandbox.process._Server.start>` runs :func:`_server_main`,
+:meth:`Server.start <speckit.sandbox.process.Server.start>` runs :func:`main`,
 which confines the process (:mod:`speckit.sandbox.confine`), imports the implementation
 and answers requests until the pipe closes: calls and reads of values under a watchdog,
 twins of the test's Display and Input objects, and the progress page. It imports
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import importlib
 import io
 import json
 import mmap
@@ -23,11 +24,11 @@ from typing import Any
 import attrs
 
 from .. import impl as impl_loader
-from ..core import FailureKind, ImplementationError, Presence, SuiteFailure, TimeLimitReached
+from ..core import FailureKind, ImplementationError, MissingOperation, Presence, SuiteFailure, TimeLimitReached
 from ..impl import Implementation, bool_problem, failure_of
-from .config import READ_LIMIT
+from .config import READ_LIMIT, served_classes
 from .confine import confine, libc
-from .protocol import HEADER, INDEX_BITS, MAX_FIELDS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
+from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_FIELDS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
 
 
 class _Watchdog:
@@ -43,6 +44,8 @@ class _Watchdog:
     def __init__(self) -> None:
         self.deadline = float("inf")
         self.ticking = False
+        self.fired = False
+        """Whether the deadline was reached since this was last cleared (even if the code swallowed it)."""
 
     def start(self) -> None:
         self.ticking = True
@@ -56,6 +59,7 @@ class _Watchdog:
     def on_alarm(self, signum, frame) -> None:
         if time.monotonic() >= self.deadline:
             self.deadline = float("inf")
+            self.fired = True
             raise TimeLimitReached()
 
 
@@ -142,7 +146,7 @@ class _Twin:
 class _ServerState:
     """The server's tables: the implementation, its values by handle id, the twins."""
 
-    def __init__(self, implementation: Implementation, config: dict):
+    def __init__(self, implementation: Implementation, config: dict, served: dict[str, type]):
         self.implementation = implementation
         self.config = config
         self.values: dict[int, Any] = {}
@@ -153,10 +157,10 @@ class _ServerState:
         self.output_limit = int(config["output_kb"]) * 1024
         self.outputs = [stream for stream in (sys.stdout, sys.stderr) if isinstance(stream, _BoundedOutput)]
         """The server's own stdout and stderr, whose allowance starts afresh at every call."""
-        from adt.display import Display
-        from adt.input import Input
-
-        self.display_class, self.input_class = Display, Input
+        self.import_failures: dict[str, str] = {}
+        self.package_dir = os.path.dirname(getattr(implementation.package, "__file__", None) or list(implementation.package.__path__)[0] + "/")
+        self.served = served
+        """The kit's classes the server makes twins of, by twin kind."""
 
     # values
 
@@ -207,9 +211,9 @@ class _ServerState:
             if new:
                 recorder = _Recorder(self.output_limit)
                 if kind == TwinKind.DISPLAY:
-                    value = self.display_class(recorder, {})
+                    value = self.served[kind](recorder, {})
                 elif kind == TwinKind.INPUT:
-                    value = self.input_class(None, recorder)
+                    value = self.served[kind](None, recorder)
                 else:
                     value = recorder
                 self.twins[tid] = _Twin(kind, value, recorder)
@@ -252,10 +256,33 @@ class _ServerState:
         key = (module, name)
         found = self.functions.get(key)
         if found is None:
+            self.import_module(module)
             facade = getattr(self.implementation, module)
             found = getattr(facade, name).function()
             self.functions[key] = found
         return found
+
+    def import_module(self, module: str) -> None:
+        """Import the implementation's ``module``; MissingOperation naming why it cannot be, in the
+        words of :func:`import_failure` (a missing module and a syntax error are worded by the loader)."""
+        failure = self.import_failures.get(module)
+        if failure is None:
+            full = f"{self.implementation.package.__name__}.{module}"
+            try:
+                importlib.import_module(full)
+                return
+            except ModuleNotFoundError as e:
+                if e.name == full:
+                    return
+                failure = import_failure(e, self.package_dir, self.config)
+            except SyntaxError:
+                return
+            except TimeLimitReached:
+                failure = f"{module}.py took more than {self.config['import_seconds']:g} s to import"
+            except BaseException as e:  # noqa: BLE001 - any failure while importing is the module's
+                failure = import_failure(e, self.package_dir, self.config)
+            self.import_failures[module] = failure
+        raise MissingOperation(f"module {module} could not be imported: {failure}")
 
     def resolve(self, module: str, name: str) -> dict:
         import inspect
@@ -265,7 +292,7 @@ class _ServerState:
         except SuiteFailure as e:
             return {ErrorKind.MISSING: str(e)}
         except TimeLimitReached:
-            return {ErrorKind.MISSING: f"module {module} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
+            return {ErrorKind.MISSING: f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
         try:
             signature = _limited(1.0, inspect.signature, function)
             data = [[p.name, int(p.kind), p.default is not inspect.Parameter.empty] for p in signature.parameters.values()]
@@ -296,7 +323,7 @@ class _ServerState:
         except SuiteFailure as e:
             return None, {"kind": ErrorKind.MISSING, "message": str(e)}
         except TimeLimitReached:
-            return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
+            return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
         try:
             arguments = [self.decode(a) for a in args]
         except LookupError as e:
@@ -313,12 +340,18 @@ class _ServerState:
                 kind, problem = failure_of(qualname, e, limit)
                 if kind is None:
                     kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__}: {e}"
+                if isinstance(e, MemoryError) or (kind == FailureKind.HUNG and near_memory_limit(self.config)):
+                    kind, problem = FailureKind.FAILED, over_memory(qualname, self.config)
             else:
                 kind = FailureKind.FAILED
                 if expects_bool:
                     problem = bool_problem(qualname, result)
         except TimeLimitReached:
             kind, problem = FailureKind.HUNG, failure_of(qualname, TimeLimitReached(), limit)[1]
+            if near_memory_limit(self.config):
+                kind, problem = FailureKind.FAILED, over_memory(qualname, self.config)
+        except MemoryError:
+            kind, problem = FailureKind.FAILED, over_memory(qualname, self.config)
         except BaseException as e:  # noqa: BLE001 - the description itself failed
             kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
@@ -332,13 +365,14 @@ class _ServerState:
         tag = command[0]
         try:
             if tag == Command.MODULE:
+                _limited(self.config["import_seconds"], self.import_module, command[1])
                 subject = _limited(self.config["import_seconds"], self.implementation.module, command[1])
             else:
                 subject = self.decode(command[1])
         except SuiteFailure as e:
             return None, {"kind": ErrorKind.MISSING, "message": str(e)[:MAX_MESSAGE]}
         except TimeLimitReached:
-            return None, {"kind": ErrorKind.MISSING, "message": f"module {command[1]} could not be imported: importing it took more than {self.config['import_seconds']:g} s"}
+            return None, {"kind": ErrorKind.MISSING, "message": f"module {command[1]} could not be imported: {command[1]}.py took more than {self.config['import_seconds']:g} s to import"}
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"the value was not read: {e}"}
         if tag == Command.MODULE and command[2] is None:
@@ -486,11 +520,20 @@ def main() -> None:
     import spec as spec_data
 
     specification = spec_data.load(argument["spec"])
-    import adt.display  # noqa: F401 - the twins' classes, before the view of the files narrows
-    import adt.input  # noqa: F401
+    for name in specification.kit.supplied:  # before the view of the files narrows
+        importlib.import_module(name)
+    served = served_classes(specification)
 
     try:
-        isolation = confine(config, argument["uid"], argument["gid"], argument["work"], argument["package"])
+        isolation = confine(
+            config,
+            argument["uid"],
+            argument["gid"],
+            argument["work"],
+            argument["package"],
+            kit=argument["kit"],
+            mechanism=argument["mechanism"],
+        )
     except OSError as e:
         _write_frame(reply, {"seq": 0, "fatal": str(e)})
         return
@@ -499,15 +542,18 @@ def main() -> None:
     sys.stdout = _BoundedOutput(int(config["output_kb"]) * 1024)
     sys.stderr = _BoundedOutput(int(config["output_kb"]) * 1024)
     sys.stdin = io.StringIO("")
+    progress.value = IMPORTING
     try:
         implementation = _limited(config["import_seconds"], impl_loader.load, argument["package"], specification)
     except ImplementationError as e:
-        _write_frame(reply, {"seq": 0, "error": str(e)[:MAX_MESSAGE]})
+        cause = e.__context__
+        reason = import_failure(cause, argument["package"], config) if cause is not None else str(e)
+        _write_frame(reply, {"seq": 0, "error": reason[:MAX_MESSAGE]})
         return
     except TimeLimitReached:
-        _write_frame(reply, {"seq": 0, "error": f"{argument['package']}/__init__.py could not be imported: importing it took more than {config['import_seconds']:g} s"})
+        _write_frame(reply, {"seq": 0, "error": f"the package took more than {config['import_seconds']:g} s to import"})
         return
-    state = _ServerState(implementation, config)
+    state = _ServerState(implementation, config, served)
     _write_frame(reply, {"seq": 0, "isolation": isolation})
     buffer = bytearray()
     while True:
@@ -547,15 +593,81 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
     _WATCHDOG.start()
     try:
         _run_commands(state, commands, seq, answer, progress)
+        # Released after the commands (a value the test dropped right after passing it to a
+        # pipelined call is still that call's argument), under the same limits: a finalizer
+        # (__del__) that loops is stopped and reported as such, not blamed on a later call.
+        progress.value = seq << INDEX_BITS | len(commands)
+        problem = _release(state, message.get("release", ()))
+        if problem is not None and answer["error"] is None:
+            answer["error"] = {"at": len(commands), "kind": ErrorKind.RELEASE, "message": problem}
     finally:
         _WATCHDOG.stop()
-    # Released after the commands: a value the test dropped right after passing it to a
-    # pipelined call is still that call's argument.
-    for handle_id in message.get("release", ()):
-        state.values.pop(handle_id, None)
-        state.twins.pop(handle_id, None)
     answer["twins"] = state.twin_updates()
     return answer
+
+
+def _release(state: _ServerState, handle_ids) -> str | None:
+    """Drop the values the tests released, each under the read time limit; why one failed, or None."""
+    watchdog, problem = _WATCHDOG, None
+    for handle_id in handle_ids:
+        value = state.values.pop(handle_id, None)
+        state.twins.pop(handle_id, None)
+        if value is None:
+            continue
+        owner = type(value).__name__
+        watchdog.fired = False
+        watchdog.deadline = time.monotonic() + READ_LIMIT
+        try:
+            del value  # runs the value's finalizers, if this was its last reference
+            if watchdog.fired:  # the finalizer swallowed the time-out
+                raise TimeLimitReached()
+        except TimeLimitReached:
+            problem = problem or f"releasing a value ({owner}) took more than {READ_LIMIT:g} s"
+        except MemoryError:
+            problem = problem or f"releasing a value ({owner}) went over the memory limit of {state.config['memory_mb']} MB"
+        except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
+            pass
+        finally:
+            watchdog.deadline = float("inf")
+    return problem
+
+
+def near_memory_limit(config: dict) -> bool:
+    """Whether the server's address space is within a quarter of its limit (a call that ran out
+    of time while allocating is reported as the memory breach it was about to be)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024 >= 0.75 * int(config["memory_mb"]) * 2**20
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def over_memory(label: str, config: dict) -> str:
+    return f"{label} went over the memory limit of {config['memory_mb']} MB"
+
+
+def import_failure(error: BaseException, package: str, config: dict) -> str:
+    """Why importing the package failed, naming the file that raised: "grid.py raised NameError
+    at import: ...", "grid.py went over the memory limit of N MB at import", or "the package
+    took more than N s to import"."""
+    if isinstance(error, TimeLimitReached):
+        return f"the package took more than {config['import_seconds']:g} s to import"
+    where = "the package"
+    folder = os.path.realpath(package).rstrip("/") + "/"
+    trace = error.__traceback__
+    while trace is not None:
+        filename = os.path.realpath(trace.tb_frame.f_code.co_filename)
+        if filename.startswith(folder):
+            where = filename[len(folder) :]
+        trace = trace.tb_next
+    if isinstance(error, SyntaxError) and error.filename and os.path.realpath(error.filename).startswith(folder):
+        where = os.path.realpath(error.filename)[len(folder) :]
+    if isinstance(error, MemoryError):
+        return f"{where} went over the memory limit of {config['memory_mb']} MB at import"
+    return f"{where} raised {type(error).__name__} at import: {error}"
 
 
 def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, progress: ctypes.c_int64) -> None:

@@ -43,28 +43,28 @@ class Handle:
     def __getattr__(self, name: str):
         if name.startswith("__"):
             raise AttributeError(name)
-        return self._owner._read_attribute(self, name)
+        return self._owner.read_attribute(self, name)
 
     def __eq__(self, other: Any):
-        return self._owner._compare(self, other)
+        return self._owner.compare(self, other)
 
     def __ne__(self, other: Any):
-        same = self._owner._compare(self, other)
+        same = self._owner.compare(self, other)
         return same if same is NotImplemented else not same
 
     __hash__ = object.__hash__
 
     def __dir__(self) -> list[str]:
-        return self._owner._names(self)
+        return self._owner.names(self)
 
     def __del__(self) -> None:
         try:
-            self._owner._released_handle(self)
+            self._owner.released_handle(self)
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
 
 
-def _uses_handles(arguments: list) -> bool:
+def uses_handles(arguments: list) -> bool:
     """Whether a call's encoded arguments name a value held by the server."""
     return any(_names_handle(a, 0) for a in arguments)
 
@@ -82,11 +82,11 @@ def _names_handle(wire: Any, depth: int) -> bool:
     return False
 
 
-class _StaleHandle(Exception):
+class StaleHandle(Exception):
     pass
 
 
-class _Encoder:
+class Encoder:
     """Turns a call's arguments into the wire form, mirroring kit objects it meets."""
 
     def __init__(self, owner: SandboxedImplementation):
@@ -104,7 +104,7 @@ class _Encoder:
             return value
         if kind is Handle:
             if value._owner is not self.owner or value._gen != self.owner.generation:
-                raise _StaleHandle(self.owner.dead_reason or "the value belongs to another implementation")
+                raise StaleHandle(self.owner.dead_reason or "the value belongs to another implementation")
             return [Value.HANDLE, value._hid]
         if depth > MAX_DEPTH:
             raise TypeError("argument nested too deeply to cross into the sandbox")
@@ -116,7 +116,7 @@ class _Encoder:
             return [Value.LIST, [self.encode(v, depth + 1) for v in value]]
         if kind is dict:
             return [Value.DICT, [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]]
-        twin = self.owner._twins.encode(value, self)
+        twin = self.owner.twins.encode(value, self)
         if twin is not None:
             return twin
         if isinstance(value, bool):
@@ -128,7 +128,7 @@ class _Encoder:
         raise TypeError(f"a {type(value).__name__} cannot be passed to a sandboxed implementation")
 
 
-def _decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: int) -> Any:
+def decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: int) -> Any:
     """A result from the server: checked, and turned into plain values, a handle or a mirrored object."""
     if value is None or isinstance(value, (bool, int, str)):
         return value
@@ -143,13 +143,13 @@ def _decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: i
         except ValueError:
             raise ProtocolViolation("float malformed") from None
     if tag == Value.TUPLE and len(value) == 2 and isinstance(value[1], list):
-        return tuple(_decode(v, owner, handle_id, depth + 1) for v in value[1])
+        return tuple(decode(v, owner, handle_id, depth + 1) for v in value[1])
     if tag == Value.TWIN and len(value) == 2 and isinstance(value[1], int):
-        return owner._twins.original(value[1])
+        return owner.twins.original(value[1])
     raise ProtocolViolation("result malformed")
 
 
-class _TwinRegistry:
+class TwinRegistry:
     """The kit's Display and Input objects and text streams that have a twin in the server.
 
     A twin lives as long as the server may still use it: while the server reports that
@@ -169,10 +169,10 @@ class _TwinRegistry:
 
     def kinds(self) -> tuple:
         if self._kinds is None:
-            from adt.display import Display
-            from adt.input import Input
+            from .config import served_classes
 
-            self._kinds = (Display, Input)
+            served = served_classes(self.owner.spec)
+            self._kinds = (served.get(TwinKind.DISPLAY), served.get(TwinKind.INPUT))
         return self._kinds
 
     def reset(self) -> None:
@@ -183,11 +183,11 @@ class _TwinRegistry:
     def pinned(self) -> bool:
         return bool(self.pinned_ids)
 
-    def encode(self, value: Any, encoder: _Encoder) -> list | None:
+    def encode(self, value: Any, encoder: Encoder) -> list | None:
         display_class, input_class = self.kinds()
-        if isinstance(value, display_class):
+        if display_class is not None and isinstance(value, display_class):
             kind = TwinKind.DISPLAY
-        elif isinstance(value, input_class):
+        elif input_class is not None and isinstance(value, input_class):
             kind = TwinKind.INPUT
         elif isinstance(value, io.TextIOBase):
             kind = TwinKind.STREAM
@@ -196,14 +196,14 @@ class _TwinRegistry:
         tid = self.by_object.get(id(value))
         new = tid is None
         if new:
-            tid = self.owner._new_id()
+            tid = self.owner.new_id()
             self.twins[tid] = {"kind": kind, "ref": weakref.ref(value), "strong": None, "rest": None}
             self.by_object[id(value)] = tid
             weakref.finalize(value, self._forget, tid, id(value), self.owner.generation)
         self._state(tid, value, new, encoder)
         return [Value.TWIN, tid]
 
-    def _state(self, tid: int, value: Any, new: bool, encoder: _Encoder) -> None:
+    def _state(self, tid: int, value: Any, new: bool, encoder: Encoder) -> None:
         if any(item[0] == tid for item in encoder.twins):
             return
         record = self.twins[tid]
@@ -224,7 +224,7 @@ class _TwinRegistry:
             state = record["rest"]
         encoder.twins.append([tid, kind, new, state])
 
-    def send_pinned(self, encoder: _Encoder) -> None:
+    def send_pinned(self, encoder: Encoder) -> None:
         """Send the state of every object the server still refers to: the test's copy is the authority."""
         for tid in sorted(self.pinned_ids):
             self._state(tid, self.twins[tid]["strong"], False, encoder)
@@ -233,7 +233,7 @@ class _TwinRegistry:
         if self.by_object.get(object_id) == tid:
             del self.by_object[object_id]
         if self.twins.pop(tid, None) is not None and generation == self.owner.generation:
-            self.owner._released.append(tid)
+            self.owner.released.append(tid)
 
     def original(self, tid: int) -> Any:
         record = self.twins.get(tid)

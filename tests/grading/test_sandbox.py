@@ -15,6 +15,7 @@ import ast
 import hashlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -31,7 +32,7 @@ from speckit.impl import OperationFailed
 from speckit.paths import REPO_ROOT
 from speckit.registry import kit
 from speckit.runner import run_suite
-from speckit.sandbox import Handle, SandboxConfig, load_sandboxed
+from speckit.sandbox import Handle, SandboxConfig, load_sandboxed, probe_isolation
 
 from .conftest import INCREMENT, INDEX_RUBRIC, REFERENCE, malicious_cases, malicious_index, malicious_package, needs_root, patched_reference, reference_copy
 
@@ -40,17 +41,21 @@ SUITE = kit("connect4").suite_dir
 INDEX_TESTS = [SUITE / "test_index.py"]
 
 CASES = malicious_cases()
-RAISES = {"exit", "sysexit", "killparent", "forkbomb", "loop", "stubborn", "memory", "printer"}
+BUBBLEWRAP = probe_isolation(SandboxConfig()).complete
+"""Under bubblewrap the server is PID 1 of its own namespace: it has no parent to kill
+(killparent signals only itself, which PID 1 ignores) and no process to kill at all
+(killall's kill(-1) raises ProcessLookupError). Each earns what that behaviour earns."""
+RAISES = {"exit", "sysexit", "forkbomb", "loop", "stubborn", "memory", "printer", "killall" if BUBBLEWRAP else "killparent"}
 EQUALS_RAISES = {"forger"}
-HARMLESS = {"reader", "writer", "deleter", "patcher", "killall"}
+HARMLESS = {"reader", "writer", "deleter", "patcher", "killparent" if BUBBLEWRAP else "killall"}
 REASONS = {
     "exit": "ended the implementation's process (it exited with status 0)",
     "sysexit": "tried to end the program (SystemExit 3)",
-    "killparent": "raised PermissionError",
+    **({"killall": "raised ProcessLookupError"} if BUBBLEWRAP else {"killparent": "raised PermissionError"}),
     "forkbomb": "raised BlockingIOError",
     "loop": "did not return within 2 s",
     "stubborn": "did not return within 2 s",
-    "memory": "raised MemoryError",
+    "memory": "went over the memory limit of 1024 MB",
     "printer": "printed more than 1024 KB",
     "forger": "wrote into the grader's channel",
 }
@@ -206,7 +211,7 @@ def _probe_package(tmp_path: Path) -> Path:
     attempt("read_hidden", lambda: os.listdir(HIDDEN))
     attempt("fork", lambda: os._exit(0) if os.fork() == 0 else None)
     attempt("exec", lambda: subprocess.run(["/bin/true"]))
-    attempt("signal_parent", lambda: os.kill(os.getppid(), 0))
+    attempt("signal_grader", lambda: os.kill(GRADER, 0))
     attempt("big_file", lambda: open("big", "w").write("x" * 3 * 2**20))
     attempt("write_kit", lambda: open(REPO + "/adt/planted.py", "w").write("x"))
     facts["repo"] = sorted(os.listdir(REPO))
@@ -217,7 +222,7 @@ def _probe_package(tmp_path: Path) -> Path:
     hidden = tmp_path / "hidden"
     hidden.mkdir()
     (hidden / "secret.txt").write_text("secret")
-    text = text.replace("from spec import require\n", f"from spec import require\n\nREPO = {str(REPO_ROOT)!r}\nHIDDEN = {str(hidden)!r}\n")
+    text = text.replace("from spec import require\n", f"from spec import require\n\nREPO = {str(REPO_ROOT)!r}\nHIDDEN = {str(hidden)!r}\nGRADER = {os.getpid()}\n")
     (package / "index.py").write_text(text)
     return package
 
@@ -232,10 +237,13 @@ def _facts(implementation) -> dict:
 
 
 @needs_root
-def test_the_server_is_confined(tmp_path, monkeypatch):
+@pytest.mark.parametrize("bubblewrap", [True, False], ids=["bubblewrap", "fallback"])
+def test_the_server_is_confined(tmp_path, monkeypatch, bubblewrap):
     monkeypatch.setenv("SPECKIT_TEST_SECRET", "s3cret")
     package = _probe_package(tmp_path)
-    config = SandboxConfig(uid=61500, gid=61500, output_kb=1024, hide=(str(tmp_path / "hidden"),))
+    config = SandboxConfig(uid=61500, gid=61500, output_kb=1024, hide=(str(tmp_path / "hidden"),), bubblewrap=bubblewrap)
+    if bubblewrap and not probe_isolation(config).complete:
+        pytest.skip(probe_isolation(config).warning)
     implementation = load_sandboxed(package, CONNECT4, config)
     try:
         facts = _facts(implementation)
@@ -244,12 +252,22 @@ def test_the_server_is_confined(tmp_path, monkeypatch):
     assert (facts["uid"], facts["gid"], facts["groups"]) == (61500, 61500, [])
     assert facts["nproc"] == 0 and facts["as"] == 1024 * 2**20
     assert facts["fork"] == "BlockingIOError" and facts["exec"] in ("BlockingIOError", "PermissionError")
-    assert facts["signal_parent"] == "PermissionError"
+    assert facts["signal_grader"] == ("ProcessLookupError" if bubblewrap else "PermissionError")
     assert facts["big_file"] == "OSError"
-    assert facts["write_kit"] in ("PermissionError", "OSError")
+    assert not (REPO_ROOT / "adt" / "planted.py").exists(), "the server wrote into the kit"
+    if not bubblewrap or not REPO_ROOT.is_relative_to("/tmp"):  # under bubblewrap /tmp is the server's own
+        assert facts["write_kit"] in ("PermissionError", "OSError")
     assert "SPECKIT_TEST_SECRET" not in facts["env"]
     assert facts["cwd"] == []
-    if "private mount namespace" in implementation.isolation:
+    if bubblewrap:
+        assert implementation.isolation.startswith("uid 61500, gid 61500; bubblewrap")
+        assert facts["read_suite"] == facts["read_git"] == "FileNotFoundError"
+        assert facts["read_hidden"] == "FileNotFoundError"
+        kit_files = {"adt", "spec", "speckit", ".venv"} | set(CONNECT4.kit.supplied)
+        assert set(facts["repo"]) <= kit_files, facts["repo"]
+        kit_top = REPO_ROOT.relative_to("/tmp").parts[0] if REPO_ROOT.is_relative_to("/tmp") else None
+        assert set(facts["tmp"]) <= {"speckit-work", kit_top}, facts["tmp"]
+    elif "private mount namespace" in implementation.isolation:
         assert facts["read_suite"] == facts["read_git"] == "FileNotFoundError"
         assert facts["read_hidden"] in ("PermissionError", "FileNotFoundError")
         assert set(facts["repo"]) <= {"adt", "spec", "speckit", "reference_games", ".venv"}
@@ -338,11 +356,11 @@ def test_a_forged_answer_kills_the_server(tmp_path):
         implementation.close()
 
 
-def test_an_unloadable_package_is_reported_like_in_process(tmp_path):
+def test_an_unloadable_package_is_reported_with_the_file_that_raised(tmp_path):
     from speckit.impl import ImplementationError
 
     package = reference_copy(tmp_path / "broken", __init__="raise ValueError('no')\n")
-    with pytest.raises(ImplementationError, match=r"__init__.py could not be imported: ValueError: no"):
+    with pytest.raises(ImplementationError, match=r"^__init__.py raised ValueError at import: no$"):
         load_sandboxed(package, CONNECT4, SandboxConfig(uid=61506))
 
 
