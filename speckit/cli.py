@@ -106,6 +106,10 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--rubric", default=None, metavar="FILE", help="the rubric (TOML; default: the kit's rubric of the specification)")
     _spec_option(grade)
     grade.set_defaults(run=_grade)
+
+    from .bundle.cli import add_command as add_bundle_command
+
+    add_bundle_command(commands, _spec_option)
     return parser
 
 
@@ -123,6 +127,8 @@ def _check(args: argparse.Namespace) -> int:
     target = _implementation_path(args.path) if args.path else None
     if args.spec is None:
         args.spec = _spec_of(args.path, target) if target else registry.main_spec()
+    if target is None and not kit(args.spec).reference:
+        raise UserError("this kit carries no reference implementation (a student bundle): give your package's folder, as in `speckit check mypackage`")
     specification = spec_data.load(args.spec)
     origin = str(target) if target else f"the reference implementation ({kit(args.spec).reference})"
     print(f"Checking {origin} against {specification.title} ...", file=sys.stderr, flush=True)
@@ -188,6 +194,8 @@ def _skeleton(args: argparse.Namespace) -> int:
 def _zoo(args: argparse.Namespace) -> int:
     from .zoo import killed, load_mutants, run_zoo
 
+    if not kit(args.spec).declaration.zoo:
+        raise UserError("this kit carries no zoo of faulty variants (a student bundle)")
     mutants = load_mutants(args.spec)
     with tempfile.TemporaryDirectory(prefix="speckit-zoo-") as scratch:
         runs = run_zoo(mutants, Path(scratch), jobs=args.jobs)
