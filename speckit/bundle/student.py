@@ -26,8 +26,8 @@ from .. import registry, rubric as rubric_module
 from ..paths import REPO_ROOT
 from .source import SKIPPED, BundleError, checkout, refuse_existing
 
-MACHINERY_LEFT_OUT = ("rubrics", "bundle", "_kit")
-"""Parts of ``speckit/`` a student bundle does not carry: the rubrics, the bundle builders, an installed wheel's copies."""
+MACHINERY_LEFT_OUT = ("rubrics", "_kit")
+"""Parts of ``speckit/`` a student bundle does not carry: the rubrics and an installed wheel's copies."""
 
 
 @attrs.frozen
