@@ -42,9 +42,10 @@ LOOK_AHEAD_LIMITS = {4: 5, 5: 4, 6: 3, 7: 3, 8: 3, 9: 2}
 """The deepest look-ahead offered on each grid side.
 
 The tree holds every sequence of moves, so each level more multiplies the work by the
-number of empty squares. Each limit is the deepest whose first move (the largest tree)
-takes well under 15 seconds and 150 megabytes on an ordinary machine; one more level
-would take from 20 seconds (9 x 9) to minutes (see benchmarks/game_tree.py).
+number of empty squares. At each limit the first move (the largest tree) takes under
+2 seconds of processor time and 100 megabytes on this kind of machine (see
+benchmarks/game_tree.py); one more level would multiply the work by 11 (4 x 4) to
+79 (9 x 9).
 """
 
 

@@ -12,19 +12,36 @@ Size. Looking 4 moves ahead on a 4 x 4 grid makes about 47,000 nodes, 5 moves ab
 a plain number (getLevel makes a LevelNumberType from it, setLevel reads one) and its
 three links.
 
-Speed. buildGame, chooseBest, findBest and adjustLevel walk the nodes directly rather
-than through the handle-making operations, and generateLevel puts each child's mark on
-its copy of the grid by setting the grid's bit for the square instead of calling
-GridType.occupySquare, which builds a location, a square and a symbol on every call:
-the same grids, several times faster. Everything else follows the documented calls.
+Speed. The computer must answer within 2 seconds at every size and look-ahead the game
+offers, and a tree can hold over half a million grids, so three things are done faster
+than the documented calls would do them, with the same results:
+
+- buildGame, chooseBest, findBest and adjustLevel walk the nodes directly rather than
+  through the handle-making operations;
+- generateLevel puts each child's mark on its copy of the grid by setting the grid's
+  bit for the square instead of calling GridType.occupySquare, which builds a
+  location, a square and a symbol on every call;
+- a child's worth is not evaluateGrid of the child but its parent's evaluation plus
+  the change its one new mark makes to the lines through that square (GridType's
+  ``Lines.gains``, worked out once for all the children of a node), and whether the
+  child's game is over comes from the same pass. ``tests/kit/test_reference_evaluation.py``
+  checks that every worth in built trees is exactly evaluateGrid's;
+- buildGame pauses Python's cycle collector while the tree grows.
+
+Everything else follows the documented calls.
 
 Rulings: the first player moves at even levels and the second at odd ones, and every
 worth is taken from the first player's point of view (erratum E29); chooseBest is
-minimax (E30); findBest and findMove return a detached copy of the chosen subtree,
-leaving the tree they search as it was (E31); adjustLevel renumbers from 0 (E37).
+minimax (E30), recording each inner node's value as its worth; findBest and findMove
+return a detached copy of the chosen subtree, leaving the searched tree's shape as it
+was (E31); adjustLevel renumbers from 0 (E37).
 """
 
 from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import attrs
 
@@ -182,7 +199,9 @@ def buildGame(tree: GameTree, grid: Grid, first: Player, second: Player, depth: 
         tree = setGrid(tree, grid)
     else:
         tree = setChild(tree, newGameTreeType())
-    _grow(tree.node, first, second, depth.number)
+    if depth.number > 0 and not grid_adt.gameOver(grid):
+        with _collector_paused():
+            _grow(tree.node, first, second, depth.number, grid_adt.evaluateGrid(grid, first).number)
     return tree
 
 
@@ -197,7 +216,9 @@ def generateLevel(tree: GameTree, first: Player, second: Player) -> GameTree:
     _require_node(tree, "GameTreeType.generateLevel")
     require(isEmpty(getChild(tree)), "GameTreeType.generateLevel", "the root must not have children yet")
     _require_players(first, second, "GameTreeType.generateLevel")
-    _generate(tree.node, first, second)
+    grid = getGrid(tree)
+    if not grid_adt.gameOver(grid):
+        _generate(tree.node, first, second, grid_adt.evaluateGrid(grid, first).number)
     return tree
 
 
@@ -206,7 +227,8 @@ def chooseBest(tree: GameTree) -> Worth:
 
     A leaf is worth its grid's worth; a node at an even level (the first player to
     move) the greatest value among its children, a node at an odd level the least.
-    Each inner node's value is recorded as its grid's worth on the way.
+    Each inner node's value is recorded as its grid's worth on the way: the tree keeps
+    its shape, but its inner worths become minimax values.
     """
     _require_node(tree, "GameTreeType.chooseBest")
     require(not isEmpty(getChild(tree)), "GameTreeType.chooseBest", "the root must have at least one child")
@@ -217,9 +239,9 @@ def findBest(tree: GameTree, worth: Worth) -> GameTree:
     """Return the first of the root's children whose minimax value is the worth, as a tree of its own.
 
     The result is a copy of that child's subtree with no parent and no sibling (erratum
-    E31); the searched tree is left as it was. Each child's value is worked out afresh
-    (the minimax of chooseBest, which records it as the child's worth), so findBest
-    does not depend on chooseBest having run.
+    E31); the searched tree keeps its shape. Each child's value is worked out afresh
+    with the minimax of chooseBest, which records it as the worth of every inner node
+    below the root it looks at, so findBest does not depend on chooseBest having run.
     """
     _require_node(tree, "GameTreeType.findBest")
     child = tree.node.child
@@ -270,44 +292,75 @@ def _require_players(first: Player, second: Player, operation: str) -> None:
     )
 
 
-def _grow(node: Node, first: Player, second: Player, depth: int) -> None:
-    """Give the node, and each node below it, its children until the given level."""
-    if node.level >= depth:
-        return
-    _generate(node, first, second)
-    child = node.child
-    while child is not None:
-        _grow(child, first, second, depth)
-        child = child.sibling
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a tree grows.
+
+    The collector runs every few hundred new objects and now and then walks every object
+    alive, so growing a tree of half a million nodes would have it walk the growing tree
+    again and again to find nothing: half the time of the build. It runs as usual after.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
-def _generate(node: Node, first: Player, second: Player) -> None:
-    """generateLevel on a node: one child per empty square, row by row, in a sibling list."""
+def _grow(node: Node, first: Player, second: Player, depth: int, score: int) -> None:
+    """Give the node, and each node below it, its children until the given level.
+
+    The node is above that level, its game is not over and ``score`` is its evaluation
+    for the first player.
+    """
+    going_on = _generate(node, first, second, score)
+    if node.level + 1 < depth:
+        for child in going_on:
+            _grow(child, first, second, depth, child.grid.worth)
+
+
+def _generate(node: Node, first: Player, second: Player, score: int) -> list[Node]:
+    """generateLevel on a node whose game is not over and whose evaluation is ``score``.
+
+    The children, one per empty square row by row, become the node's sibling list; the
+    ones whose game goes on are returned (their worth is their evaluation).
+    """
     grid = node.grid
-    if grid_adt.gameOver(grid):
-        return
     mover = first if node.level % 2 == 0 else second
     plays_red = symbol_adt.getColour(player_adt.getSymbol(mover)).name == RED
+    first_is_red = symbol_adt.getColour(player_adt.getSymbol(first)).name == RED
+    mine, theirs = (grid.red, grid.blue) if first_is_red else (grid.blue, grid.red)
+    # evaluateGrid of each child, from this grid's: see the module's note on speed.
+    every = grid_adt.lines(grid.side)
+    gains, winning = every.gains(mine, theirs, i_move=plays_red == first_is_red)
     occupied = grid.red | grid.blue
-    level = node.level + 1
-    previous = None
-    for square in range(grid.side * grid.side):
+    empty_left = grid.side * grid.side - occupied.bit_count() - 1
+    # A won child also scores how early it was won (GridType.evaluateGrid).
+    win_bonus = empty_left * every.speed * (1 if plays_red == first_is_red else -1)
+    side, red, blue, level = grid.side, grid.red, grid.blue, node.level + 1
+    previous, going_on = None, []
+    for square in range(side * side):
         bit = 1 << square
         if occupied & bit:
             continue
-        child_grid = grid_adt.clone(grid)
+        won = winning & bit
+        worth = score + gains[square] + (win_bonus if won else 0)
         # GridType.occupySquare, for the square's bit: see the module's note on speed.
         if plays_red:
-            child_grid.red |= bit
+            child_grid = Grid(side, red | bit, blue, worth)
         else:
-            child_grid.blue |= bit
-        grid_adt.setWorth(child_grid, grid_adt.evaluateGrid(child_grid, first))
+            child_grid = Grid(side, red, blue | bit, worth)
         child = Node(child_grid, level, node)
         if previous is None:
             node.child = child
         else:
             previous.sibling = child
         previous = child
+        if not won and empty_left:
+            going_on.append(child)
+    return going_on
 
 
 def _minimax(node: Node) -> int:

@@ -3,18 +3,30 @@
 Usage::
 
     python benchmarks/pons.py [SET ...] [--limit N] [--weak] [--dir DIR] [--clock cpu|wall]
+                              [--budget S] [--random N] [--perfect N]
 
-SET is a set name such as ``L2_R1`` (or ``Test_L2_R1``); the default is
-L3_R1 L2_R1 L1_R1 L2_R2.  The set files (``MOVES SCORE`` per line) are looked
-up in ``--dir``, by default ``../shared/benchmarks/pons`` next to the repository.
-The transposition table is emptied before each position, as in Pons' benchmark,
-and only the solving is timed: by default in CPU time of this process, which a
-busy machine disturbs far less than wall-clock time (``--clock wall``).  The
-run ends with the ratio of wall-clock to CPU time, a measure of how busy the
-machine was.
+SET is a set name such as ``L2_R1`` (or ``Test_L2_R1``); the default is all six:
+the end set L3_R1, the middle sets L2_R1 and L2_R2, the begin sets L1_R1, L1_R2 and
+L1_R3.  The set files (``MOVES SCORE`` per line) are looked up in ``--dir``, by
+default ``../shared/benchmarks/pons`` next to the repository.  The transposition
+table is emptied before each position, as in Pons' benchmark, and only the solving
+is timed: by default in CPU time of this process, which a busy machine disturbs far
+less than wall-clock time (``--clock wall``).  The run ends with the ratio of
+wall-clock to CPU time, a measure of how busy the machine was.
 
-For each set it prints the correct answers, the mean number of positions
-explored, the mean time per position and the positions explored per second.
+Each position gets ``--budget`` seconds (1 by default) of the chosen clock: a
+position not solved by then counts as not solved within the budget (the begin sets
+hold positions that take minutes).  For each set it prints how many positions were
+solved within the budget and correctly, the slowest and the mean time, the mean
+number of positions explored beside the mean Pons published for his C++ solver
+(comparable when every position was solved), and positions explored per second.
+The set ``random`` holds ``--random`` positions (1000 by default) of 16 to 38 plies
+taken from random games with a fixed seed; it has no published scores.
+
+Then the level "perfect" of the player (budget 1 s, wall-clock time, as a person
+waits) is compared with the way it played before issue 15 (kept runnable here as
+the baseline): the share of moves proven to keep the position's value, and the
+slowest move, on the first ``--perfect`` random positions that need a search.
 Baselines are measured in the same run on the first ``--baseline-limit``
 positions of L3_R1 and L2_R1, and our solver's figures on those same positions
 are printed as ratios against them:
@@ -29,6 +41,7 @@ are printed as ratios against them:
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -36,6 +49,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from reference_games.boardadt import solver as solver_module  # noqa: E402
 from reference_games.boardadt.solver import (  # noqa: E402
     BOARD_MASK,
     BOTTOM,
@@ -45,10 +59,21 @@ from reference_games.boardadt.solver import (  # noqa: E402
     TOP,
     WIDTH,
     Position,
+    SearchTimeout,
     Solver,
 )
 
-DEFAULT_SETS = ("L3_R1", "L2_R1", "L1_R1", "L2_R2")
+DEFAULT_SETS = ("L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3")
+PUBLISHED = {
+    "L3_R1": 51.3,
+    "L2_R1": 449.6,
+    "L2_R2": 39_907,
+    "L1_R1": 3_298,
+    "L1_R2": 1_200_785,
+    "L1_R3": 65_900_000,
+}
+"""Mean positions explored by Pons' final solver (without opening book), as he published them."""
+RANDOM_SEED = 15
 BASELINE_SETS = ("L3_R1", "L2_R1")
 DEFAULT_DIR = REPO.parent / "shared" / "benchmarks" / "pons"
 SIZE = 42
@@ -300,22 +325,110 @@ CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 elapsed = {"cpu": 0.0, "wall": 0.0}  # totals over the run, to report how busy the machine was
 
 
-def run(solver, cases, weak: bool, clock: str) -> dict:
-    """Solve each case from an empty table; return totals and per-case figures."""
-    correct = 0
+def run(solver, cases, weak: bool, clock: str, budget: float | None = None) -> dict:
+    """Solve each case from an empty table; return totals and per-case figures.
+
+    With a ``budget`` (seconds of the clock) the solver gives up on a position past it;
+    the figures of the positions solved are kept, and ``unsolved`` counts the others.
+    A case whose score is None (no published score) counts as correct when solved.
+    """
+    correct = unsolved = 0
     nodes_each: list[int] = []
     times_each: list[float] = []
     for _moves, position, score in cases:
         solver.reset()
         wall, cpu = time.perf_counter(), time.process_time()
-        result = solver.solve(position, weak=weak)
+        try:
+            if budget is None:
+                result = solver.solve(position, weak=weak)
+            else:
+                result = solver.solve(position, weak=weak, deadline=CLOCKS[clock]() + budget)
+        except SearchTimeout:
+            result = None
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         elapsed["wall"] += wall
         elapsed["cpu"] += cpu
+        if result is None:
+            unsolved += 1
+            continue
         times_each.append(cpu if clock == "cpu" else wall)
         nodes_each.append(solver.nodes)
-        correct += result == expected(score, weak)
-    return {"correct": correct, "nodes": nodes_each, "times": times_each}
+        correct += score is None or result == expected(score, weak)
+    return {"correct": correct, "unsolved": unsolved, "nodes": nodes_each, "times": times_each}
+
+
+def random_cases(count: int, seed: int = RANDOM_SEED) -> list[tuple[str, Position, None]]:
+    """``count`` positions of 16 to 38 plies from random games (uniform moves), none finished."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        plies, moves = rng.randint(16, 38), ""
+        position = Position()
+        for _ in range(plies):
+            column = rng.choice(position.legal_columns())
+            if position.is_winning_move(column):
+                break
+            position.play(column)
+            moves += str(column + 1)
+        else:
+            cases.append((moves, position, None))
+    return cases
+
+
+def perfect_before(position: Position, budget_s: float) -> tuple[int, bool]:
+    """The level "perfect" as it played before issue 15: (column, proven).
+
+    The strong search got half the budget; if it could not finish, a heuristic search
+    deepened until the budget was spent and its move was played without a word.
+    """
+    start = time.monotonic()
+    try:
+        return Solver().best_move(position, deadline=start + budget_s / 2)[0], True
+    except SearchTimeout:
+        pass
+    deadline, best = start + budget_s, None
+    for plies in range(1, SIZE - position.moves + 1):
+        try:
+            best, value = solver_module._depth_search(position, plies, deadline if best is not None else None, best)
+        except SearchTimeout:
+            break
+        if abs(value) >= solver_module._DECIDED:
+            break
+    return best, False
+
+
+def perfect_after(position: Position, budget_s: float) -> tuple[int, bool]:
+    """The level "perfect" now: (column, proven)."""
+    choice = solver_module.choose(position, "perfect", budget_s, solver=Solver())
+    return choice.column, choice.proven
+
+
+def needs_search(position: Position) -> bool:
+    """Whether the player must search: no win at once and at least two moves that do not lose at once."""
+    safe = position.possible_non_losing_moves()
+    return not position.can_win_next() and bool(safe & (safe - 1))
+
+
+def compare_perfect(cases, budget_s: float) -> None:
+    """Print the perfect level before and after issue 15 on the positions that need a search."""
+    positions = [position for _moves, position, _score in cases if needs_search(position)]
+    print()
+    print(f'The level "perfect" ({budget_s:g} s a move, wall-clock) on {len(positions)} random positions that need a search:')
+    header = f"{'version':<8} {'proven':>13} {'slowest move':>13} {'mean move':>10}"
+    print(header)
+    print("-" * len(header))
+    for label, play in (("before", perfect_before), ("after", perfect_after)):
+        proven, times = 0, []
+        for position in positions:
+            start = time.perf_counter()
+            column, ok = play(position, budget_s)
+            times.append(time.perf_counter() - start)
+            assert position.can_play(column)
+            proven += ok
+        share = f"{proven}/{len(positions)}"
+        print(f"{label:<8} {share:>8} {proven / len(positions):4.0%} {format_time(max(times)):>13} {format_time(sum(times) / len(times)):>10}")
+    print("'before' counts a move proven when its strong search finished in half the budget; 'after' when")
+    print("the weak solve proved the move keeps the value (then the strong one looks for the quickest win).")
 
 
 def summary(nodes: list[int], times: list[float]) -> tuple[float, float, float]:
@@ -340,11 +453,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="time in CPU time of this process (default) or wall-clock time")
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"folder of the set files (default: {DEFAULT_DIR})")
     parser.add_argument("--baseline-limit", type=int, default=50, metavar="N", help="positions per set for the baseline (default 50; 0 skips it)")
+    parser.add_argument("--budget", type=float, default=1.0, metavar="S", help="seconds of the clock each position may take (default 1)")
+    parser.add_argument("--random", type=int, default=1000, metavar="N", help="random positions of 16 to 38 plies (default 1000; 0 skips them)")
+    parser.add_argument("--perfect", type=int, default=1000, metavar="N", help="random positions for the perfect level, before and after (default 1000; 0 skips it)")
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be positive")
-    if args.baseline_limit < 0:
-        parser.error("--baseline-limit must be >= 0")
+    if args.baseline_limit < 0 or args.random < 0 or args.perfect < 0:
+        parser.error("--baseline-limit, --random and --perfect must be >= 0")
+    if not args.budget > 0:
+        parser.error("--budget must be positive")
 
     names = args.sets or list(DEFAULT_SETS)
     try:
@@ -358,17 +476,39 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
 
+    randoms = random_cases(max(args.random, args.perfect))
+    if args.random:
+        sets["random"] = randoms[: args.random]
+
     mode = "weak" if args.weak else "strong"
     print(f"Connect Four solver benchmark ({mode} solve, {args.clock} time, Python {sys.version.split()[0]}), sets from {args.dir}")
-    header = f"{'set':<8} {'correct':>11} {'mean positions':>15} {'mean time':>11} {'positions/s':>12}"
+    print(f"Each position may take {args.budget:g} s; 'slowest' and 'mean' are over the positions solved in time.")
+    header = (
+        f"{'set':<8} {'solved in time':>15} {'correct':>7} {'slowest':>9} {'mean time':>10} "
+        f"{'mean positions':>15} {'published':>11} {'x pub':>6} {'positions/s':>12}"
+    )
     print(header)
     print("-" * len(header))
     ok = True
+    clock = {"cpu": time.process_time, "wall": time.monotonic}[args.clock]
     for name, cases in sets.items():
-        result = run(Solver(), cases, args.weak, args.clock)
-        mean_nodes, mean_time, rate = summary(result["nodes"], result["times"])
-        ok &= result["correct"] == len(cases)
-        print(f"{name:<8} {result['correct']:>5}/{len(cases):<5} {mean_nodes:>15,.1f} {format_time(mean_time):>11} {rate:>12,.0f}")
+        result = run(Solver(clock=clock), cases, args.weak, args.clock, args.budget)
+        solved = len(cases) - result["unsolved"]
+        ok &= result["correct"] == solved
+        if solved:
+            mean_nodes, mean_time, rate = summary(result["nodes"], result["times"])
+            slowest = format_time(max(result["times"]))
+        else:
+            mean_nodes, mean_time, rate, slowest = float("nan"), float("nan"), float("nan"), "-"
+        published = PUBLISHED.get(name)
+        comparable = published and not result["unsolved"] and not args.weak and args.limit is None
+        print(
+            f"{name:<8} {solved:>7}/{len(cases):<4} {solved / len(cases):3.0%} {result['correct']:>7} {slowest:>9} "
+            f"{format_time(mean_time) if solved else '-':>10} {mean_nodes:>15,.1f} "
+            f"{f'{published:,.1f}' if published else '-':>11} {f'{mean_nodes / published:6.2f}' if comparable else '-':>6} {rate:>12,.0f}",
+            flush=True,
+        )
+    print("'x pub' is our mean over Pons' published mean, shown when every position of the whole set was solved.")
 
     if baseline_sets:
         print()
@@ -401,6 +541,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"  {name} vs {label:<5}: time {base[1] / ours[1]:6.2f}x, "
                     f"positions explored {ours[0] / base[0]:5.2f}x, positions/s {ours[2] / base[2]:5.2f}x"
                 )
+    if args.perfect:
+        compare_perfect(randoms[: args.perfect], 1.0)
     if elapsed["cpu"]:
         print(f"\nWall-clock time was {elapsed['wall'] / elapsed['cpu']:.2f}x CPU time (1.00 = the machine was otherwise idle).")
     if not ok:

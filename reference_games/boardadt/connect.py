@@ -7,9 +7,11 @@ and the win or the draw, is announced below the board. After each game the perso
 play again, and the person and the computer then swap colours, to be fair.
 
 Run it with ``python -m reference_games.boardadt.connect``. ``--level`` sets how the
-computer plays (random, greedy, depth:N or perfect), ``--budget`` the seconds a
-perfect move may take, ``--seed`` the random moves, and ``--graphics turtle`` also
-draws the board in a turtle-graphics window.
+computer plays (random, greedy, depth:N or perfect, the default of ``Computer_Move``
+too), ``--budget`` the seconds a perfect or depth:N move may take, ``--seed`` the
+random moves, and ``--graphics turtle`` also draws the board in a turtle-graphics
+window. When the perfect level cannot finish its search within the budget, the
+computer says so and plays its best guess.
 """
 
 from __future__ import annotations
@@ -54,8 +56,19 @@ def budget(text: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: parse the options, ask for the person's colour, play until they stop."""
     options = parser(PROG, "Play Connect Four against the computer: red moves first, four in a line wins.")
-    options.add_argument("--level", type=level, default="perfect", help="how the computer plays: random, greedy, depth:N or perfect (default)")
-    options.add_argument("--budget", type=budget, default=1.0, metavar="SECONDS", help="time a perfect move may take (default 1.0)")
+    options.add_argument(
+        "--level",
+        type=level,
+        default=player.DEFAULT_LEVEL,
+        help=f"how the computer plays: random, greedy, depth:N (N plies, or as deep as the budget allows) or perfect (default: {player.DEFAULT_LEVEL})",
+    )
+    options.add_argument(
+        "--budget",
+        type=budget,
+        default=player.DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help=f"time a perfect or depth:N move may take (default {player.DEFAULT_BUDGET})",
+    )
     options.add_argument("--seed", type=int, default=None, help="seed for the computer's random choices")
     args = options.parse_args(argv)
     console = open_console(args.graphics, TITLE, PROG)
@@ -66,7 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         return console.ask_column(board, f"{NAMES[board.Get_Current_Color()]} (you), your move (column 1-7): ")
 
     def computer(board):
-        return player.Computer_Move(board, level=args.level, budget=args.budget, rng=rng)
+        choice = player.computer_choice(board, level=args.level, budget=args.budget, rng=rng)
+        if args.level == "perfect" and not choice.proven:
+            console.say(f"The computer could not finish its search within {args.budget:g} s and plays its best guess.")
+        return choice.column
 
     def winner_message(seat: Seat) -> str:
         return "You win!" if seat.choose is you else "The computer wins."

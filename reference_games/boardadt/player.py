@@ -6,6 +6,11 @@ It reads the board only through ``Get_Value`` and ``Get_Current_Color``, so it p
 on any board that follows the contract, turns what it reads into the solver's
 bitboard position (:mod:`reference_games.boardadt.solver`) and asks the solver for a
 move. Columns are 1-based here, as in the unit; the solver's are 0-based.
+
+Called as the assignment calls it, ``Computer_Move(board)``, it plays as the driver
+``connect`` does by default: the level ``"perfect"`` with a budget of one second. The
+solver keeps the positions it has solved from move to move (a table of at most a
+million entries, about 100 MB), so later moves of a game are quicker.
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ from spec import require
 from . import solver
 from .square import Square, number_of_columns, number_of_rows
 
-DEFAULT_LEVEL = "depth:6"
-"""How the computer plays unless told otherwise: a six-ply search, a few milliseconds a move."""
+DEFAULT_LEVEL = "perfect"
+"""How the computer plays unless told otherwise, here and in the driver: a proven move when it can."""
 
 DEFAULT_BUDGET = 1.0
-"""Seconds a move may take at the level ``"perfect"``."""
+"""Seconds a move may take at the levels ``"perfect"`` and ``"depth:N"``."""
+
+_SOLVER = solver.Solver(max_entries=1_000_000)
+"""The solver of every move, keeping its table of solved positions between moves."""
 
 
 def Computer_Move(
@@ -38,13 +46,30 @@ def Computer_Move(
     wins at once when it can and otherwise blocks a lone immediate threat; on a board
     already won, the most central column that is not full is returned (erratum B12).
     ``level`` is ``"random"``, ``"greedy"``, ``"depth:N"`` or ``"perfect"``; ``budget``
-    is the time allowed to ``"perfect"``; ``rng`` draws the ``"random"`` moves.
+    is the time allowed to ``"perfect"`` and ``"depth:N"``; ``rng`` draws the
+    ``"random"`` moves.
+    """
+    return computer_choice(board, level=level, budget=budget, rng=rng).column
+
+
+def computer_choice(
+    board,
+    *,
+    level: str = DEFAULT_LEVEL,
+    budget: float = DEFAULT_BUDGET,
+    rng: random.Random | None = None,
+) -> solver.Choice:
+    """Computer_Move's column (1 to 7) with what is proven of it (see ``solver.Choice``).
+
+    The driver uses it to tell the person when the level ``"perfect"`` could not
+    finish its search and played its best guess.
     """
     position = _position_of(board)
     require(not position.is_full(), "Player.Computer_Move", "the board is completely full")
     if position.is_won():
-        return _most_central(position) + 1
-    return solver.choose_move(position, level, budget, rng) + 1
+        return solver.Choice(_most_central(position) + 1, proven=False)
+    choice = solver.choose(position, level, budget, rng, solver=_SOLVER)
+    return choice._replace(column=choice.column + 1)
 
 
 def _position_of(board) -> solver.Position:

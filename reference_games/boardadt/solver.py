@@ -11,7 +11,10 @@ AI" (final version, without the opening book):
 * only moves that do not hand the opponent an immediate win are explored, and
   a position whose opponent has two threats is recognised as lost at once;
 * move ordering: the moves creating the most winning cells first, ties broken
-  centre-first.
+  centre-first;
+* a weak solve (win, draw or loss) before the strong one: the "perfect" level
+  first proves which move keeps the position's value, then, with the time left,
+  looks for the quickest win (:func:`choose`).
 
 Scores are seen from the side to move: 0 is a draw, a win scores 22 minus the
 number of stones the winner has played at the end of the game, a loss the
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import NamedTuple
 
 __all__ = [
     "WIDTH",
@@ -49,6 +53,8 @@ __all__ = [
     "Solver",
     "SearchTimeout",
     "winning_cells",
+    "Choice",
+    "choose",
     "choose_move",
     "choose_move_1based",
     "LEVELS",
@@ -271,7 +277,7 @@ _LOWER_TAG = 64  # table values >= 32 are lower bounds stored as bound + 64
 _CHECK_EVERY = 0x3FF
 
 
-def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: int):
+def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: int, clock=time.monotonic):
     """Build the recursive negamax over ``table``; return it and a node counter.
 
     ``negamax(cur, mask, opp_win, moves, alpha, beta)`` scores the position
@@ -292,7 +298,6 @@ def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: in
     draw_moves = _SIZE - 2
     lower_tag = _LOWER_TAG
     check_every = _CHECK_EVERY
-    clock = time.monotonic
 
     def housekeeping() -> None:
         if deadline is not None and clock() > deadline:
@@ -392,11 +397,14 @@ class Solver:
     ``nodes`` counts the positions explored (one per negamax call) since the
     last :meth:`reset`.  The transposition table is kept between calls; it is
     emptied by :meth:`reset` and whenever it grows beyond ``max_entries``.
+    Deadlines are times of ``clock``: :func:`time.monotonic` unless a benchmark
+    wants processor time.
     """
 
-    def __init__(self, max_entries: int = 4_000_000) -> None:
+    def __init__(self, max_entries: int = 4_000_000, clock=time.monotonic) -> None:
         self.nodes = 0
         self.max_entries = max_entries
+        self.clock = clock
         self._table: dict[int, int] = {}
 
     def reset(self) -> None:
@@ -405,7 +413,7 @@ class Solver:
         self._table.clear()
 
     def _search(self, deadline: float | None):
-        return _make_negamax(self._table, deadline, self.max_entries)
+        return _make_negamax(self._table, deadline, self.max_entries, self.clock)
 
     def solve(self, position: Position, weak: bool = False, deadline: float | None = None) -> int:
         """Score of ``position`` for the side to move (see the module docstring).
@@ -500,6 +508,44 @@ class Solver:
         finally:
             self.nodes += explored()
         raise AssertionError("no move reaches the solved score")  # pragma: no cover
+
+
+    def keeping_move(self, position: Position, deadline: float | None = None) -> tuple[int, int]:
+        """A column proven to keep the position's value, and that value: 1 win, 0 draw, -1 loss.
+
+        A weak solve, much quicker than :meth:`best_move`: the column wins when the
+        position is won and draws when it is drawn, but not necessarily the quickest.
+        Among such columns the first in centre-first order is returned.  Raises
+        ValueError if the game is already over, :class:`SearchTimeout` past
+        ``deadline``.
+        """
+        _check_playable(position)
+        cur, mask, moves = position.current, position.mask, position.moves
+        possible = (mask + BOTTOM_MASK) & BOARD_MASK
+        win_now = winning_cells(cur, mask) & possible
+        if win_now:
+            return next(c for c in COLUMN_ORDER if win_now & COLUMN[c]), 1
+        safe = position.possible_non_losing_moves()
+        if not safe:  # every move loses at once; at least block one threat
+            threats = possible & winning_cells(cur ^ mask, mask)
+            return next(c for c in COLUMN_ORDER if (threats or possible) & COLUMN[c]), -1
+        value = self.solve(position, weak=True, deadline=deadline)
+        if value < 0:  # every move loses: any safe one keeps the value
+            return next(c for c in COLUMN_ORDER if safe & COLUMN[c]), value
+        negamax, explored = self._search(deadline)
+        try:
+            for col in COLUMN_ORDER:
+                move = safe & COLUMN[col]
+                if not move:
+                    continue
+                # Is the child at most -value for the opponent (a loss when we win, a draw when we draw)?
+                child_mask = mask | move
+                r = negamax(cur ^ mask, child_mask, winning_cells(cur | move, child_mask), moves + 1, -value, -value + 1)
+                if r <= -value:
+                    return col, value
+        finally:
+            self.nodes += explored()
+        raise AssertionError("no move keeps the solved value")  # pragma: no cover
 
 
 def _check_playable(position: Position) -> None:
@@ -600,6 +646,111 @@ def _column_of(move: int) -> int:
 
 LEVELS = ("random", "greedy", "depth:N", "perfect")
 
+GUESS_DEPTH = 4
+"""Plies of the heuristic search that gives "perfect" its best guess when the exact search cannot finish."""
+
+
+class Choice(NamedTuple):
+    """A column chosen for the side to move, and what is proven about it."""
+
+    column: int
+    """The column, 0-based."""
+    proven: bool
+    """Whether the column is proven to keep the position's value: to win a won position, draw a drawn one."""
+    value: int | None = None
+    """The position's value for the side to move when known: 1 win, 0 draw, -1 loss."""
+    quickest: bool = False
+    """Whether the column is also proven to win the quickest (or lose the slowest) way."""
+
+
+def choose(
+    position: Position,
+    level: str = "perfect",
+    budget_s: float = 1.0,
+    rng: random.Random | None = None,
+    *,
+    solver: Solver | None = None,
+) -> Choice:
+    """Choose a column for the side to move; never a full column.
+
+    Levels:
+
+    * ``"random"``: any non-full column, drawn with ``rng``;
+    * ``"greedy"``: win at once if possible, else block an immediate loss, else
+      the most central non-full column;
+    * ``"depth:N"``: alpha-beta to N plies (N >= 1) with a heuristic (threats,
+      central stones) at the horizon, deepening one ply at a time: when N plies
+      cannot be searched within ``budget_s`` seconds, the deepest search finished
+      in time decides;
+    * ``"perfect"``: the exact search gets the whole ``budget_s``: first a weak
+      solve, which proves a column keeping the position's value (win, draw or
+      loss), then, with the time left, a strong one for the quickest win or the
+      slowest loss.  If even the weak solve cannot finish, the column is the best
+      guess of a short heuristic search and the choice says it is not proven.
+
+    Every level but ``"random"`` wins at once when it can and blocks a lone
+    threat, proven moves.  Pass a ``solver`` to keep its transposition table
+    from move to move.  Raises ValueError if the game is over, the level is
+    unknown or the budget is not positive.
+    """
+    _check_playable(position)
+    depth = _parse_level(level)
+    if (level == "perfect" or depth is not None) and not budget_s > 0:
+        raise ValueError(f"budget_s must be positive, not {budget_s!r}")
+    if level == "random":
+        return Choice((rng or random).choice(position.legal_columns()), proven=False)
+
+    # The other levels all win at once when they can and block a lone threat.
+    cur, mask = position.current, position.mask
+    possible = position.possible()
+    win_now = winning_cells(cur, mask) & possible
+    threats = winning_cells(cur ^ mask, mask) & possible
+    if level == "greedy" and not win_now:
+        cells = threats or possible
+        return Choice(next(c for c in COLUMN_ORDER if cells & COLUMN[c]), proven=False)
+    if win_now:
+        return Choice(next(c for c in COLUMN_ORDER if win_now & COLUMN[c]), True, 1, quickest=True)
+    # Below, the moves not in safe lose at once: the worst any move can do.
+    safe = position.possible_non_losing_moves()
+    if not safe:  # lost whatever we do, next move: at least block a threat
+        return Choice(next(c for c in COLUMN_ORDER if (threats or possible) & COLUMN[c]), True, -1, quickest=True)
+    if not safe & (safe - 1):  # a single move does not lose at once
+        return Choice(_column_of(safe), proven=True, quickest=True)
+    deadline = time.monotonic() + budget_s
+    if depth is not None:
+        return Choice(_deepening(position, depth, deadline), proven=False)
+    return _perfect(position, deadline, solver or Solver())
+
+
+def _perfect(position: Position, deadline: float, solver: Solver) -> Choice:
+    """The perfect level on a position with at least two safe moves (see :func:`choose`)."""
+    try:
+        column, value = solver.keeping_move(position, deadline)
+    except SearchTimeout:
+        return Choice(_depth_search(position, GUESS_DEPTH)[0], proven=False)
+    if value == 0:  # a draw scores 0 whichever drawing move: it is already the best
+        return Choice(column, True, value, quickest=True)
+    try:
+        return Choice(solver.best_move(position, deadline)[0], True, value, quickest=True)
+    except SearchTimeout:
+        return Choice(column, True, value)
+
+
+def _deepening(position: Position, depth: int, deadline: float) -> int:
+    """The column of the deepest search of at most ``depth`` plies finished by ``deadline``.
+
+    The one-ply search always finishes, so there is a column.
+    """
+    best = None
+    for plies in range(1, min(depth, _SIZE - position.moves) + 1):
+        try:
+            best, value = _depth_search(position, plies, deadline if best is not None else None, best)
+        except SearchTimeout:
+            break
+        if abs(value) >= _DECIDED:  # decided within the horizon: deeper cannot change it
+            break
+    return best
+
 
 def choose_move(
     position: Position,
@@ -609,63 +760,8 @@ def choose_move(
     *,
     solver: Solver | None = None,
 ) -> int:
-    """Choose a column (0-based) for the side to move; never a full column.
-
-    Levels:
-
-    * ``"random"``: any non-full column, drawn with ``rng``;
-    * ``"greedy"``: win at once if possible, else block an immediate loss, else
-      the most central non-full column;
-    * ``"depth:N"``: alpha-beta to N plies (N >= 1) with a heuristic (threats,
-      central stones) at the horizon;
-    * ``"perfect"``: a game-theoretically optimal move (fastest win, slowest
-      loss) when the solver finishes within half of ``budget_s`` seconds;
-      otherwise iterative deepening with the heuristic until the budget is
-      spent, returning the best move of the deepest completed search.
-
-    Pass a ``solver`` to keep its transposition table from move to move.
-    Raises ValueError if the game is over or the level is unknown.
-    """
-    _check_playable(position)
-    depth = _parse_level(level)
-    if level == "perfect" and not budget_s > 0:
-        raise ValueError(f"budget_s must be positive, not {budget_s!r}")
-    if level == "random":
-        return (rng or random).choice(position.legal_columns())
-
-    # The other levels all win at once when they can and block a lone threat.
-    cur, mask = position.current, position.mask
-    possible = position.possible()
-    win_now = winning_cells(cur, mask) & possible
-    threats = winning_cells(cur ^ mask, mask) & possible
-    if level == "greedy":
-        cells = win_now or threats or possible
-        return next(c for c in COLUMN_ORDER if cells & COLUMN[c])
-    if win_now:
-        return next(c for c in COLUMN_ORDER if win_now & COLUMN[c])
-    safe = position.possible_non_losing_moves()
-    if not safe:  # lost whatever we do: at least block a threat
-        return next(c for c in COLUMN_ORDER if (threats or possible) & COLUMN[c])
-    if not safe & (safe - 1):  # a single move does not lose at once
-        return _column_of(safe)
-    if depth is not None:
-        return _depth_search(position, depth)[0]
-
-    start = time.monotonic()
-    try:
-        return (solver or Solver()).best_move(position, deadline=start + budget_s / 2)[0]
-    except SearchTimeout:
-        pass
-    deadline = start + budget_s
-    best = None
-    for plies in range(1, _SIZE - position.moves + 1):
-        try:  # the first iteration always completes, so there is a move
-            best, value = _depth_search(position, plies, deadline if best is not None else None, best)
-        except SearchTimeout:
-            break
-        if abs(value) >= _DECIDED:  # decided within the horizon: exact
-            break
-    return best
+    """The column (0-based) of :func:`choose`."""
+    return choose(position, level, budget_s, rng, solver=solver).column
 
 
 def _parse_level(level: str) -> int | None:

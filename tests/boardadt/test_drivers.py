@@ -155,6 +155,23 @@ def test_connect_announces_the_human_win():
     pytest.fail("no seed from 0 to 49 let the random player lose to four in column 4")
 
 
+def test_connect_says_when_perfect_could_not_finish_and_plays_its_guess():
+    # As Blue the person lets the computer open: no exact search finishes on a nearly empty board in 0.05 s.
+    done = run(CONNECT, ["b"], "--level", "perfect", "--budget", "0.05")
+    out = done.stdout
+    assert "The computer could not finish its search within 0.05 s and plays its best guess." in out
+    assert out.index("could not finish") < out.index("The computer (Red) plays column")
+    assert done.returncode == 0
+
+
+def test_connect_plays_at_the_default_level_of_computer_move():
+    from reference_games.boardadt import player
+
+    done = run(CONNECT, [])
+    assert f"(level {player.DEFAULT_LEVEL})" in done.stdout
+    assert player.DEFAULT_LEVEL == "perfect"
+
+
 def test_connect_refuses_a_bad_level_in_one_line():
     done = run(CONNECT, [], "--level", "clever")
     assert done.returncode == 2

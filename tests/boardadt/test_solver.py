@@ -19,6 +19,7 @@ from reference_games.boardadt.solver import (
     WIDTH,
     Position,
     Solver,
+    choose,
     choose_move,
     choose_move_1based,
 )
@@ -299,3 +300,65 @@ def test_choose_move_refuses_unknown_levels(level):
 def test_perfect_needs_a_positive_budget():
     with pytest.raises(ValueError, match="budget_s"):
         choose_move(Position.from_moves("4455"), "perfect", budget_s=0)
+
+
+# --- the perfect level: proven moves, or an honest guess ----------------------------------
+
+
+def sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+@solver_settings
+@given(game=undecided_games(min_empty=4, max_empty=12))
+def test_keeping_move_keeps_the_value_of_the_position(game):
+    position = Position.from_moves(game[0])
+    scores = minimax_columns(game[1], len(game[0]))
+    best = max(score for score in scores if score is not None)
+    column, value = Solver().keeping_move(position)
+    assert value == sign(best), (game[0], scores, value)
+    assert sign(scores[column]) == value, (game[0], scores, column)
+
+
+@settings(solver_settings, max_examples=15)
+@given(game=undecided_games(min_empty=6, max_empty=14))
+def test_perfect_with_time_enough_is_proven_quickest_and_says_the_value(game):
+    position = Position.from_moves(game[0])
+    scores = Solver().analyze(position)
+    best = max(s for s in scores if s is not None)
+    choice = choose(position, "perfect", budget_s=30.0)
+    assert choice.proven and choice.quickest, (game[0], choice)
+    assert scores[choice.column] == best, (game[0], scores, choice)
+    assert choice.value in (None, sign(best)), (game[0], scores, choice)
+
+
+def test_perfect_says_when_it_could_not_finish_and_stays_within_its_budget():
+    start = time.monotonic()
+    choice = choose(Position.from_moves("4"), "perfect", budget_s=0.2)
+    assert time.monotonic() - start < 0.2 + 2.0  # the guess is a short search after the budget (generous: shared machines)
+    assert not choice.proven and not choice.quickest and choice.value is None
+    assert Position.from_moves("4").can_play(choice.column)
+
+
+def test_perfect_is_proven_where_the_weak_solve_finishes_but_the_strong_may_not():
+    # 16 plies into a game: the weak solve takes a fraction of the strong one's time.
+    position = Position.from_moves("4453451336666555")
+    choice = choose(position, "perfect", budget_s=60.0)
+    assert choice.proven and choice.quickest
+    solver = Solver()
+    column, value = solver.keeping_move(position)
+    assert value == choice.value == sign(solver.solve(position))
+
+
+@pytest.mark.parametrize("level", ["depth:12", "depth:40"])
+def test_a_deep_depth_level_is_bounded_by_its_budget(level):
+    start = time.monotonic()
+    column = choose_move(Position(), level, budget_s=0.3)
+    assert time.monotonic() - start < 0.3 + 2.0  # unbounded, depth:40 would run for hours
+    assert 0 <= column < WIDTH
+
+
+@pytest.mark.parametrize("level", ["depth:3", "perfect"])
+def test_depth_and_perfect_need_a_positive_budget(level):
+    with pytest.raises(ValueError, match="budget_s"):
+        choose_move(Position.from_moves("4455"), level, budget_s=0)

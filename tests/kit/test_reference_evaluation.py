@@ -5,9 +5,13 @@ empty square, larger than anything a single move can add, so a win now outranks 
 later win however many lines that later win completes.
 """
 
-from adt import colour, grid, player, symbol
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adt import colour, game_tree, grid, player, symbol
 from adt.dimension import Dimension
 from adt.index import Index
+from adt.level_number import LevelNumber
 from adt.location import Location
 
 
@@ -40,3 +44,62 @@ def test_any_win_outranks_any_grid_without_one():
     won = _grid(4, ["B B B B", "R R R .", "R . . .", ". . . ."])
     promising = _grid(4, ["B B B .", "B B B .", "B B . .", "R . R ."])
     assert grid.evaluateGrid(won, BLUE).number > grid.evaluateGrid(promising, BLUE).number
+
+
+# The game tree's faster path ------------------------------------------------------
+#
+# The reference game tree works out each child's worth from its parent's (see the
+# docstring of adt/game_tree.py) instead of calling evaluateGrid on every grid. These
+# tests build trees by the fast path and check every worth, and which nodes get
+# children, against the documented calls.
+
+RED = player.newPlayerType(symbol.newSymbolType(colour.newColourType()))
+
+
+@st.composite
+def positions(draw):
+    """A grid of side 4 to 7 with marks on some squares (wins included), and who moves first."""
+    side = draw(st.integers(4, 7))
+    squares = draw(st.lists(st.integers(0, side * side - 1), unique=True, max_size=side * side))
+    g = grid.newGridType(Dimension(side))
+    for n, square in enumerate(squares):
+        tint = colour.newColourType() if n % 2 == 0 else colour.invert(colour.newColourType())
+        g = grid.occupySquare(g, Location(Index(square // side + 1), Index(square % side + 1)), symbol.newSymbolType(tint))
+    first, second = draw(st.sampled_from([(RED, BLUE), (BLUE, RED)]))
+    return g, first, second
+
+
+def _nodes_below(tree):
+    """Every node of the tree below its root."""
+    stack, found = [tree.node.child], []
+    while stack:
+        node = stack.pop()
+        while node is not None:
+            found.append(node)
+            stack.append(node.child)
+            node = node.sibling
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), st.integers(1, 2))
+def test_every_worth_in_a_built_tree_is_evaluate_grid_of_its_grid(position, depth):
+    g, first, second = position
+    empty = g.side * g.side - (g.red | g.blue).bit_count()
+    depth = min(depth, 3 if empty <= 12 else 2 if empty <= 40 else 1)
+    tree = game_tree.buildGame(game_tree.newGameTreeType(), g, first, second, LevelNumber(depth))
+    for node in _nodes_below(tree):
+        assert node.grid.worth == grid.evaluateGrid(node.grid, first).number, node
+        assert (node.child is not None) == (node.level < depth and not grid.gameOver(node.grid)), node
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions())
+def test_generate_level_gives_children_the_worths_of_evaluate_grid(position):
+    g, first, second = position
+    tree = game_tree.generateLevel(game_tree.newGameTreeType(g, LevelNumber(1)), first, second)
+    children = _nodes_below(tree)
+    assert len(children) == (0 if grid.gameOver(g) else g.side * g.side - (g.red | g.blue).bit_count())
+    for child in children:
+        assert (child.grid.red | child.grid.blue) & ~(g.red | g.blue)
+        assert child.grid.worth == grid.evaluateGrid(child.grid, first).number
