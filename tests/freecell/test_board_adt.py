@@ -128,12 +128,12 @@ def test_an_index_out_of_range_raises_invalid_index_and_changes_nothing(impl, po
     reach = Reach(impl)
     board = reach.make_board(position)
     b = impl.board_adt
-    expect_raises(lambda: b.getStack(board, column), INVALID_INDEX, f"getStack({column}) raises invalid_index")
-    expect_raises(lambda: b.getFree(board, cell), INVALID_INDEX, f"getFree({cell}) raises invalid_index")
-    expect_raises(lambda: b.getWin(board, cell), INVALID_INDEX, f"getWin({cell}) raises invalid_index")
-    expect_raises(lambda: b.setStack(board, column, reach.make_stack([])), INVALID_INDEX, f"setStack({column}, S) raises invalid_index")
-    expect_raises(lambda: b.setFree(board, cell, reach.make_card(PACK[0])), INVALID_INDEX, f"setFree({cell}, C) raises invalid_index")
-    expect_raises(lambda: b.setWin(board, cell, reach.make_card(PACK[0])), INVALID_INDEX, f"setWin({cell}, C) raises invalid_index")
+    expect_raises(impl, lambda: b.getStack(board, column), INVALID_INDEX, f"getStack({column}) raises invalid_index")
+    expect_raises(impl, lambda: b.getFree(board, cell), INVALID_INDEX, f"getFree({cell}) raises invalid_index")
+    expect_raises(impl, lambda: b.getWin(board, cell), INVALID_INDEX, f"getWin({cell}) raises invalid_index")
+    expect_raises(impl, lambda: b.setStack(board, column, reach.make_stack([])), INVALID_INDEX, f"setStack({column}, S) raises invalid_index")
+    expect_raises(impl, lambda: b.setFree(board, cell, reach.make_card(PACK[0])), INVALID_INDEX, f"setFree({cell}, C) raises invalid_index")
+    expect_raises(impl, lambda: b.setWin(board, cell, reach.make_card(PACK[0])), INVALID_INDEX, f"setWin({cell}, C) raises invalid_index")
     expect_position(reach, board, position, "the board is unchanged after the refused calls")
 
 
@@ -145,10 +145,10 @@ def check_move(reach, board, model: Position, move: str, a: int, b: int) -> None
     before = model.describe()
     refusal = model.refusal(move, a, b)
     if refusal:
-        expect_raises(lambda: call(reach, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{before}")
+        expect_raises(reach.impl, lambda: call(reach, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{before}")
         expect_position(reach, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
     else:
-        name = raised(lambda: call(reach, board, move, a, b))
+        name = raised(reach.impl, lambda: call(reach, board, move, a, b))
         expect(name is None, f"{move}({a}, {b}) is legal on\n{before}", expected="no exception", actual=f"raised {name}")
         model.play(move, a, b)
         expect_position(reach, board, model, f"{move}({a}, {b}) moves one card and changes nothing else")
@@ -173,6 +173,21 @@ def test_every_legal_move_moves_one_card(impl, position, data):
 def test_any_move_is_made_or_refused_as_the_rules_say(impl, position, move, a, b):
     reach = Reach(impl)
     check_move(reach, board=reach.make_board(position), model=position, move=move, a=a, b=b)
+
+
+@covers(*(f"BoardT.{m}" for m in MOVES))
+@settings(max_examples=15)
+@given(position=positions())
+def test_every_refused_move_raises_for_its_reason_and_changes_nothing(impl, position):
+    reach = Reach(impl)
+    board = reach.make_board(position)
+    for move, (source, target) in MOVE_PARTS.items():
+        for a in range(-1, SIZES[source] + 1):
+            for b in range(-1, SIZES[target] + 1):
+                refusal = position.refusal(move, a, b)
+                if refusal:
+                    expect_raises(impl, lambda: call(reach, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{position.describe()}")
+    expect_position(reach, board, position, "refused moves change nothing (erratum F25)")
 
 
 @covers("BoardT.moveColToCol", "BoardT.moveFreeToCol")
@@ -243,8 +258,9 @@ def test_has_won_and_is_valid_moves_agree_with_the_rules(impl, position):
 
 
 @st.composite
-def stuck_positions(draw, empty_cascade: bool = False):
-    """Positions with no legal move (or, with ``empty_cascade``, only moves onto an empty cascade)."""
+def stuck_positions(draw, empty_cascade: bool = False, free_cell: bool = False):
+    """Positions with no legal move; with ``empty_cascade`` the only legal moves are onto an
+    empty cascade, with ``free_cell`` into an empty free cell."""
     rng = draw(st.randoms(use_true_random=False))
     while True:
         blacks = [c for c in PACK if c[0] in ("SPADES", "CLUBS") and c[1] > 1]
@@ -258,8 +274,14 @@ def stuck_positions(draw, empty_cascade: bool = False):
         if empty_cascade:  # cascade 0's cards go under cascade 1's top card
             cascades[1] = cascades[1][:-1] + cascades[0] + [tops[1]]
             cascades[0] = []
+        if free_cell:  # free cell 0's card goes under cascade 2's top card
+            cascades[2] = cascades[2][:-1] + [cells[0]] + [tops[2]]
+            cells = [None] + cells[1:]
         position = Position(cascades, cells)
-        if not position.legal_moves_without_empty_cascades():
+        if free_cell:
+            if all(m == "moveColToFree" for m, _, _ in position.legal_moves()):
+                return position
+        elif not position.legal_moves_without_empty_cascades():
             return position
 
 
@@ -268,6 +290,13 @@ def stuck_positions(draw, empty_cascade: bool = False):
 def test_a_board_without_a_legal_move_says_so(impl, position):
     reach = Reach(impl)
     expect_equal(impl.board_adt.isValidMoves(reach.make_board(position)), False, f"isValidMoves() with no legal move on\n{position.describe()}")
+
+
+@covers("BoardT.isValidMoves")
+@given(position=stuck_positions(free_cell=True))
+def test_a_move_into_a_free_cell_counts_as_a_legal_move(impl, position):
+    reach = Reach(impl)
+    expect_equal(impl.board_adt.isValidMoves(reach.make_board(position)), True, f"isValidMoves() when only moves into free cell 0 are legal on\n{position.describe()}")
 
 
 @covers("BoardT.isValidMoves")

@@ -41,8 +41,8 @@ def test_an_empty_deck_has_no_card_to_draw_or_remove(impl):
     reach = Reach(impl)
     deck = impl.deck_adt.DeckT()
     empty_out(reach, deck, "a new deck")
-    expect_raises(lambda: impl.deck_adt.draw(deck), STACK_EMPTY, "draw() of an empty deck raises stack_empty (errata F06, F12)")
-    expect_raises(lambda: impl.deck_adt.remCard(deck), STACK_EMPTY, "remCard() of an empty deck raises stack_empty (errata F06, F12)")
+    expect_raises(impl, lambda: impl.deck_adt.draw(deck), STACK_EMPTY, "draw() of an empty deck raises stack_empty (errata F06, F12)")
+    expect_raises(impl, lambda: impl.deck_adt.remCard(deck), STACK_EMPTY, "remCard() of an empty deck raises stack_empty (errata F06, F12)")
     expect_equal(impl.deck_adt.size(deck), 0, "size() of an empty deck after the refused calls")
 
 

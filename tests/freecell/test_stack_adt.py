@@ -15,8 +15,8 @@ operations = st.lists(st.one_of(real_cards, st.none(), st.just("remove")), max_s
 def test_a_new_stack_holds_no_card(impl):
     stack = impl.stack_adt.StackT()
     expect_equal(impl.stack_adt.size(stack), 0, "size() of a new stack")
-    expect_raises(lambda: impl.stack_adt.peek(stack), STACK_EMPTY, "peek() of a new stack raises is_empty (errata F11, F12)")
-    expect_raises(lambda: impl.stack_adt.remCard(stack), STACK_EMPTY, "remCard() of a new stack raises is_empty (errata F11, F12)")
+    expect_raises(impl, lambda: impl.stack_adt.peek(stack), STACK_EMPTY, "peek() of a new stack raises is_empty (errata F11, F12)")
+    expect_raises(impl, lambda: impl.stack_adt.remCard(stack), STACK_EMPTY, "remCard() of a new stack raises is_empty (errata F11, F12)")
     expect_equal(impl.stack_adt.size(stack), 0, "size() of a new stack after the refused calls")
 
 
@@ -29,7 +29,7 @@ def test_the_card_added_last_is_on_top(impl, steps):
     for step in steps:
         if step == "remove":
             if not model:
-                expect_raises(lambda: impl.stack_adt.remCard(stack), STACK_EMPTY, "remCard() of a stack with no card raises is_empty")
+                expect_raises(impl, lambda: impl.stack_adt.remCard(stack), STACK_EMPTY, "remCard() of a stack with no card raises is_empty")
                 continue
             impl.stack_adt.remCard(stack)
             model.pop()
