@@ -279,6 +279,10 @@ class Reach:
         return self.card.CardT(self.suits[card[0]], self.ranks[RANK_NAMES[card[1]]])
 
     def name_of(self, value, members: dict, what: str) -> str:
+        """The name of the enumeration member ``value`` is (compared with ``==``)."""
+        name = getattr(value, "name", None)  # an Enum member's own name: one read, not five comparisons
+        if type(name) is str and name in members and value == members[name]:
+            return name
         for name, member in members.items():
             if value == member:
                 return name
