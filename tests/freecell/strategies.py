@@ -281,7 +281,7 @@ class Reach:
     def name_of(self, value, members: dict, what: str) -> str:
         """The name of the enumeration member ``value`` is (compared with ``==``)."""
         name = getattr(value, "name", None)  # an Enum member's own name: one read, not five comparisons
-        if type(name) is str and name in members and value == members[name]:
+        if type(name) is str and name in members:
             return name
         for name, member in members.items():
             if value == member:
@@ -290,8 +290,16 @@ class Reach:
 
     def read_card(self, value, where: str):
         """The model of an implementation's card: (suit, rank), or None for the placeholder."""
-        suit = self.name_of(self.card.getSuit(value), self.suits, f"getSuit() of {where}")
-        rank = RANK_NAMES.index(self.name_of(self.card.getRank(value), self.ranks, f"getRank() of {where}"))
+        return self.read_cards([value], where)[0]
+
+    def read_cards(self, values: list, where: str) -> list:
+        """The models of several cards, asked for together (one round trip in the sandbox)."""
+        answers = self.impl.batch(lambda: [(self.card.getSuit(v), self.card.getRank(v)) for v in values])
+        return [self._model_card(suit, rank, where) for suit, rank in answers]
+
+    def _model_card(self, suit, rank, where: str):
+        suit = self.name_of(suit, self.suits, f"getSuit() of {where}")
+        rank = RANK_NAMES.index(self.name_of(rank, self.ranks, f"getRank() of {where}"))
         if suit == "NAS" and rank == 0:
             return None
         expect(suit != "NAS" and rank != 0, f"{where} is a real card or the placeholder CardT(NAS, NAR)", expected="a real card", actual=(suit, RANK_NAMES[rank]))
@@ -311,13 +319,9 @@ class Reach:
         off with peek and remCard and putting them back with addCard (erratum F18)."""
         size = self.stack.size(stack)
         expect(isinstance(size, int) and 0 <= size <= 60, f"size() of {where} is a natural number", expected="0 to 53", actual=size)
-        taken = []
-        for _ in range(size):
-            taken.append(self.stack.peek(stack))
-            self.stack.remCard(stack)
-        for card in reversed(taken):
-            self.stack.addCard(stack, card)
-        return [self.read_card(card, f"a card of {where}") for card in reversed(taken)]
+        taken = self.impl.batch(lambda: [(self.stack.peek(stack), self.stack.remCard(stack))[0] for _ in range(size)])
+        self.impl.batch(lambda: [self.stack.addCard(stack, card) for card in reversed(taken)])
+        return self.read_cards(list(reversed(taken)), f"a card of {where}")
 
     def read_cascade(self, board, i: int) -> list:
         """Cascade i's real cards, bottom first: a placeholder at the bottom is left out (erratum F15)."""
@@ -344,8 +348,8 @@ class Reach:
 
     def read_board(self, board) -> Position:
         cascades = [self.read_cascade(board, i) for i in range(CASCADES)]
-        cells = [self.read_card(self.board.getFree(board, i), f"getFree({i})") for i in range(CELLS)]
-        tops = [self.read_card(self.board.getWin(board, i), f"getWin({i})") for i in range(FOUNDATIONS)]
+        cells = self.read_cards([self.board.getFree(board, i) for i in range(CELLS)], "a free cell (getFree)")
+        tops = self.read_cards([self.board.getWin(board, i) for i in range(FOUNDATIONS)], "a foundation (getWin)")
         return Position(cascades, cells, tops)
 
 
