@@ -79,7 +79,7 @@ def solve(position: Position, *, max_states: int = 200_000, seconds: float | Non
     searched = 0
     while frontier:
         _, _, state, path = heapq.heappop(frontier)
-        if sum(state[2]) == 52:
+        if not any(state[0]) and not any(state[1]):  # every card home
             return Solution(_calls(position, path), searched, time.perf_counter() - started, False)
         searched += 1
         if searched > max_states or (seconds is not None and searched % 1000 == 0 and time.perf_counter() - started > seconds):
@@ -204,15 +204,18 @@ def _auto(state):
 
 
 def _estimate(state) -> int:
-    """The work left: cards not home, weighted, plus cards above each suit's next card, plus full cells."""
+    """The work left: cards not home, cards above each suit's next card, cards in free cells,
+    and cards not built on the card under them (each will have to move)."""
     cols, cells, home = state
-    buried = 0
+    buried = disorder = 0
     for col in cols:
         for depth, card in enumerate(col):
             if (card >> 2) == home[card & 3] + 1:
                 buried += len(col) - 1 - depth
+            if depth and not _builds(card, col[depth - 1]):
+                disorder += 1
     held = sum(1 for c in cells if c)
-    return 3 * (52 - sum(home)) + 2 * buried + held
+    return 2 * (52 - sum(home)) + buried + held + 2 * disorder
 
 
 def _calls(position: Position, path) -> list[Call]:
