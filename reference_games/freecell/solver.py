@@ -7,8 +7,9 @@ the position end with ``hasWon()``.
 
 The search is best first: positions are taken in the order of an estimate of the work
 left (cards not home, cards buried above the next card each suit needs, cards in free
-cells), and every move is followed by the moves home that can never hurt (a card whose
-lower cards of the other colour are home), which the game makes automatically too.
+cells, cards lying above a lower card), and every move is followed by the moves home
+that can never hurt (a card whose lower cards of the other colour are home), which the
+game makes automatically too.
 Positions are remembered up to the order of the cascades and of the free cells, so each
 is expanded once; when the search runs out of positions the deal has no solution (with
 single-card moves), and when it runs out of its budget it says so.
@@ -72,26 +73,35 @@ def solve(position: Position, *, max_states: int = 200_000, seconds: float | Non
             home[SUITS.index(card[0])] = card[1]
     start = (cols, cells, tuple(home))
     start, auto = _auto(start)
-    steps: list = list(auto)
-    parents: dict = {_key(start): None}
+    seen = {_key(start)}
     tie = count()
-    frontier = [(_estimate(start), next(tie), start, steps)]
+    # A path is kept as a chain (moves, previous chain), so a push never copies it.
+    frontier = [(_estimate(start), next(tie), start, (tuple(auto), None))]
     searched = 0
     while frontier:
         _, _, state, path = heapq.heappop(frontier)
         if not any(state[0]) and not any(state[1]):  # every card home
-            return Solution(_calls(position, path), searched, time.perf_counter() - started, False)
+            return Solution(_calls(position, _unchain(path)), searched, time.perf_counter() - started, False)
         searched += 1
         if searched > max_states or (seconds is not None and searched % 1000 == 0 and time.perf_counter() - started > seconds):
             return Solution(None, searched, time.perf_counter() - started, False)
         for move, after in _successors(state):
             after, auto = _auto(after)
             key = _key(after)
-            if key in parents:
+            if key in seen:
                 continue
-            parents[key] = True
-            heapq.heappush(frontier, (_estimate(after), next(tie), after, path + [move, *auto]))
+            seen.add(key)
+            heapq.heappush(frontier, (_estimate(after), next(tie), after, ((move, *auto), path)))
     return Solution(None, searched, time.perf_counter() - started, True)
+
+
+def _unchain(path) -> list:
+    """The moves of a chain of (moves, previous chain), first move first."""
+    parts = []
+    while path is not None:
+        parts.append(path[0])
+        path = path[1]
+    return [move for moves in reversed(parts) for move in moves]
 
 
 def _key(state) -> tuple:
@@ -205,17 +215,21 @@ def _auto(state):
 
 def _estimate(state) -> int:
     """The work left: cards not home, cards above each suit's next card, cards in free cells,
-    and cards not built on the card under them (each will have to move)."""
+    and cards lying above a lower card (each must move before that card can go home)."""
     cols, cells, home = state
-    buried = disorder = 0
+    buried = blocking = 0
     for col in cols:
+        lowest = 99
         for depth, card in enumerate(col):
-            if (card >> 2) == home[card & 3] + 1:
+            rank = card >> 2
+            if rank == home[card & 3] + 1:
                 buried += len(col) - 1 - depth
-            if depth and not _builds(card, col[depth - 1]):
-                disorder += 1
+            if rank > lowest:
+                blocking += 1
+            elif rank < lowest:
+                lowest = rank
     held = sum(1 for c in cells if c)
-    return 2 * (52 - sum(home)) + buried + held + 2 * disorder
+    return 2 * (52 - sum(home)) + buried + held + 2 * blocking
 
 
 def _calls(position: Position, path) -> list[Call]:
