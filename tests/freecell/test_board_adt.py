@@ -1,0 +1,363 @@
+"""BoardT: cascades, free cells, foundations and the five moves, checked against the model.
+
+Positions are set up with setStack, setFree and setWin (erratum F27) or dealt by
+BoardT(); every move is checked for its effect and, when refused, for an exception the
+errata accept and an unchanged board (errata F19 to F25). The board is read only through
+getStack (each stack read by taking its cards off and putting them back), getFree and
+getWin.
+"""
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import (
+    CASCADES,
+    CELLS,
+    DEAL_COUNTS,
+    FOUNDATIONS,
+    INVALID_INDEX,
+    MOVE_PARTS,
+    MOVES,
+    PACK,
+    SUITS,
+    Position,
+    Reach,
+    deals,
+    expect_position,
+    expect_raises,
+    positions,
+    raised,
+    shown,
+    won,
+)
+
+SIZES = {"Col": CASCADES, "Free": CELLS, "Win": FOUNDATIONS}
+
+
+def call(reach, board, move, a, b):
+    return getattr(reach.board, move)(board, a, b)
+
+
+# The constructor ---------------------------------------------------------------------------
+
+
+@covers("BoardT.BoardT", "BoardT.getStack", "BoardT.getFree", "BoardT.getWin", "BoardT.hasWon", "BoardT.isValidMoves")
+def test_a_new_board_deals_the_52_cards_in_the_standard_layout(impl):
+    reach = Reach(impl)
+    board = impl.board_adt.BoardT()
+    position = reach.read_board(board)
+    counts = [len(c) for c in position.cascades]
+    expect_equal(counts, list(DEAL_COUNTS), "BoardT() deals 7 cards on each of cascades 0 to 3 and 6 on each of 4 to 7 (erratum F15)")
+    cards = Counter(card for cascade in position.cascades for card in cascade)
+    missing = [shown(c) for c in PACK if c not in cards]
+    twice = [shown(c) for c, n in cards.items() if n > 1]
+    expect(not missing and not twice, "BoardT() deals each of the 52 cards exactly once (erratum F15)", expected="the 52 cards", actual=f"missing {missing}, more than once {twice}")
+    expect_equal(position.cells, [None] * CELLS, "the free cells of a new board hold the placeholder (erratum F16)")
+    expect_equal(position.foundations, [None] * FOUNDATIONS, "the foundations of a new board hold the placeholder (erratum F16)")
+    expect_equal(impl.board_adt.hasWon(board), False, "a new board is not won")
+    expect_equal(impl.board_adt.isValidMoves(board), True, "a new board has legal moves (any top card can go to a free cell)")
+
+
+@covers("BoardT.BoardT", "BoardT.getStack")
+def test_a_new_cascade_has_the_placeholder_at_its_bottom_or_nothing_under_its_cards(impl):
+    reach = Reach(impl)
+    board = impl.board_adt.BoardT()
+    for i in range(CASCADES):
+        cards = reach.read_stack(impl.board_adt.getStack(board, i), f"getStack({i}) of a new board")
+        placeholders = [k for k, card in enumerate(cards) if card is None]
+        expect(placeholders in ([], [0]), f"cascade {i} of a new board holds a placeholder only at its bottom (erratum F15)", expected="[] or [0]", actual=placeholders)
+
+
+@covers("BoardT.BoardT", "BoardT.moveColToFree", "BoardT.getStack")
+def test_two_boards_are_independent(impl):
+    reach = Reach(impl)
+    one, other = impl.board_adt.BoardT(), impl.board_adt.BoardT()
+    before = reach.read_board(other)
+    for i in range(CELLS):
+        impl.board_adt.moveColToFree(one, i, i)
+    expect_position(reach, other, before, "moving cards on one board leaves another board as it was")
+
+
+# Setting up and reading positions -------------------------------------------------------------
+
+
+@covers("BoardT.setStack", "BoardT.setFree", "BoardT.setWin", "BoardT.getStack", "BoardT.getFree", "BoardT.getWin")
+@given(position=positions())
+def test_a_position_set_up_is_read_back(impl, position):
+    reach = Reach(impl)
+    board = reach.make_board(position)
+    expect_position(reach, board, position, "setStack, setFree and setWin set up the position that getStack, getFree and getWin read")
+
+
+@covers("BoardT.setStack", "BoardT.setFree", "BoardT.setWin")
+@given(position=positions(), other=positions(), data=st.data())
+def test_each_setter_changes_its_own_place_only_and_leaves_its_argument_alone(impl, position, other, data):
+    reach = Reach(impl)
+    board = reach.make_board(position)
+    expected = position.copy()
+    i = data.draw(st.integers(0, CASCADES - 1), label="cascade")
+    stack = reach.make_stack(other.cascades[i])
+    impl.board_adt.setStack(board, i, stack)
+    expected.cascades[i] = list(other.cascades[i])
+    expect_equal(reach.read_stack(stack, "the stack given to setStack")[1:], other.cascades[i], "setStack leaves the stack it is given unchanged")
+    expect_position(reach, board, expected, f"setStack({i}, S) makes cascade {i} hold S's cards and changes nothing else")
+    j = data.draw(st.integers(0, CELLS - 1), label="free cell")
+    card = reach.make_card(other.cells[j])
+    impl.board_adt.setFree(board, j, card)
+    expected.cells[j] = other.cells[j]
+    expect_equal(reach.read_card(card, "the card given to setFree"), other.cells[j], "setFree leaves the card it is given unchanged")
+    expect_position(reach, board, expected, f"setFree({j}, C) puts C in free cell {j} and changes nothing else")
+    k = data.draw(st.integers(0, FOUNDATIONS - 1), label="foundation")
+    impl.board_adt.setWin(board, k, reach.make_card(other.foundations[k]))
+    expected.foundations[k] = other.foundations[k]
+    expect_position(reach, board, expected, f"setWin({k}, C) makes C foundation {k}'s top card and changes nothing else")
+
+
+BAD_CASCADES = st.sampled_from([-1, 8, 9, 100])
+BAD_FOURS = st.sampled_from([-1, 4, 5, 8])
+
+
+@covers("BoardT.getStack", "BoardT.getFree", "BoardT.getWin", "BoardT.setStack", "BoardT.setFree", "BoardT.setWin")
+@given(position=positions(), column=BAD_CASCADES, cell=BAD_FOURS)
+def test_an_index_out_of_range_raises_invalid_index_and_changes_nothing(impl, position, column, cell):
+    reach = Reach(impl)
+    board = reach.make_board(position)
+    b = impl.board_adt
+    expect_raises(impl, lambda: b.getStack(board, column), INVALID_INDEX, f"getStack({column}) raises invalid_index")
+    expect_raises(impl, lambda: b.getFree(board, cell), INVALID_INDEX, f"getFree({cell}) raises invalid_index")
+    expect_raises(impl, lambda: b.getWin(board, cell), INVALID_INDEX, f"getWin({cell}) raises invalid_index")
+    expect_raises(impl, lambda: b.setStack(board, column, reach.make_stack([])), INVALID_INDEX, f"setStack({column}, S) raises invalid_index")
+    expect_raises(impl, lambda: b.setFree(board, cell, reach.make_card(PACK[0])), INVALID_INDEX, f"setFree({cell}, C) raises invalid_index")
+    expect_raises(impl, lambda: b.setWin(board, cell, reach.make_card(PACK[0])), INVALID_INDEX, f"setWin({cell}, C) raises invalid_index")
+    expect_position(reach, board, position, "the board is unchanged after the refused calls")
+
+
+# The moves -------------------------------------------------------------------------------------
+
+
+def check_move(reach, board, model: Position, move: str, a: int, b: int) -> None:
+    """Make the move on the board and on the model: its effect if legal, its exception and an unchanged board if not."""
+    before = model.describe()
+    refusal = model.refusal(move, a, b)
+    if refusal:
+        expect_raises(reach.impl, lambda: call(reach, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{before}")
+        expect_position(reach, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
+    else:
+        name = raised(reach.impl, lambda: call(reach, board, move, a, b))
+        expect(name is None, f"{move}({a}, {b}) is legal on\n{before}", expected="no exception", actual=f"raised {name}")
+        model.play(move, a, b)
+        expect_position(reach, board, model, f"{move}({a}, {b}) moves one card and changes nothing else")
+
+
+@covers(*(f"BoardT.{m}" for m in MOVES))
+@given(position=positions(), data=st.data())
+def test_every_legal_move_moves_one_card(impl, position, data):
+    reach = Reach(impl)
+    board = reach.make_board(position)
+    legal = position.legal_moves()
+    for _ in range(3):
+        if not legal:
+            break
+        move, a, b = data.draw(st.sampled_from(legal), label="move")
+        check_move(reach, board, position, move, a, b)
+        legal = position.legal_moves()
+
+
+@covers(*(f"BoardT.{m}" for m in MOVES))
+@given(position=positions(), move=st.sampled_from(MOVES), a=st.integers(-1, 8), b=st.integers(-1, 8))
+def test_any_move_is_made_or_refused_as_the_rules_say(impl, position, move, a, b):
+    reach = Reach(impl)
+    check_move(reach, board=reach.make_board(position), model=position, move=move, a=a, b=b)
+
+
+@covers(*(f"BoardT.{m}" for m in MOVES))
+@settings(max_examples=15)
+@given(position=positions())
+def test_every_refused_move_raises_for_its_reason_and_changes_nothing(impl, position):
+    reach = Reach(impl)
+    board = reach.make_board(position)
+    for move, (source, target) in MOVE_PARTS.items():
+        for a in range(-1, SIZES[source] + 1):
+            for b in range(-1, SIZES[target] + 1):
+                refusal = position.refusal(move, a, b)
+                if refusal:
+                    expect_raises(impl, lambda: call(reach, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{position.describe()}")
+    expect_position(reach, board, position, "refused moves change nothing (erratum F25)")
+
+
+@covers("BoardT.moveColToCol", "BoardT.moveFreeToCol")
+@given(position=positions(max_home=0), data=st.data())
+def test_any_card_may_go_onto_an_empty_cascade(impl, position, data):
+    reach = Reach(impl)
+    empty = data.draw(st.integers(0, CASCADES - 1), label="emptied cascade")
+    moved = position.cascades[empty]
+    position.cascades[empty] = []
+    position.cascades[(empty + 1) % CASCADES] += moved
+    board = reach.make_board(position)
+    sources = [i for i in range(CASCADES) if position.cascades[i]]
+    a = data.draw(st.sampled_from(sources), label="source cascade")
+    check_move(reach, board, position, "moveColToCol", a, empty)
+    if position.cells[0] is None:
+        check_move(reach, board, position, "moveColToFree", (empty + 1) % CASCADES, 0)
+    free = [i for i in range(CELLS) if position.cells[i] is not None]
+    if free and not position.cascades[(empty + 3) % CASCADES]:
+        check_move(reach, board, position, "moveFreeToCol", free[0], (empty + 3) % CASCADES)
+
+
+@covers("BoardT.moveColToWin", "BoardT.moveFreeToWin")
+@given(suit=st.sampled_from(SUITS), slot=st.integers(0, 3))
+def test_an_ace_starts_an_empty_foundation_and_only_an_ace(impl, suit, slot):
+    reach = Reach(impl)
+    rest = [c for c in PACK if c[0] != suit or c[1] > 2]
+    position = Position([[(suit, 1)], [(suit, 2)], rest[:20], rest[20:]] + [[]] * 4, cells=[(suit, 3), None, None, None])
+    position.cascades[3] = [c for c in position.cascades[3] if c != (suit, 3)]
+    board = reach.make_board(position)
+    check_move(reach, board, position, "moveColToWin", 1, slot)  # a two: refused
+    check_move(reach, board, position, "moveFreeToWin", 0, slot)  # a three: refused
+    check_move(reach, board, position, "moveColToWin", 0, slot)  # the ace
+    check_move(reach, board, position, "moveFreeToWin", 0, slot)  # the three: refused
+    check_move(reach, board, position, "moveColToWin", 1, slot)  # the two
+    check_move(reach, board, position, "moveFreeToWin", 0, slot)  # the three, from the free cell (erratum F22)
+
+
+# hasWon and isValidMoves ------------------------------------------------------------------------
+
+
+@covers("BoardT.hasWon")
+def test_a_board_with_the_four_kings_home_and_nothing_else_is_won(impl):
+    reach = Reach(impl)
+    expect_equal(impl.board_adt.hasWon(reach.make_board(won)), True, "hasWon() with the four kings on the foundations and nothing elsewhere")
+    almost = won.copy()
+    almost.foundations[2] = (almost.foundations[2][0], 12)
+    almost.cells[1] = (almost.foundations[2][0], 13)
+    expect_equal(impl.board_adt.hasWon(reach.make_board(almost)), False, "hasWon() with a king still in a free cell")
+    almost = won.copy()
+    almost.foundations[0] = (almost.foundations[0][0], 12)
+    almost.cascades[5] = [(almost.foundations[0][0], 13)]
+    expect_equal(impl.board_adt.hasWon(reach.make_board(almost)), False, "hasWon() with a king still on a cascade")
+    twice = won.copy()
+    twice.foundations[3] = twice.foundations[0]
+    expect_equal(impl.board_adt.hasWon(reach.make_board(twice)), False, "hasWon() with two kings of one suit home (FoundationComplete)")
+
+
+@covers("BoardT.hasWon", "BoardT.isValidMoves")
+@given(position=positions())
+def test_has_won_and_is_valid_moves_agree_with_the_rules(impl, position):
+    reach = Reach(impl)
+    board = reach.make_board(position)
+    expect_equal(impl.board_adt.hasWon(board), position.won(), f"hasWon() on\n{position.describe()}")
+    answer = impl.board_adt.isValidMoves(board)
+    accepted = {bool(position.legal_moves()), bool(position.legal_moves_without_empty_cascades())}
+    expect(answer in accepted, f"isValidMoves() on\n{position.describe()} (erratum F26)", expected=" or ".join(map(str, sorted(accepted))), actual=answer)
+    expect_position(reach, board, position, "hasWon() and isValidMoves() change nothing")
+
+
+@st.composite
+def stuck_positions(draw, empty_cascade: bool = False, free_cell: bool = False):
+    """Positions with no legal move; with ``empty_cascade`` the only legal moves are onto an
+    empty cascade, with ``free_cell`` into an empty free cell."""
+    rng = draw(st.randoms(use_true_random=False))
+    while True:
+        blacks = [c for c in PACK if c[0] in ("SPADES", "CLUBS") and c[1] > 1]
+        reds = [c for c in PACK if c[0] in ("HEARTS", "DIAMONDS") and c[1] > 1]
+        tops = rng.sample(blacks, CASCADES)
+        top_ranks = {t[1] for t in tops}
+        cells = rng.sample([c for c in reds if c[1] + 1 not in top_ranks], CELLS)
+        rest = [c for c in PACK if c not in tops and c not in cells]
+        rng.shuffle(rest)
+        cascades = [rest[i::CASCADES] + [tops[i]] for i in range(CASCADES)]
+        if empty_cascade:  # cascade 0's cards go under cascade 1's top card
+            cascades[1] = cascades[1][:-1] + cascades[0] + [tops[1]]
+            cascades[0] = []
+        if free_cell:  # free cell 0's card goes under cascade 2's top card
+            cascades[2] = cascades[2][:-1] + [cells[0]] + [tops[2]]
+            cells = [None] + cells[1:]
+        position = Position(cascades, cells)
+        if free_cell:
+            if all(m == "moveColToFree" for m, _, _ in position.legal_moves()):
+                return position
+        elif not position.legal_moves_without_empty_cascades():
+            return position
+
+
+@covers("BoardT.isValidMoves")
+@given(position=stuck_positions())
+def test_a_board_without_a_legal_move_says_so(impl, position):
+    reach = Reach(impl)
+    expect_equal(impl.board_adt.isValidMoves(reach.make_board(position)), False, f"isValidMoves() with no legal move on\n{position.describe()}")
+
+
+@covers("BoardT.isValidMoves")
+@given(position=stuck_positions(free_cell=True))
+def test_a_move_into_a_free_cell_counts_as_a_legal_move(impl, position):
+    reach = Reach(impl)
+    expect_equal(impl.board_adt.isValidMoves(reach.make_board(position)), True, f"isValidMoves() when only moves into free cell 0 are legal on\n{position.describe()}")
+
+
+@covers("BoardT.isValidMoves")
+@given(position=stuck_positions(empty_cascade=True))
+def test_a_board_whose_only_moves_are_onto_an_empty_cascade_may_answer_either_way(impl, position):
+    reach = Reach(impl)
+    answer = impl.board_adt.isValidMoves(reach.make_board(position))
+    expect(answer in (True, False), f"isValidMoves() when only moves onto the empty cascade 0 are legal (erratum F26) on\n{position.describe()}",
+           expected="True (as ruled) or False (the formula)", actual=answer)  # fmt: skip
+    expect_equal(bool(position.legal_moves()), True, "the model sees the moves onto the empty cascade")
+
+
+# The board as a state machine -------------------------------------------------------------------
+
+
+class BoardMachine(RuleBasedStateMachine):
+    """Random sequences of moves, legal and not, on a board and on the model side by side."""
+
+    def __init__(self, reach: Reach) -> None:
+        super().__init__()
+        self.reach = reach
+        self.board = None
+        self.model: Position | None = None
+
+    @initialize(position=positions(), dealt=st.booleans())
+    def set_up(self, position, dealt):
+        if dealt:  # BoardT()'s own deal, read into the model
+            self.board = self.reach.board.BoardT()
+            self.model = self.reach.read_board(self.board)
+        else:
+            self.board = self.reach.make_board(position)
+            self.model = position
+
+    @rule(choice=st.integers(0, 2**16))
+    def legal_move(self, choice):
+        # Chosen by number, not sampled from the legal moves: a board dealt by BoardT() is
+        # the implementation's (random) choice, and Hypothesis's draws must not depend on it.
+        legal = self.model.legal_moves()
+        if legal:
+            move, a, b = legal[choice % len(legal)]
+            check_move(self.reach, self.board, self.model, move, a, b)
+
+    @rule(move=st.sampled_from(MOVES), a=st.integers(-1, 8), b=st.integers(-1, 8))
+    def any_move(self, move, a, b):
+        check_move(self.reach, self.board, self.model, move, a, b)
+
+    @rule()
+    def ask(self):
+        expect_equal(self.reach.board.hasWon(self.board), self.model.won(), f"hasWon() on\n{self.model.describe()}")
+        accepted = {bool(self.model.legal_moves()), bool(self.model.legal_moves_without_empty_cascades())}
+        answer = self.reach.board.isValidMoves(self.board)
+        expect(answer in accepted, f"isValidMoves() on\n{self.model.describe()} (erratum F26)", expected=accepted, actual=answer)
+
+    @invariant()
+    def cards_are_conserved(self):
+        if self.model is not None:
+            held = [c for cascade in self.model.cascades for c in cascade] + [c for c in self.model.cells if c]
+            expect(len(held) == len(set(held)), "the model never holds a card twice", expected=True, actual=held)
+
+
+@covers(*(f"BoardT.{m}" for m in MOVES), "BoardT.hasWon", "BoardT.isValidMoves", "BoardT.BoardT")
+def test_random_games_agree_with_the_model(impl):
+    reach = Reach(impl)
+    run_state_machine_as_test(lambda: BoardMachine(reach), settings=settings(max_examples=25, stateful_step_count=15))

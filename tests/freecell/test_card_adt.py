@@ -1,0 +1,79 @@
+"""CardT and the enumerations SuitT, RankT and ColourT of module card_adt."""
+
+from hypothesis import given
+
+from speckit.testing import covers, expect, expect_equal
+
+from .strategies import (
+    ALL_SUITS,
+    COLOUR_OF,
+    COLOURS,
+    PACK,
+    RANK_NAMES,
+    Position,
+    Reach,
+    real_cards,
+    shown,
+)
+
+
+@covers("CardT.CardT", "CardT.getSuit", "CardT.getRank")
+def test_a_card_keeps_the_suit_and_rank_it_was_made_with(impl):
+    reach = Reach(impl)
+    for suit in ALL_SUITS:
+        for rank, rank_name in enumerate(RANK_NAMES):
+            card = impl.card_adt.CardT(reach.suits[suit], reach.ranks[rank_name])
+            got = (reach.name_of(impl.card_adt.getSuit(card), reach.suits, "getSuit()"), reach.name_of(impl.card_adt.getRank(card), reach.ranks, "getRank()"))
+            expect_equal(got, (suit, rank_name), f"CardT({suit}, {rank_name}) has suit {suit} and rank {rank_name}")
+
+
+@covers("CardT.getRank")
+def test_ranks_are_numbered_from_nar_0_to_king_13(impl):
+    reach = Reach(impl)
+    for number, name in enumerate(RANK_NAMES):
+        expect(reach.ranks[name] == number, f"RankT.{name} == {number}: RankT is an IntEnum (erratum F03)", expected=number, actual=reach.ranks[name])
+    for name in ALL_SUITS:
+        others = [s for s in ALL_SUITS if s != name]
+        expect(all(reach.suits[name] != reach.suits[o] for o in others), f"SuitT.{name} differs from {others}", expected=True, actual=False)
+    for name in COLOURS:
+        others = [c for c in COLOURS if c != name]
+        expect(all(reach.colours[name] != reach.colours[o] for o in others), f"ColourT.{name} differs from {others}", expected=True, actual=False)
+
+
+@covers("CardT.isValid")
+def test_a_real_card_is_valid_and_the_placeholder_is_not(impl):
+    reach = Reach(impl)
+    for card in PACK:
+        expect_equal(impl.card_adt.isValid(reach.make_card(card)), True, f"isValid() of the real card {shown(card)} (erratum F01)")
+    expect_equal(impl.card_adt.isValid(reach.make_card(None)), False, "isValid() of the placeholder CardT(NAS, NAR) (erratum F01)")
+
+
+@covers("CardT.getColour")
+def test_the_colour_is_the_suits(impl):
+    reach = Reach(impl)
+    for suit in ALL_SUITS:
+        for rank_name in ("NAR", "ACE", "SEVEN", "KING"):
+            card = impl.card_adt.CardT(reach.suits[suit], reach.ranks[rank_name])
+            colour = reach.name_of(impl.card_adt.getColour(card), reach.colours, f"getColour() of CardT({suit}, {rank_name})")
+            expect_equal(colour, COLOUR_OF[suit], f"getColour() of CardT({suit}, {rank_name}) is the colour of its suit (erratum F02)")
+
+
+@covers("CardT.getSuit", "CardT.getRank", "CardT.isValid", "CardT.getColour", "StackT.peek", "BoardT.getFree", "BoardT.getWin")
+@given(card=real_cards)
+def test_a_card_reached_through_a_stack_or_a_board_is_the_same_card(impl, card):
+    reach = Reach(impl)
+    made = reach.make_card(card)
+    stack = reach.make_stack([card], placeholder=False)
+    board = reach.make_board(Position([[]] * 8, cells=[None, card, None, None], foundations=[card, None, None, None]))
+    paths = {
+        "the card made": made,
+        "peek() of a stack it was added to": impl.stack_adt.peek(stack),
+        "getFree(1) of a board it was put in": impl.board_adt.getFree(board, 1),
+        "getWin(0) of a board it was put on": impl.board_adt.getWin(board, 0),
+    }
+    for where, value in paths.items():
+        expect_equal(reach.read_card(value, where), card, f"{where} is {shown(card)}")
+        expect_equal(impl.card_adt.isValid(value), True, f"{where} is a valid card")
+        colour = reach.name_of(impl.card_adt.getColour(value), reach.colours, f"getColour() of {where}")
+        expect_equal(colour, COLOUR_OF[card[0]], f"getColour() of {where}")
+    expect_equal(reach.read_card(made, "the card made"), card, f"{shown(card)} is unchanged after being added and set (a card never changes)")

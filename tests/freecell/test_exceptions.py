@@ -1,0 +1,43 @@
+"""Module exceptions: one class per exception name of the MIS (errata F12, F13, F14)."""
+
+import pytest
+
+from speckit.impl import MissingOperation
+from speckit.testing import covers, expect
+
+NAMES = (
+    "InvalidIndex", "StackEmpty", "IsEmpty", "OccupiedCell", "UnoccupiedCell",
+    "NotAlternatingColour", "NotDecendingRank", "NotDecreasingRank", "NotSameSuit", "NotAscendingRank",
+)  # fmt: skip
+ONE_CLASS = (("StackEmpty", "IsEmpty"), ("NotDecendingRank", "NotDecreasingRank"))
+DISTINCT = ("InvalidIndex", "StackEmpty", "OccupiedCell", "UnoccupiedCell", "NotAlternatingColour", "NotDecendingRank", "NotSameSuit", "NotAscendingRank")
+
+
+def classes(impl) -> dict:
+    module = impl.module("exceptions")
+    found = {}
+    for name in NAMES:
+        if not hasattr(module, name):
+            raise MissingOperation(f"module exceptions has no class {name}")
+        found[name] = getattr(module, name)
+    return found
+
+
+@covers("BoardT.moveColToCol", "BoardT.moveFreeToCol", "StackT.peek")
+def test_every_exception_name_of_the_mis_is_defined(impl):
+    found = classes(impl)
+    for one, other in ONE_CLASS:
+        expect(found[one] == found[other], f"{one} and {other} are two spellings of one class (errata F12, F13)", expected="the same class", actual="two different values")
+    for i, name in enumerate(DISTINCT):
+        for other in DISTINCT[i + 1:]:
+            expect(found[name] != found[other], f"{name} and {other} are different exceptions (erratum F14)", expected="two classes", actual="the same value")
+
+
+@covers("BoardT.moveColToFree")
+def test_every_exception_is_an_exception_class(impl):
+    found = classes(impl)
+    local = [value for value in found.values() if isinstance(value, type)]
+    if len(local) != len(found):
+        pytest.skip("the implementation runs in the sandbox: its classes are seen through the exceptions they raise")
+    for name, value in found.items():
+        expect(issubclass(value, Exception), f"exceptions.{name} is a class deriving from Exception", expected="a subclass of Exception", actual=value.__mro__)

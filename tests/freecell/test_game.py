@@ -1,0 +1,118 @@
+"""The console game ``freecell``, end to end on scripted input (not a conformance test)."""
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reference_games.freecell import game
+from reference_games.freecell.deals import deal
+from reference_games.freecell.notation import from_routine
+from reference_games.freecell.solver import Position, solve
+
+ROOT = Path(__file__).resolve().parents[2]
+ALTERNATIVE = ROOT / "tests" / "fixtures" / "alt_freecell"
+
+
+def play(argv, lines):
+    """Run the game on scripted lines; its exit status and everything it printed."""
+    script = iter(lines)
+
+    def read(prompt):
+        out.write(prompt)
+        try:
+            return next(script)
+        except StopIteration:
+            raise EOFError from None
+
+    out = io.StringIO()
+    status = game.main(argv, read=read, out=out)
+    return status, out.getvalue()
+
+
+def test_deal_617_is_shown_in_the_standard_layout():
+    status, text = play(["--deal", "617", "--ascii"], [])
+    assert status == 0
+    assert "Freecell, deal #617" in text
+    assert " 7D  AD  5C  3S  5S  8C  2D  AH" in text
+    assert " JD  KS  KC  4H" in text
+    assert text.rstrip().endswith("Goodbye.")
+
+
+def test_a_move_is_made_and_undone():
+    status, text = play(["--deal", "617", "--ascii"], ["1a", "u", "u"])
+    boards = text.split("move>")
+    assert "Moved: 1a" in text and " JD  --  --  --" in boards[1]
+    assert "Undone." in text and "Nothing to undo." in text
+    assert " --  --  --  --" in boards[2]
+
+
+def test_illegal_moves_are_refused_with_the_mis_reason_in_words():
+    status, text = play(["--deal", "617"], ["12", "1a", "1a", "ba", "bh", "a7", "x7", "aa"])
+    assert "Illegal move: not descending rank: J♦ cannot go on K♠." in text
+    assert "Illegal move: occupied cell: free cell a already holds J♦." in text
+    assert "Illegal move: unoccupied cell: free cell b is empty." in text
+    assert "Illegal move: not alternating colour: J♦ cannot go on J♥." in text
+    assert "'x' in 'x7' is not a place" in text
+    assert "cannot move from one free cell to another" in text
+
+
+def test_a_card_that_cannot_start_a_foundation_is_refused_in_words():
+    status, text = play(["--deal", "617"], ["4h"])
+    assert "Illegal move: not ascending rank: only an ace can start a foundation, not 4♥." in text
+
+
+def test_a_solution_typed_in_wins_and_safe_cards_go_home_automatically():
+    calls = solve(Position(tuple(map(tuple, deal(1))))).calls
+    moves = [str(from_routine(*c)) for c in calls]
+    status, text = play(["--deal", "1", "--no-auto"], moves)
+    assert "You won deal #1!" in text
+    status, text = play(["--deal", "1"], [m for m in moves if not m.endswith("h")][:5])
+    assert "(auto)" in text
+
+
+def test_a_hint_is_a_move_of_a_solution():
+    status, text = play(["--deal", "1"], ["?"])
+    hint = text.split("Hint: try ")[1].split()[0]
+    assert len(hint) == 2
+
+
+def test_solve_prints_a_solution_that_wins():
+    out = io.StringIO()
+    assert game.main(["--deal", "1", "--solve"], out=out) == 0
+    text = out.getvalue()
+    assert text.startswith("Deal #1\nSolution in ")
+    moves = " ".join(text.splitlines()[2:]).split()
+    status, played = play(["--deal", "1", "--no-auto"], moves)
+    assert "You won deal #1!" in played
+
+
+def test_the_game_plays_on_another_implementation_through_its_mis_routines():
+    status, text = play(["--deal", "617", "--impl", str(ALTERNATIVE), "--ascii"], ["1a", "12", "u"])
+    assert status == 0
+    assert "Moved: 1a" in text and " JD  --  --  --" in text
+    # The alternative checks the rank before the colour (erratum F25): its reason is the rank.
+    assert "Illegal move: not descending rank: 4S cannot go on KS." in text
+    assert "Undone." in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--deal", "0"], "deals go from 1 to 1,000,000"),
+    (["--deal", "x"], "invalid int value"),
+    (["--impl", "/no/such/folder"], "cannot play on /no/such/folder"),
+])  # fmt: skip
+def test_bad_arguments_get_a_clear_message(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit:
+        play(argv, [])
+    assert message in capsys.readouterr().err + str(exit.value.code)
+
+
+def test_the_console_script_leaves_cleanly_at_end_of_input():
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "reference_games.freecell.game", "--deal", "617"], input="1a\n",
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("Goodbye.") and "Traceback" not in done.stderr

@@ -1,0 +1,64 @@
+"""StackT: a pile of cards, last in, first out (errata F09 to F11)."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from speckit.testing import covers, expect_equal
+
+from .strategies import STACK_EMPTY, Reach, expect_raises, real_cards, shown
+
+operations = st.lists(st.one_of(real_cards, st.none(), st.just("remove")), max_size=30)
+"""A sequence of stack operations: add a card (a real card, or the placeholder None), or remove the top."""
+
+
+@covers("StackT.StackT", "StackT.size", "StackT.peek", "StackT.remCard")
+def test_a_new_stack_holds_no_card(impl):
+    stack = impl.stack_adt.StackT()
+    expect_equal(impl.stack_adt.size(stack), 0, "size() of a new stack")
+    expect_raises(impl, lambda: impl.stack_adt.peek(stack), STACK_EMPTY, "peek() of a new stack raises is_empty (errata F11, F12)")
+    expect_raises(impl, lambda: impl.stack_adt.remCard(stack), STACK_EMPTY, "remCard() of a new stack raises is_empty (errata F11, F12)")
+    expect_equal(impl.stack_adt.size(stack), 0, "size() of a new stack after the refused calls")
+
+
+@covers("StackT.addCard", "StackT.remCard", "StackT.peek", "StackT.size")
+@given(steps=operations)
+def test_the_card_added_last_is_on_top(impl, steps):
+    reach = Reach(impl)
+    stack = impl.stack_adt.StackT()
+    model = []
+    for step in steps:
+        if step == "remove":
+            if not model:
+                expect_raises(impl, lambda: impl.stack_adt.remCard(stack), STACK_EMPTY, "remCard() of a stack with no card raises is_empty")
+                continue
+            impl.stack_adt.remCard(stack)
+            model.pop()
+        else:
+            card = reach.make_card(step)
+            impl.stack_adt.addCard(stack, card)
+            expect_equal(reach.read_card(card, "the card added"), step, f"addCard leaves its argument {shown(step)} unchanged")
+            model.append(step)
+        expect_equal(impl.stack_adt.size(stack), len(model), f"size() after {len(model)} cards remain")
+        if model:
+            expect_equal(reach.read_card(impl.stack_adt.peek(stack), "peek()"), model[-1], "peek() shows the card added last (erratum F09)")
+            expect_equal(impl.stack_adt.size(stack), len(model), "peek() changes nothing")
+    expect_equal(reach.read_stack(stack, "the stack"), model, "the stack holds its cards in the order added, bottom first")
+
+
+@covers("StackT.peek", "StackT.remCard", "StackT.addCard")
+def test_a_stack_of_only_the_placeholder_shows_and_gives_it_up(impl):
+    reach = Reach(impl)
+    stack = reach.make_stack([])
+    expect_equal(reach.read_card(impl.stack_adt.peek(stack), "peek()"), None, "peek() of a stack holding only the placeholder shows it (erratum F11)")
+    impl.stack_adt.remCard(stack)
+    expect_equal(impl.stack_adt.size(stack), 0, "remCard() removes the placeholder like any card (erratum F11)")
+
+
+@covers("StackT.StackT", "StackT.addCard", "StackT.size")
+@given(first=st.lists(real_cards, max_size=10), second=st.lists(real_cards, max_size=10))
+def test_two_stacks_are_independent(impl, first, second):
+    reach = Reach(impl)
+    one = reach.make_stack(first, placeholder=False)
+    other = reach.make_stack(second, placeholder=False)
+    expect_equal(reach.read_stack(one, "the first stack"), first, "a stack holds only its own cards")
+    expect_equal(reach.read_stack(other, "the second stack"), second, "a stack holds only its own cards")
