@@ -10,6 +10,7 @@ nothing. See "The rubric" in ``docs/grading.rst``.
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from fractions import Fraction
 from typing import Callable, Iterable, Sequence
@@ -28,12 +29,13 @@ def apportion(total: Decimal, weights: Sequence[float]) -> list[Decimal]:
     """
     cents = int(total / CENT)
     exact = [Fraction(w) for w in weights]
-    whole = sum(exact)
-    if not exact or whole == 0:
+    denominator = math.lcm(*(w.denominator for w in exact)) if exact else 1
+    parts = [int(w * denominator) for w in exact]
+    whole = sum(parts)
+    if whole == 0:
         return [ZERO for _ in weights]
-    quotas = [cents * w / whole for w in exact]
-    shares = [int(q) for q in quotas]
-    order = sorted(range(len(quotas)), key=lambda i: (-(quotas[i] - shares[i]), i))
+    shares = [cents * p // whole for p in parts]
+    order = sorted(range(len(parts)), key=lambda i: (-(cents * parts[i] % whole), i))
     for i in order[: cents - sum(shares)]:
         shares[i] += 1
     return [Decimal(s) * CENT for s in shares]
