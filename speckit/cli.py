@@ -81,7 +81,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     skeleton.add_argument("directory", help="the folder to create (must be empty or absent)")
     _spec_option(skeleton)
-    skeleton.add_argument("--force", action="store_true", help="write into a folder that is not empty, replacing files")
+    skeleton.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a folder that is not empty: add the modules it lacks; every existing file is kept as it is",
+    )
     skeleton.set_defaults(run=_skeleton)
 
     zoo = commands.add_parser("zoo", help="run the suite on every faulty variant of the reference and report which it catches")
@@ -176,12 +180,19 @@ def _coverage(args: argparse.Namespace) -> int:
 
 
 def _skeleton(args: argparse.Namespace) -> int:
-    from .skeleton import write_skeleton
+    from .skeleton import fill_skeleton
 
     specification = spec_data.load(args.spec)
-    written = write_skeleton(specification, Path(args.directory), force=args.force)
+    result = fill_skeleton(specification, Path(args.directory), force=args.force)
     spec_flag = "" if args.spec == registry.main_spec() else f" --spec {args.spec}"
-    print(f"Wrote {len(written)} files to {args.directory}. Next: implement a type, then run `speckit check{spec_flag} {args.directory}`.")
+    print(f"Wrote {len(result.written)} file{'s' if len(result.written) != 1 else ''} to {args.directory}"
+          + "".join(f"\n  wrote  {p.name}" for p in result.written if args.force))
+    if result.unchanged:
+        print(f"Left {len(result.unchanged)} as generated: {', '.join(p.name for p in result.unchanged)}")
+    if result.kept:
+        print(f"Kept {len(result.kept)} you changed (never overwritten; to regenerate one, move it aside and run again): "
+              + ", ".join(p.name for p in result.kept))
+    print(f"Next: implement a type, then run `speckit check{spec_flag} {args.directory}`.")
     return EXIT_OK
 
 
