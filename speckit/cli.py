@@ -68,6 +68,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--profile", choices=["grading", "dev"], default="grading", help="Hypothesis profile (default: grading, deterministic)")
     check.add_argument("--lines", type=int, default=30, metavar="N", help="lines of explanation shown per failing operation (default 30)")
+    check.add_argument(
+        "--type",
+        dest="types",
+        action="append",
+        default=[],
+        metavar="TYPE",
+        help="check only this type's operations, with only the tests that cover them (a name as in the specification, "
+        "IndexType, or its module, index); repeat for several",
+    )
+    check.add_argument(
+        "--watch",
+        action="store_true",
+        help="keep watching the package and check again, the types whose modules changed, whenever a file of it is saved",
+    )
     check.set_defaults(run=_check)
 
     coverage = commands.add_parser("coverage", help="list each documented operation with the tests that cover it")
@@ -122,21 +136,82 @@ def _spec_option(parser: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> int:
     from . import check
-    from .runner import run_suite
 
     target = _implementation_path(args.path) if args.path else None
     if args.spec is None:
         args.spec = _spec_of(args.path, target) if target else registry.main_spec()
     specification = spec_data.load(args.spec)
+    types = _types(specification, args.types)
     origin = str(target) if target else f"the reference implementation ({kit(args.spec).reference})"
-    print(f"Checking {origin} against {specification.title} ...", file=sys.stderr, flush=True)
-    run = run_suite(args.spec, target, profile=args.profile)
+    if args.watch:
+        from .watch import watch
+
+        if not isinstance(target, Path):
+            raise UserError("--watch needs the folder of your package (speckit check --watch PATH)")
+        return watch(lambda changed: _check_once(args, specification, target, origin, changed), target, specification, types)
+    return _check_once(args, specification, target, origin, types)
+
+
+def _types(specification, names: list[str]) -> list[str]:
+    """The type names ``--type`` gave, as the specification names them; a UserError for an unknown one."""
+    found = []
+    for name in names:
+        try:
+            found.append(specification.type(name).name)
+        except KeyError:
+            known = ", ".join(t.name for t in specification.types if not t.supplied)
+            raise UserError(f"--type {name}: {specification.name} has no such type (its types: {known})") from None
+    return list(dict.fromkeys(found))
+
+
+def _check_once(args: argparse.Namespace, specification, target, origin: str, types: list[str]) -> int:
+    """Run the suite (or the tests of ``types``) once and print the table; the exit status."""
+    from . import check
+    from .runner import run_suite
+    from .traceability import selected_tests
+
+    what = f" ({', '.join(types)})" if types else ""
+    print(f"Checking {origin}{what} against {specification.title} ...", file=sys.stderr, flush=True)
+    tests = selected_tests(specification, types) if types else None
+    if tests == []:
+        print(f"speckit: no test covers {', '.join(types)}", file=sys.stderr)
+        return EXIT_FAILED
+    progress = _ProgressLine(sys.stderr)
+    try:
+        run = run_suite(args.spec, target, profile=args.profile, tests=tests, progress=progress if progress.live else None)
+    finally:
+        progress.clear()
     if run.crash:
         print(f"speckit: {run.crash}", file=sys.stderr)
         return EXIT_FAILED if run.returncode != 4 else EXIT_USAGE
-    rows = check.statuses(specification, run)
-    print(check.render(specification, rows, origin=origin, explain_lines=args.lines))
+    rows = check.statuses(specification, run, types)
+    print(check.render(specification, rows, origin=origin, explain_lines=args.lines, import_problems=run.import_problems))
     return EXIT_OK if check.ok(rows) else EXIT_FAILED
+
+
+class _ProgressLine:
+    """One line on a terminal, rewritten as tests finish: ``[ 42/180] tests/connect4/test_grid.py::...``.
+
+    Only on a terminal: in a pipe, a log or a test's captured output nothing is written.
+    """
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.live = bool(getattr(stream, "isatty", lambda: False)())
+        self.shown = False
+
+    def __call__(self, done: int, total: int, test: str) -> None:
+        width = len(str(total))
+        line = f"[{done:>{width}}/{total}] {test.rsplit('/', 1)[-1]}"
+        self.stream.write("\r" + line[:78].ljust(78))
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 78 + "\r")
+            self.stream.flush()
+            self.shown = False
 
 
 def _implementation_path(text: str) -> Path | str:
