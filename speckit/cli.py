@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
+import signal
 import sys
+import threading
 import tempfile
 from pathlib import Path
 
@@ -23,11 +26,25 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``speckit`` console script."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    for argument in argv:
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(argument).decode("utf-8", "backslashreplace")
+            print(f"speckit: {shown}: the name is not valid UTF-8, which Python packages need; rename it", file=sys.stderr)
+            return EXIT_USAGE
+    parser, subcommands = _parser(), {}
+    for action in parser._subparsers._group_actions if parser._subparsers else ():
+        subcommands.update(getattr(action, "choices", None) or {})
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # The usage of the subcommand the unknown option was given to, not the top-level one.
+        (subcommands.get(getattr(args, "command", None)) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE
+    previous = signal.signal(signal.SIGTERM, _terminated) if threading.current_thread() is threading.main_thread() else None
     try:
         return args.run(args)
     except KeyboardInterrupt:
@@ -38,6 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         # Any other exception is a bug of the kit and keeps its traceback.
         print(f"speckit: {e}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated(signum, frame) -> None:
+    """SIGTERM (``kill``) stops the command as Ctrl-C does, so its children and temporary folders go too."""
+    raise KeyboardInterrupt
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,7 +109,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(run=_check)
 
-    coverage = commands.add_parser("coverage", help="list each documented operation with the tests that cover it")
+    coverage = commands.add_parser(
+        "coverage",
+        help="list each documented operation with the tests that cover it",
+        description=(
+            "List every documented operation of a specification with the tests that declare they cover it "
+            "(their covers markers), then the operations students write that no test covers and any marker "
+            "naming an unknown operation. Operations of the types the kit supplies are listed, not required. "
+            "Exit status 0 when every operation to implement is covered, 1 otherwise."
+        ),
+    )
     _spec_option(coverage)
     coverage.set_defaults(run=_coverage)
 
@@ -102,7 +136,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     skeleton.set_defaults(run=_skeleton)
 
-    zoo = commands.add_parser("zoo", help="run the suite on every faulty variant of the reference and report which it catches")
+    zoo = commands.add_parser(
+        "zoo",
+        help="run the suite on every faulty variant of the reference and report which it catches",
+        description=(
+            "Run the conformance suite on every faulty variant (mutant) of the reference implementation kept in "
+            "the specification's zoo, and say for each whether a test caught it and which. A variant that "
+            "survives is a behaviour the suite does not check. Exit status 0 when every variant is caught, 1 otherwise."
+        ),
+    )
     _spec_option(zoo)
     zoo.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
     zoo.set_defaults(run=_zoo)
@@ -218,6 +260,8 @@ def _implementation_path(text: str) -> Path | str:
     """A package directory, resolved, or an importable module name; :class:`ImplementationError` otherwise."""
     if Path(text).exists():
         return package_directory(text)
+    if text.split(".")[0] in sys.stdlib_module_names:
+        raise ImplementationError(f"{text}: no such folder here (and {text} is Python's own module, not an implementation)")
     if text.isidentifier() and importlib.util.find_spec(text) is not None:
         return text
     raise ImplementationError(f"{text}: no such folder, and no importable package of that name")
@@ -274,6 +318,8 @@ def _skeleton(args: argparse.Namespace) -> int:
 def _zoo(args: argparse.Namespace) -> int:
     from .zoo import killed, load_mutants, run_zoo
 
+    if args.jobs < 1:
+        raise UserError("--jobs must be at least 1")
     mutants = load_mutants(args.spec)
     with tempfile.TemporaryDirectory(prefix="speckit-zoo-") as scratch:
         runs = run_zoo(mutants, Path(scratch), jobs=args.jobs)

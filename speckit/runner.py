@@ -68,6 +68,11 @@ def stop_all() -> None:
         _kill(child)
 
 
+def resume() -> None:
+    """Allow suite runs again after :func:`stop_all`, once the stopped ones have ended."""
+    _stopping.clear()
+
+
 def _kill(child: subprocess.Popen) -> None:
     try:
         os.killpg(child.pid, signal.SIGKILL)
