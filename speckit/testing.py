@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import re
 import sys
 from typing import Any, Callable
 
@@ -102,11 +103,16 @@ def _implicated(claim: str, actual: Any = None) -> str:
     """The documented operation a failed check implicates, or "" when it cannot be told (then
     every operation the test covers is failed). It is one the test covers:
 
-    * with no ``actual`` (the check is on the last call's result): the last one called;
-    * otherwise the one the claim names first, else the last one called that returned ``actual``.
+    * the one the claim names first (claims start with the operation they check:
+      ``"decrement(index 6) gives index 5"``), else
+    * with no ``actual`` (the check is on the last call's result), the last one called, else
+    * the last one called that returned ``actual``.
     """
     spec = _SPEC.get()
     covered = _COVERED.get()
+    named = sorted((m.start(), q) for q in covered if (m := re.search(rf"\b{re.escape(q.split('.')[1])}\b", claim)))
+    if named:
+        return named[0][1]
     if spec is None or not TRACE.entries:
         return ""
     calls = []
@@ -118,9 +124,6 @@ def _implicated(claim: str, actual: Any = None) -> str:
             calls.append(("", entry.outcome))
     if actual is None:
         return calls[-1][0] if calls[-1][0] in covered else ""
-    named = sorted((claim.find(q.split(".")[1]), q) for q in covered if q.split(".")[1] in claim)
-    if named:
-        return named[0][1]
     returned = [q for q, outcome in calls if q in covered and outcome == f" -> {actual!r}"]
     return returned[-1] if returned else ""
 

@@ -99,7 +99,7 @@ def test_a_failure_screen_reads_behaviour_calls_returned_required_in_that_order_
     assert "index.lessThan(" in screen and ") -> True" in screen
     assert "Expected:" not in screen and "Actual:" not in screen
     requirement = screen.split("The specification requires: ", 1)[1].splitlines()[0]
-    assert "less than" in requirement and "not" not in requirement.split()
+    assert requirement.startswith("lessThan(index 1, newIndexType()) gives False") and "not" not in requirement.split()
 
 
 def test_the_run_reports_progress_while_it_runs(less_or_equal):
