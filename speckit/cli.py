@@ -166,6 +166,10 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--rubric", default=None, metavar="FILE", help="the rubric (TOML; default: the kit's rubric of the specification)")
     _spec_option(grade)
     grade.set_defaults(run=_grade)
+
+    from .bundle.cli import add_command as add_bundle_command
+
+    add_bundle_command(commands, _spec_option)
     return parser
 
 
@@ -182,6 +186,8 @@ def _check(args: argparse.Namespace) -> int:
     target = _implementation_path(args.path) if args.path else None
     if args.spec is None:
         args.spec = _spec_of(args.path, target) if target else registry.main_spec()
+    if target is None and not kit(args.spec).reference:
+        raise UserError("this kit carries no reference implementation (a student bundle): give your package's folder, as in `speckit check mypackage`")
     specification = spec_data.load(args.spec)
     types = _types(specification, args.types)
     origin = str(target) if target else f"the reference implementation ({kit(args.spec).reference})"
@@ -320,6 +326,8 @@ def _zoo(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")
+    if not kit(args.spec).declaration.zoo:
+        raise UserError("this kit carries no zoo of faulty variants (a student bundle)")
     mutants = load_mutants(args.spec)
     with tempfile.TemporaryDirectory(prefix="speckit-zoo-") as scratch:
         runs = run_zoo(mutants, Path(scratch), jobs=args.jobs)

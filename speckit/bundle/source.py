@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from ..core import UserError
 from ..paths import REPO_ROOT
 
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".venv", "_build", "*.egg-info", ".hypothesis", ".pytest_cache", ".git")
@@ -14,7 +15,7 @@ KIT_PARTS = ("pyproject.toml", "README.md", "adt", "spec", "speckit", "reference
 """The parts of the checkout an installed kit needs (the docs and benchmarks stay behind)."""
 
 
-class BundleError(ValueError):
+class BundleError(UserError):
     """A bundle cannot be built; the message names what is wrong."""
 
 
