@@ -226,7 +226,10 @@ def _check_once(args: argparse.Namespace, specification, target, origin: str, ty
         return EXIT_FAILED
     progress = _ProgressLine(sys.stderr)
     try:
-        run = run_suite(args.spec, target, profile=args.profile, tests=tests, progress=progress if progress.live else None)
+        run = run_suite(
+            args.spec, target, profile=args.profile, tests=tests, progress=progress if progress.live else None,
+            bytecode_cache=_bytecode_cache(),
+        )  # fmt: skip
     finally:
         progress.clear()
     if run.crash:
@@ -235,6 +238,17 @@ def _check_once(args: argparse.Namespace, specification, target, origin: str, ty
     rows = check.statuses(specification, run, types)
     print(check.render(specification, rows, origin=origin, explain_lines=args.lines, import_problems=run.import_problems))
     return EXIT_OK if check.ok(rows) else EXIT_FAILED
+
+
+def _bytecode_cache() -> Path | None:
+    """The user's cache of compiled modules for ``speckit check`` (outside every package folder), or None."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "speckit" / "pycache"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
 
 
 class _ProgressLine:

@@ -89,6 +89,7 @@ def run_suite(
     timeout: float = 900.0,
     extra: tuple[str, ...] = (),
     progress: Callable[[int, int, str], None] | None = None,
+    bytecode_cache: Path | None = None,
 ) -> SuiteRun:
     """Run the suite of ``spec_name`` (or the given test files or node ids) against ``implementation``.
 
@@ -115,6 +116,9 @@ def run_suite(
         if implementation is not None:
             command.append(f"--impl={implementation}")
         environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        if bytecode_cache is not None:
+            environment.pop("PYTHONDONTWRITEBYTECODE")
+            environment["PYTHONPYCACHEPREFIX"] = str(bytecode_cache)
         with open(Path(scratch) / "output", "w+", encoding="utf-8", errors="replace") as output:
             returncode = _run(command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)))
             if returncode is None:

@@ -69,9 +69,19 @@ def less_or_equal(tmp_path_factory):
     package = reference_copy(tmp_path_factory.mktemp("le"))
     patch(package / "index.py", "first.number < second.number", "first.number <= second.number")
     ticks = []
-    run = run_suite("connect4", package, tests=selected_tests(SPEC, ["IndexType"]), progress=lambda *tick: ticks.append(tick))
+    cache = package.parent / "cache"
+    run = run_suite(
+        "connect4", package, tests=selected_tests(SPEC, ["IndexType"]), progress=lambda *tick: ticks.append(tick), bytecode_cache=cache
+    )  # fmt: skip
     rows = statuses(SPEC, run, ["IndexType"])
     return run, rows, render(SPEC, rows, origin="student"), ticks
+
+
+def test_compiled_modules_go_to_the_cache_never_into_the_students_folder(less_or_equal, tmp_path_factory):
+    assert less_or_equal  # the run has happened
+    root = next(Path(str(tmp_path_factory.getbasetemp())).glob("le*"))
+    assert not list((root / "student").rglob("*.pyc"))
+    assert list((root / "cache").rglob("*index*.pyc"))
 
 
 def test_only_the_selected_types_rows_are_shown(less_or_equal):
