@@ -53,6 +53,7 @@ def watch(
     from watchfiles import watch as changes
 
     status = check(types)
+    sys.stdout.flush()  # the table before the prompt, even when the output is a pipe
     runs = 0
     print(f"\nWatching {package} for changes (Ctrl-C to stop) ...", file=sys.stderr, flush=True)
     for batch in changes(package, watch_filter=_source_file, raise_interrupt=False):
@@ -62,6 +63,7 @@ def watch(
         names = ", ".join(sorted({Path(p).name for _, p in batch}))
         print(f"\n{names} changed: checking {', '.join(affected)} again", file=sys.stderr, flush=True)
         status = check(affected if (types or len(affected) < len([t for t in spec.types if not t.supplied])) else [])
+        sys.stdout.flush()
         runs += 1
         if stop_after is not None and runs >= stop_after:
             break

@@ -259,3 +259,39 @@ def test_watch_checks_again_when_a_file_of_the_package_changes(tmp_path):
         watcher.join(1)
     assert not watcher.is_alive(), "no re-run after the change"
     assert checks == [["IndexType"], ["IndexType"]]
+
+
+def test_check_watch_from_the_command_line_turns_green_after_a_fix(tmp_path):
+    """A student's loop: IndexType fails, they fix index.py, the watch checks it again, green; Ctrl-C ends it."""
+    package = reference_copy(tmp_path)
+    patch(package / "index.py", "first.number < second.number", "first.number <= second.number")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "speckit.cli", "check", "--watch", "--type", "IndexType", str(package)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+    )  # fmt: skip
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(child.stdout), daemon=True)
+    reader.start()
+
+    def wait_for(text: str, after: int = 0) -> int:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            found = "".join(seen).find(text, after)
+            if found >= 0:
+                return found
+            assert child.poll() is None, "".join(seen)
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} never shown:\n{''.join(seen)}")
+
+    try:
+        first = wait_for("Watching ")
+        assert "1 failed" in "".join(seen)[:first]
+        patch(package / "index.py", "first.number <= second.number", "first.number < second.number")
+        again = wait_for("index.py changed: checking IndexType again", first)
+        wait_for("7 operations to implement: 7 passed", again)
+    finally:
+        child.send_signal(signal.SIGINT)
+        child.wait(timeout=20)
+        reader.join(5)
+    assert child.returncode == 0 and "Traceback" not in "".join(seen)  # the last check passed
