@@ -181,8 +181,6 @@ def _spec_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from . import check
-
     target = _implementation_path(args.path) if args.path else None
     if args.spec is None:
         args.spec = _spec_of(args.path, target) if target else registry.main_spec()

@@ -4,7 +4,6 @@ a zoo that can be stopped without leaving anything behind, and a healthy kit's c
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
