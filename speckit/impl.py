@@ -131,14 +131,21 @@ IMPORT_SECONDS = DEFAULT_LIMITS.import_seconds
 
 
 def _with_import_limit(load: Callable[[], Any]) -> Any:
-    """``load()``, stopped by :class:`TimeLimitReached` after :data:`IMPORT_SECONDS` (main thread only)."""
-    if not _Alarm.usable():
+    """``load()``, stopped by :class:`TimeLimitReached` after :data:`IMPORT_SECONDS` (main thread only).
+
+    Where a timer is already running (the operation server's watchdog keeps its own), it is
+    left alone: that timer limits the import instead.
+    """
+    if not _Alarm.usable() or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0):
         return load()
+    previous = signal.getsignal(signal.SIGALRM)
     _Alarm.arm(IMPORT_SECONDS)
     try:
         return load()
     finally:
         _Alarm.disarm()
+        if previous is not None and previous is not _on_alarm:
+            signal.signal(signal.SIGALRM, previous)  # whoever had the alarm before has it back
 
 
 def _where(error: BaseException, folder: str | Path) -> str:
