@@ -226,7 +226,7 @@ def _check_once(args: argparse.Namespace, specification, target, origin: str, ty
     try:
         run = run_suite(
             args.spec, target, profile=args.profile, tests=tests, progress=progress if progress.live else None,
-            bytecode_cache=_bytecode_cache(),
+            bytecode_cache=_bytecode_cache(), own_temporary_folder=True,
         )  # fmt: skip
     finally:
         progress.clear()

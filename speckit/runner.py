@@ -90,6 +90,7 @@ def run_suite(
     extra: tuple[str, ...] = (),
     progress: Callable[[int, int, str], None] | None = None,
     bytecode_cache: Path | None = None,
+    own_temporary_folder: bool = False,
 ) -> SuiteRun:
     """Run the suite of ``spec_name`` (or the given test files or node ids) against ``implementation``.
 
@@ -119,6 +120,9 @@ def run_suite(
         if bytecode_cache is not None:
             environment.pop("PYTHONDONTWRITEBYTECODE")
             environment["PYTHONPYCACHEPREFIX"] = str(bytecode_cache)
+        if own_temporary_folder:
+            (Path(scratch) / "tmp").mkdir()
+            environment["TMPDIR"] = str(Path(scratch) / "tmp")
         with open(Path(scratch) / "output", "w+", encoding="utf-8", errors="replace") as output:
             returncode = _run(command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)))
             if returncode is None:
