@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
+import signal
 import sys
+import threading
 import tempfile
 from pathlib import Path
 
@@ -23,11 +26,25 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``speckit`` console script."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    for argument in argv:
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(argument).decode("utf-8", "backslashreplace")
+            print(f"speckit: {shown}: the name is not valid UTF-8, which Python packages need; rename it", file=sys.stderr)
+            return EXIT_USAGE
+    parser, subcommands = _parser(), {}
+    for action in parser._subparsers._group_actions if parser._subparsers else ():
+        subcommands.update(getattr(action, "choices", None) or {})
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # The usage of the subcommand the unknown option was given to, not the top-level one.
+        (subcommands.get(getattr(args, "command", None)) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE
+    previous = signal.signal(signal.SIGTERM, _terminated) if threading.current_thread() is threading.main_thread() else None
     try:
         return args.run(args)
     except KeyboardInterrupt:
@@ -38,6 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         # Any other exception is a bug of the kit and keeps its traceback.
         print(f"speckit: {e}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated(signum, frame) -> None:
+    """SIGTERM (``kill``) stops the command as Ctrl-C does, so its children and temporary folders go too."""
+    raise KeyboardInterrupt
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,9 +93,32 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--profile", choices=["grading", "dev"], default="grading", help="Hypothesis profile (default: grading, deterministic)")
     check.add_argument("--lines", type=int, default=30, metavar="N", help="lines of explanation shown per failing operation (default 30)")
+    check.add_argument(
+        "--type",
+        dest="types",
+        action="append",
+        default=[],
+        metavar="TYPE",
+        help="check only this type's operations, with only the tests that cover them (a name as in the specification, "
+        "IndexType, or its module, index); repeat for several",
+    )
+    check.add_argument(
+        "--watch",
+        action="store_true",
+        help="keep watching the package and check again, the types whose modules changed, whenever a file of it is saved",
+    )
     check.set_defaults(run=_check)
 
-    coverage = commands.add_parser("coverage", help="list each documented operation with the tests that cover it")
+    coverage = commands.add_parser(
+        "coverage",
+        help="list each documented operation with the tests that cover it",
+        description=(
+            "List every documented operation of a specification with the tests that declare they cover it "
+            "(their covers markers), then the operations students write that no test covers and any marker "
+            "naming an unknown operation. Operations of the types the kit supplies are listed, not required. "
+            "Exit status 0 when every operation to implement is covered, 1 otherwise."
+        ),
+    )
     _spec_option(coverage)
     coverage.set_defaults(run=_coverage)
 
@@ -81,10 +129,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     skeleton.add_argument("directory", help="the folder to create (must be empty or absent)")
     _spec_option(skeleton)
-    skeleton.add_argument("--force", action="store_true", help="write into a folder that is not empty, replacing files")
+    skeleton.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a folder that is not empty: add the modules it lacks; every existing file is kept as it is",
+    )
     skeleton.set_defaults(run=_skeleton)
 
-    zoo = commands.add_parser("zoo", help="run the suite on every faulty variant of the reference and report which it catches")
+    zoo = commands.add_parser(
+        "zoo",
+        help="run the suite on every faulty variant of the reference and report which it catches",
+        description=(
+            "Run the conformance suite on every faulty variant (mutant) of the reference implementation kept in "
+            "the specification's zoo, and say for each whether a test caught it and which. A variant that "
+            "survives is a behaviour the suite does not check. Exit status 0 when every variant is caught, 1 otherwise."
+        ),
+    )
     _spec_option(zoo)
     zoo.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
     zoo.set_defaults(run=_zoo)
@@ -121,30 +181,105 @@ def _spec_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from . import check
-    from .runner import run_suite
-
     target = _implementation_path(args.path) if args.path else None
     if args.spec is None:
         args.spec = _spec_of(args.path, target) if target else registry.main_spec()
     if target is None and not kit(args.spec).reference:
         raise UserError("this kit carries no reference implementation (a student bundle): give your package's folder, as in `speckit check mypackage`")
     specification = spec_data.load(args.spec)
+    types = _types(specification, args.types)
     origin = str(target) if target else f"the reference implementation ({kit(args.spec).reference})"
-    print(f"Checking {origin} against {specification.title} ...", file=sys.stderr, flush=True)
-    run = run_suite(args.spec, target, profile=args.profile)
+    if args.watch:
+        from .watch import watch
+
+        if not isinstance(target, Path):
+            raise UserError("--watch needs the folder of your package (speckit check --watch PATH)")
+        return watch(lambda changed: _check_once(args, specification, target, origin, changed), target, specification, types)
+    return _check_once(args, specification, target, origin, types)
+
+
+def _types(specification, names: list[str]) -> list[str]:
+    """The type names ``--type`` gave, as the specification names them; a UserError for an unknown one."""
+    found = []
+    for name in names:
+        try:
+            found.append(specification.type(name).name)
+        except KeyError:
+            known = ", ".join(t.name for t in specification.types if not t.supplied)
+            raise UserError(f"--type {name}: {specification.name} has no such type (its types: {known})") from None
+    return list(dict.fromkeys(found))
+
+
+def _check_once(args: argparse.Namespace, specification, target, origin: str, types: list[str]) -> int:
+    """Run the suite (or the tests of ``types``) once and print the table; the exit status."""
+    from . import check
+    from .runner import run_suite
+    from .traceability import selected_tests
+
+    what = f" ({', '.join(types)})" if types else ""
+    print(f"Checking {origin}{what} against {specification.title} ...", file=sys.stderr, flush=True)
+    tests = selected_tests(specification, types) if types else None
+    if tests == []:
+        print(f"speckit: no test covers {', '.join(types)}", file=sys.stderr)
+        return EXIT_FAILED
+    progress = _ProgressLine(sys.stderr)
+    try:
+        run = run_suite(
+            args.spec, target, profile=args.profile, tests=tests, progress=progress if progress.live else None,
+            bytecode_cache=_bytecode_cache(), own_temporary_folder=True,
+        )  # fmt: skip
+    finally:
+        progress.clear()
     if run.crash:
         print(f"speckit: {run.crash}", file=sys.stderr)
         return EXIT_FAILED if run.returncode != 4 else EXIT_USAGE
-    rows = check.statuses(specification, run)
-    print(check.render(specification, rows, origin=origin, explain_lines=args.lines))
+    rows = check.statuses(specification, run, types)
+    print(check.render(specification, rows, origin=origin, explain_lines=args.lines, import_problems=run.import_problems))
     return EXIT_OK if check.ok(rows) else EXIT_FAILED
+
+
+def _bytecode_cache() -> Path | None:
+    """The user's cache of compiled modules for ``speckit check`` (outside every package folder), or None."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "speckit" / "pycache"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
+
+
+class _ProgressLine:
+    """One line on a terminal, rewritten as tests finish: ``[ 42/180] tests/connect4/test_grid.py::...``.
+
+    Only on a terminal: in a pipe, a log or a test's captured output nothing is written.
+    """
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.live = bool(getattr(stream, "isatty", lambda: False)())
+        self.shown = False
+
+    def __call__(self, done: int, total: int, test: str) -> None:
+        width = len(str(total))
+        line = f"[{done:>{width}}/{total}] {test.rsplit('/', 1)[-1]}"
+        self.stream.write("\r" + line[:78].ljust(78))
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 78 + "\r")
+            self.stream.flush()
+            self.shown = False
 
 
 def _implementation_path(text: str) -> Path | str:
     """A package directory, resolved, or an importable module name; :class:`ImplementationError` otherwise."""
     if Path(text).exists():
         return package_directory(text)
+    if text.split(".")[0] in sys.stdlib_module_names:
+        raise ImplementationError(f"{text}: no such folder here (and {text} is Python's own module, not an implementation)")
     if text.isidentifier() and importlib.util.find_spec(text) is not None:
         return text
     raise ImplementationError(f"{text}: no such folder, and no importable package of that name")
@@ -182,18 +317,27 @@ def _coverage(args: argparse.Namespace) -> int:
 
 
 def _skeleton(args: argparse.Namespace) -> int:
-    from .skeleton import write_skeleton
+    from .skeleton import fill_skeleton
 
     specification = spec_data.load(args.spec)
-    written = write_skeleton(specification, Path(args.directory), force=args.force)
+    result = fill_skeleton(specification, Path(args.directory), force=args.force)
     spec_flag = "" if args.spec == registry.main_spec() else f" --spec {args.spec}"
-    print(f"Wrote {len(written)} files to {args.directory}. Next: implement a type, then run `speckit check{spec_flag} {args.directory}`.")
+    print(f"Wrote {len(result.written)} file{'s' if len(result.written) != 1 else ''} to {args.directory}"
+          + "".join(f"\n  wrote  {p.name}" for p in result.written if args.force))
+    if result.unchanged:
+        print(f"Left {len(result.unchanged)} as generated: {', '.join(p.name for p in result.unchanged)}")
+    if result.kept:
+        print(f"Kept {len(result.kept)} you changed (never overwritten; to regenerate one, move it aside and run again): "
+              + ", ".join(p.name for p in result.kept))
+    print(f"Next: implement a type, then run `speckit check{spec_flag} {args.directory}`.")
     return EXIT_OK
 
 
 def _zoo(args: argparse.Namespace) -> int:
     from .zoo import killed, load_mutants, run_zoo
 
+    if args.jobs < 1:
+        raise UserError("--jobs must be at least 1")
     if not kit(args.spec).declaration.zoo:
         raise UserError("this kit carries no zoo of faulty variants (a student bundle)")
     mutants = load_mutants(args.spec)

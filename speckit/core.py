@@ -80,6 +80,8 @@ class Outcome(str, enum.Enum):
     NOT_IMPLEMENTED = "not implemented"
     UNTESTED = "untested"
     """No test covering the operation ran to a verdict."""
+    BLOCKED = "blocked"
+    """A test covering the operation stopped when another operation failed."""
     SKIPPED = "skipped"
 
     def __str__(self) -> str:

@@ -33,6 +33,7 @@ import _signal  # getsignal without the enum conversion of signal.getsignal: it 
 import sys
 import textwrap
 import threading
+import traceback
 import types
 from pathlib import Path
 from typing import Any, Callable
@@ -42,6 +43,7 @@ from spec import Operation, Specification
 from .trace import TRACE
 
 from .core import (  # noqa: F401 - re-exported: the names the suite and the sandbox use
+    DEFAULT_LIMITS,
     DEFAULT_TIME_LIMIT,
     FailureKind,
     ImplementationError,
@@ -100,16 +102,57 @@ def _import_directory(path: Path) -> types.ModuleType:
         package = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = package
         try:
-            module_spec.loader.exec_module(package)
+            _with_import_limit(lambda: module_spec.loader.exec_module(package))
+        except TimeLimitReached as e:
+            sys.modules.pop(name, None)
+            raise ImplementationError(
+                f"{path}/__init__.py did not finish importing within {IMPORT_SECONDS:g} s"
+                f"{_where(e, path)} (an endless loop at import time?)"
+            ) from None
+        except SyntaxError as e:
+            sys.modules.pop(name, None)
+            raise ImplementationError(f"{path}/__init__.py has a syntax error at line {e.lineno}: {e.msg}") from None
+        except KeyboardInterrupt:
+            sys.modules.pop(name, None)
+            raise
         except BaseException as e:  # noqa: BLE001 - report, don't crash the suite
             sys.modules.pop(name, None)
-            raise ImplementationError(f"{path}/__init__.py could not be imported: {type(e).__name__}: {e}") from None
+            raise ImplementationError(f"{path}/__init__.py could not be imported{_where(e, path)}: {type(e).__name__}: {e}") from None
     else:
         package = types.ModuleType(name)
         package.__path__ = [str(path)]
         package.__file__ = None
         sys.modules[name] = package
     return package
+
+
+IMPORT_SECONDS = DEFAULT_LIMITS.import_seconds
+"""Time importing the package or one of its modules may take (an import that loops is stopped)."""
+
+
+def _with_import_limit(load: Callable[[], Any]) -> Any:
+    """``load()``, stopped by :class:`TimeLimitReached` after :data:`IMPORT_SECONDS` (main thread only).
+
+    Where a timer is already running (the operation server's watchdog keeps its own), it is
+    left alone: that timer limits the import instead.
+    """
+    if not _Alarm.usable() or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0):
+        return load()
+    previous = signal.getsignal(signal.SIGALRM)
+    _Alarm.arm(IMPORT_SECONDS)
+    try:
+        return load()
+    finally:
+        _Alarm.disarm()
+        if previous is not None and previous is not _on_alarm:
+            signal.signal(signal.SIGALRM, previous)  # whoever had the alarm before has it back
+
+
+def _where(error: BaseException, folder: str | Path) -> str:
+    """`` (line N of file.py)``: the innermost line of the implementation's own code in the error's traceback."""
+    folder = Path(folder).resolve()
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename).resolve().is_relative_to(folder)]
+    return f" (line {frames[-1].lineno} of {Path(frames[-1].filename).name})" if frames else ""
 
 
 class Implementation:
@@ -142,18 +185,33 @@ class Implementation:
     def _import(self, module_name: str) -> types.ModuleType | SuiteFailure:
         full = f"{self.package.__name__}.{module_name}"
         try:
-            return importlib.import_module(full)
+            return _with_import_limit(lambda: importlib.import_module(full))
         except ModuleNotFoundError as e:
             if e.name == full:
                 return MissingOperation(f"the implementation has no module {module_name} (expected {module_name}.py)")
             hint = ""
             if e.name in {t.module for t in self.spec.types}:
                 hint = f" (import sibling modules relatively: from . import {e.name})"
-            return MissingOperation(f"module {module_name} could not be imported: {e}{hint}")
+            return MissingOperation(f"module {module_name} could not be imported{_where(e, self._folder())}: {e}{hint}")
         except SyntaxError as e:
             return MissingOperation(f"module {module_name} has a syntax error at line {e.lineno}: {e.msg}")
+        except TimeLimitReached as e:
+            return MissingOperation(
+                f"module {module_name} did not finish importing within {IMPORT_SECONDS:g} s"
+                f"{_where(e, self._folder())} (an endless loop at import time?)"
+            )
         except BaseException as e:  # noqa: BLE001 - any failure while importing is the module's
-            return MissingOperation(f"module {module_name} could not be imported: {type(e).__name__}: {e}")
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            return MissingOperation(f"module {module_name} could not be imported{_where(e, self._folder())}: {type(e).__name__}: {e}")
+
+    def _folder(self) -> str:
+        """The folder of the implementation's package (its first search location)."""
+        return next(iter(getattr(self.package, "__path__", ())), "") or "."
+
+    def import_problems(self) -> dict[str, str]:
+        """Why each module that was tried and could not be imported failed, by module name."""
+        return {name: str(problem) for name, problem in self._modules.items() if isinstance(problem, SuiteFailure)}
 
     def __getattr__(self, module_name: str) -> "ModuleFacade":
         """``impl.grid`` is the grid module's operations, traced: ``impl.grid.occupySquare(g, l, s)``."""

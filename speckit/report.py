@@ -25,6 +25,26 @@ _specs: set[str] = set()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--speckit-report", default=None, metavar="FILE", help="write test outcomes as JSON to FILE")
+    parser.addoption(
+        "--speckit-progress", default=None, metavar="FILE", help="append a line 'done total test-id' to FILE after each test"
+    )
+
+
+_progress = {"file": None, "total": 0, "done": 0}
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    path = session.config.getoption("--speckit-progress")
+    if path:
+        _progress.update(file=open(path, "a", encoding="utf-8"), total=len(session.items))  # noqa: SIM115 - closed at the end
+
+
+def pytest_runtest_logfinish(nodeid: str, location) -> None:
+    progress = _progress["file"]
+    if progress is not None:
+        _progress["done"] += 1
+        progress.write(f"{_progress['done']} {_progress['total']} {nodeid}\n")
+        progress.flush()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -88,7 +108,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     path = session.config.getoption("--speckit-report")
     if not path:
         return
-    presence = {}
+    if _progress["file"] is not None:
+        _progress["file"].close()
+        _progress["file"] = None
+    presence, problems = {}, {}
     for name in sorted(_specs):
         specification = spec_data.load(name)
         try:
@@ -96,5 +119,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         except ImplementationError:
             continue
         presence[name] = {op.qualname: Presence(implementation.state(op.qualname)).value for op in specification.operations(extensions=True)}
+        problems[name] = implementation.import_problems()
     tests = [record.to_json() for record in _results]
-    Path(path).write_text(json.dumps({"tests": tests, "presence": presence}, indent=1), encoding="utf-8")
+    report = {"tests": tests, "presence": presence, "import_problems": problems}
+    Path(path).write_text(json.dumps(report, indent=1), encoding="utf-8")

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
+from typing import Callable
 
 import attrs
 
@@ -34,9 +38,46 @@ class SuiteRun:
     returncode: int
     crash: str = ""
     """Set when the run produced no report: what the child printed last."""
+    import_problems: dict[str, str] = attrs.field(factory=dict)
+    """Why a module of the implementation could not be imported, by module name."""
 
     def failed_tests(self) -> tuple[TestRecord, ...]:
         return tuple(t for t in self.tests if t.outcome is Outcome.FAILED)
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by :func:`stop_all` (Ctrl-C or a termination signal)."""
+
+
+_children: set[subprocess.Popen] = set()
+_children_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def stop_all() -> None:
+    """Stop every suite run of this process at once: no new run starts, and running ones are killed.
+
+    Each child runs in a session of its own (so a terminal's Ctrl-C reaches only us) and
+    is killed with its whole process group; the callers' temporary folders are then
+    removed as their ``with`` blocks unwind.
+    """
+    _stopping.set()
+    with _children_lock:
+        children = list(_children)
+    for child in children:
+        _kill(child)
+
+
+def resume() -> None:
+    """Allow suite runs again after :func:`stop_all`, once the stopped ones have ended."""
+    _stopping.clear()
+
+
+def _kill(child: subprocess.Popen) -> None:
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def run_suite(
@@ -47,11 +88,21 @@ def run_suite(
     profile: str = "grading",
     timeout: float = 900.0,
     extra: tuple[str, ...] = (),
+    progress: Callable[[int, int, str], None] | None = None,
+    bytecode_cache: Path | None = None,
+    own_temporary_folder: bool = False,
 ) -> SuiteRun:
-    """Run the suite of ``spec_name`` (or the given test files) against ``implementation``."""
+    """Run the suite of ``spec_name`` (or the given test files or node ids) against ``implementation``.
+
+    ``progress``, if given, is called about five times a second while the suite runs
+    with the tests done, the tests collected and the latest test's id.
+    """
+    if _stopping.is_set():
+        raise Interrupted()
     selected = [Path(t) for t in tests] if tests else [kit(spec_name).suite_dir]
     with tempfile.TemporaryDirectory(prefix="speckit-run-") as scratch:
         report = Path(scratch) / "report.json"
+        ticks = Path(scratch) / "progress"
         # The plugins, the markers left out and the root are given here, not left to a
         # pytest configuration file: an installed kit has none, and a grader's copy of the suite may not.
         command = [
@@ -61,27 +112,75 @@ def run_suite(
             f"--spec={spec_name}", f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
             *extra,
         ]  # fmt: skip
+        if progress is not None:
+            command.append(f"--speckit-progress={ticks}")
         if implementation is not None:
             command.append(f"--impl={implementation}")
         environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-        try:
-            child = subprocess.run(
-                command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env=environment,
-                stdin=subprocess.DEVNULL,
-            )  # fmt: skip
-        except subprocess.TimeoutExpired:
-            return SuiteRun((), {}, -1, crash=f"the suite did not finish within {timeout:g} s")
+        if bytecode_cache is not None:
+            environment.pop("PYTHONDONTWRITEBYTECODE")
+            environment["PYTHONPYCACHEPREFIX"] = str(bytecode_cache)
+        if own_temporary_folder:
+            (Path(scratch) / "tmp").mkdir()
+            environment["TMPDIR"] = str(Path(scratch) / "tmp")
+        with open(Path(scratch) / "output", "w+", encoding="utf-8", errors="replace") as output:
+            returncode = _run(command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)))
+            if returncode is None:
+                return SuiteRun((), {}, -1, crash=f"the suite did not finish within {timeout:g} s")
+            output.seek(0)
+            printed = output.read()
         if not report.is_file():
-            tail = (child.stdout + child.stderr)[-OUTPUT_LIMIT:]
-            return SuiteRun((), {}, child.returncode, crash=_crash_summary(tail, child.returncode))
+            return SuiteRun((), {}, returncode, crash=_crash_summary(printed[-OUTPUT_LIMIT:], returncode))
         data = json.loads(report.read_text(encoding="utf-8"))
-        if not data["tests"] and child.returncode not in (0, 5):
+        if not data["tests"] and returncode not in (0, 5):
             # Stopped before any test reached a verdict (the package could not be loaded).
-            tail = (child.stdout + child.stderr)[-OUTPUT_LIMIT:]
-            return SuiteRun((), {}, child.returncode, crash=_crash_summary(tail, child.returncode))
+            return SuiteRun((), {}, returncode, crash=_crash_summary(printed[-OUTPUT_LIMIT:], returncode))
     tests = tuple(TestRecord.from_json(record) for record in data["tests"])
     presence = {qualname: Presence(state) for qualname, state in data["presence"].get(spec_name, {}).items()}
-    return SuiteRun(tests, presence, child.returncode)
+    problems = data.get("import_problems", {}).get(spec_name, {})
+    return SuiteRun(tests, presence, returncode, import_problems=problems)
+
+
+def _run(command: list[str], environment: dict, output, timeout: float, tick: Callable[[], None] | None) -> int | None:
+    """Run the child to its end and return its exit status, or None past ``timeout``; killed if we are stopped."""
+    child = subprocess.Popen(
+        command, cwd=REPO_ROOT, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        env=environment, start_new_session=True,
+    )  # fmt: skip
+    with _children_lock:
+        _children.add(child)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                code = child.wait(timeout=0.2)
+                break
+            except subprocess.TimeoutExpired:
+                if time.monotonic() > deadline:
+                    return None
+                if tick:
+                    tick()
+        if _stopping.is_set():
+            raise Interrupted()
+        return code
+    finally:
+        if child.poll() is None:
+            _kill(child)
+            child.wait()
+        with _children_lock:
+            _children.discard(child)
+
+
+def _tick(ticks: Path, progress: Callable[[int, int, str], None]) -> None:
+    """Report the child's progress file's last line: ``done total test-id``."""
+    try:
+        lines = ticks.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return
+    if lines:
+        done, total, *rest = lines[-1].split(" ", 2) + [""]
+        if done.isdigit() and total.isdigit():
+            progress(int(done), int(total), rest[0])
 
 
 def _crash_summary(output: str, code: int) -> str:

@@ -21,6 +21,8 @@ import re
 import textwrap
 from pathlib import Path
 
+import attrs
+
 from spec import Operation, Parameter, Specification, TypeSpec
 
 from .core import UserError
@@ -33,28 +35,72 @@ class SkeletonError(UserError, ValueError):
     """The skeleton cannot be written where asked; the message says why."""
 
 
+@attrs.frozen
+class SkeletonWrite:
+    """What writing a skeleton into a folder did to each of its files."""
+
+    written: list[Path]
+    """Files that were missing and are now written."""
+    unchanged: list[Path]
+    """Files already exactly as the skeleton writes them, left as they are."""
+    kept: list[Path]
+    """Files that differ from the skeleton (the student's work): never touched."""
+
+
 def write_skeleton(spec: Specification, dest: Path, force: bool = False) -> list[Path]:
     """Write the skeleton package of ``spec`` into ``dest``; return the files written.
 
-    ``dest`` must not exist, or be an empty folder; with ``force``, files of the same
-    names in a non-empty folder are overwritten (others are left alone).
+    ``dest`` must not exist, or be an empty folder; with ``force``, a non-empty folder is
+    completed as :func:`fill_skeleton` does (only missing files are written).
+    """
+    return fill_skeleton(spec, dest, force=force).written
+
+
+def fill_skeleton(spec: Specification, dest: Path, force: bool = False) -> SkeletonWrite:
+    """Write the files of the skeleton of ``spec`` that ``dest`` lacks, and say what became of each.
+
+    A file that exists is never overwritten: if it is exactly what the skeleton would
+    write it is left as it is, and otherwise it is the student's work and is kept. So
+    ``--force`` can add the modules of a type added later, or restore a deleted one,
+    without risk. Without ``force``, ``dest`` must be absent or empty.
     """
     dest = Path(dest)
     if dest.exists() and not dest.is_dir():
         raise SkeletonError(f"{dest} exists and is not a folder")
     if dest.is_dir() and any(dest.iterdir()) and not force:
-        raise SkeletonError(f"{dest} is not empty: choose a new folder, or use --force to overwrite its modules")
+        raise SkeletonError(
+            f"{dest} is not empty: choose a new folder, or use --force to add the modules it lacks"
+            " (existing files are kept)"
+        )
     dest.mkdir(parents=True, exist_ok=True)
+    written, unchanged, kept = [], [], []
+    for name, text in skeleton_files(spec, dest.name).items():
+        path = dest / name
+        try:
+            with path.open("x", encoding="utf-8") as f:  # "x": never replaces a file that appeared meanwhile
+                f.write(text)
+        except FileExistsError:
+            (unchanged if _same_text(path, text) else kept).append(path)
+        else:
+            written.append(path)
+    return SkeletonWrite(written, unchanged, kept)
+
+
+def skeleton_files(spec: Specification, package: str) -> dict[str, str]:
+    """The skeleton's files (name in the package folder, then text), in the order they are written."""
     reference = kit(spec.name).reference
-    files = {"__init__.py": package_source(spec, dest.name)}
+    files = {"__init__.py": package_source(spec, package)}
     for t in spec.types:
         files[f"{t.module}.py"] = supplied_source(t, reference) if t.supplied else module_source(spec, t)
-    written = []
-    for name, text in files.items():
-        path = dest / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
+    return files
+
+
+def _same_text(path: Path, text: str) -> bool:
+    """Whether the file at ``path`` holds exactly ``text`` (unreadable or binary counts as different)."""
+    try:
+        return path.read_text(encoding="utf-8") == text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def package_source(spec: Specification, package: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import re
 import sys
 from typing import Any, Callable
 
@@ -60,30 +61,71 @@ def use_spec(spec: Any) -> None:
 def expect(holds: bool, claim: str, *, expected: Any = True, actual: Any = None) -> None:
     """Fail, in the specification's terms, unless ``holds``.
 
-    ``claim`` says in words what should be true, for example
-    ``"equals(v2, v3) after increment: the index should now hold 4"``.
+    ``claim`` says in words, positively, what the specification requires, for example
+    ``"equals(v2, v3) after increment: the index should now hold 4"``. The failure shows
+    what the last call returned (or ``actual``, when given) against that requirement.
     """
     __tracebackhide__ = True
     if holds:
         return
-    raise ConformanceFailure(explain(claim, expected=expected, actual=holds if actual is None else actual))
+    raise ConformanceFailure(explain(claim, expected=expected, actual=_NOTHING if actual is None else actual), _implicated(claim, actual))
 
 
 def expect_equal(actual: Any, expected: Any, claim: str) -> None:
     """Fail unless two plain values (model values, bools, ints) are equal."""
     __tracebackhide__ = True
     if actual != expected:
-        raise ConformanceFailure(explain(claim, expected=expected, actual=actual))
+        raise ConformanceFailure(explain(claim, expected=expected, actual=actual), _implicated(claim, actual))
+
+
+_NOTHING = object()
+"""No value given: the failure shows what the last call returned instead."""
 
 
 def explain(claim: str, *, expected: Any, actual: Any) -> str:
-    """The failure message: documented behaviour, the calls made, expected against actual."""
-    parts = [f"Check: {claim}", ""]
+    """The failure message, one screen in the order a student reads it: the documented
+    behaviour, the calls made, what the call returned, what the specification requires."""
     spec = _SPEC.get()
-    for qualname in _COVERED.get():
-        parts.append(_behaviour(spec, qualname))
-    parts += ["", "Operations called, in order:", TRACE.render(), "", f"Expected: {_shown(expected)}", f"Actual:   {_shown(actual)}"]
+    parts = ["Documented behaviour:", *(f"  {_behaviour(spec, q)}" for q in _COVERED.get())]
+    parts += ["", "Calls, in order:", TRACE.render(), ""]
+    if actual is _NOTHING:
+        last = TRACE.entries[-1] if TRACE.entries else None
+        if last is not None and last.outcome.startswith(" -> "):
+            parts.append(f"The last call returned: {last.outcome.removeprefix(' -> ')}")
+    else:
+        parts.append(f"The call returned: {_shown(actual)}")
+    requirement = claim if expected is True else f"{claim} (that is, {_shown(expected)})"
+    parts.append(f"The specification requires: {requirement}")
     return "\n".join(parts)
+
+
+def _implicated(claim: str, actual: Any = None) -> str:
+    """The documented operation a failed check implicates, or "" when it cannot be told (then
+    every operation the test covers is failed). It is one the test covers:
+
+    * the one the claim names first (claims start with the operation they check:
+      ``"decrement(index 6) gives index 5"``), else
+    * with no ``actual`` (the check is on the last call's result), the last one called, else
+    * the last one called that returned ``actual``.
+    """
+    spec = _SPEC.get()
+    covered = _COVERED.get()
+    named = sorted((m.start(), q) for q in covered if (m := re.search(rf"\b{re.escape(q.split('.')[1])}\b", claim)))
+    if named:
+        return named[0][1]
+    if spec is None or not TRACE.entries:
+        return ""
+    calls = []
+    for entry in TRACE.entries:
+        module, _, name = entry.label.rpartition(".")
+        try:
+            calls.append((f"{spec.type(module).name}.{name}", entry.outcome))
+        except KeyError:
+            calls.append(("", entry.outcome))
+    if actual is None:
+        return calls[-1][0] if calls[-1][0] in covered else ""
+    returned = [q for q, outcome in calls if q in covered and outcome == f" -> {actual!r}"]
+    return returned[-1] if returned else ""
 
 
 def _shown(value: Any) -> str:

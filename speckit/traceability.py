@@ -45,6 +45,19 @@ def covering_tests(spec: Specification, *, suite_only: bool = False) -> dict[str
     }
 
 
+def selected_tests(spec: Specification, types: list[str]) -> list[Path]:
+    """The suite's tests covering an operation of one of ``types``, as paths with pytest node ids
+    (``.../tests/connect4/test_grid.py::TestGrid``), in suite order; [] when none does."""
+    wanted = {spec.type(name).name for name in types}
+    chosen = []
+    for path in counted_modules(spec, suite_only=True):
+        base = package_base(path)
+        for test_id, operations in marked_tests([path]):
+            if any(name.split(".")[0] in wanted for name in operations):
+                chosen.append(base / test_id)
+    return chosen
+
+
 def marked_tests(paths: list[Path]):
     """``(test id, operations it declares it covers)`` for every test of the given modules."""
     for path in paths:

@@ -19,7 +19,7 @@ import spec as spec_data
 
 from .core import UserError
 from .registry import kit
-from .runner import SuiteRun, run_suite
+from .runner import SuiteRun, resume, run_suite, stop_all
 from .traceability import covering_tests
 
 
@@ -112,8 +112,15 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2) -> dict[str,
                 return mutant.id, outcome
         return mutant.id, run_suite(mutant.spec, package, tests=files, profile="zoo", extra=("-x",))
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         return dict(pool.map(run, mutants))
+    except BaseException:
+        stop_all()  # Ctrl-C or kill: the runs in progress end at once, so the scratch folder can go
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        resume()
 
 
 def killed(run: SuiteRun) -> bool:

@@ -13,7 +13,7 @@ from .strategies import Build, index_numbers
 @given(n=index_numbers)
 def test_new_index_is_one_the_smallest(impl, n):
     ops, build = impl.index, Build(impl).index
-    expect(not ops.lessThan(build(n), ops.newIndexType()), f"no index ({n}) is less than newIndexType(), which holds 1")
+    expect(not ops.lessThan(build(n), ops.newIndexType()), f"lessThan(index {n}, newIndexType()) gives False: newIndexType() holds 1, the smallest index")
     expect(ops.equals(ops.newIndexType(), build(1)), "newIndexType() equals another newIndexType()")
 
 

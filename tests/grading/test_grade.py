@@ -336,7 +336,7 @@ def test_feedback_explains_failures_and_hides_hidden_tests(twice):
     _, first, _ = twice
     text = (first / "feedback" / "bob.md").read_text()
     assert "### failed: `test_decrement_gives_the_previous_index`" in text
-    assert "IndexType.increment: " in text and "Operations called, in order:" in text and "Expected:" in text
+    assert "IndexType.increment: " in text and "Calls, in order:" in text and "The specification requires:" in text
     assert "equivalence" not in text and "Hidden tests: 1, of which" in text
     assert "graded the package in connect4/" in text
     assert "<submission>" not in text or "/tmp/" not in text

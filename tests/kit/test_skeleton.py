@@ -251,3 +251,47 @@ def test_check_reports_every_student_operation_of_the_fresh_skeleton_as_not_impl
         assert any(line.split()[:3] == [op.name, "not", "implemented"] for line in out.splitlines()), f"{op.qualname}:\n{out}"
     assert f"{len(student_ops)} operations to implement: {len(student_ops)} not implemented" in out
     assert "Supplied by the kit, not checked: Player." in out
+
+
+# ---------------------------------------------------------------- --force never loses a student's work
+
+
+def test_force_writes_only_missing_modules_and_keeps_changed_ones(tmp_path, capsys):
+    folder = tmp_path / "mine"
+    write_skeleton(SPEC, folder)
+    implemented = "def increment(i):\n    return i + 1\n"
+    (folder / "index.py").write_text(implemented, encoding="utf-8")
+    (folder / "grid.py").unlink()
+    before_square = (folder / "square.py").read_bytes()
+
+    assert main(["skeleton", "--force", str(folder)]) == 0
+    out = capsys.readouterr().out
+
+    assert (folder / "index.py").read_text(encoding="utf-8") == implemented
+    assert (folder / "grid.py").is_file() and "NotImplementedError" in (folder / "grid.py").read_text()
+    assert (folder / "square.py").read_bytes() == before_square
+    assert "Kept 1" in out and "index.py" in out.split("Kept", 1)[1]
+    assert "wrote  grid.py" in out
+    assert "square.py" in out.split("Left", 1)[1].split("\n", 1)[0]
+    assert not list(folder.glob("*.orig")) and not list(folder.glob("*.bak"))
+
+
+def test_fill_skeleton_sorts_every_file_into_written_unchanged_or_kept(tmp_path):
+    from speckit.skeleton import fill_skeleton, skeleton_files
+
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / "location.py").write_text("# started\n", encoding="utf-8")
+    (folder / "dimension.py").write_bytes(b"\xff\xfe not utf-8")
+    expected = skeleton_files(SPEC, "pkg")
+    (folder / "symbol.py").write_text(expected["symbol.py"], encoding="utf-8")
+
+    result = fill_skeleton(SPEC, folder, force=True)
+
+    assert sorted(p.name for p in result.kept) == ["dimension.py", "location.py"]
+    assert [p.name for p in result.unchanged] == ["symbol.py"]
+    assert sorted(p.name for p in result.written) == sorted(set(expected) - {"location.py", "dimension.py", "symbol.py"})
+    assert (folder / "location.py").read_text(encoding="utf-8") == "# started\n"
+    assert (folder / "dimension.py").read_bytes() == b"\xff\xfe not utf-8"
+    again = fill_skeleton(SPEC, folder, force=True)
+    assert again.written == [] and len(again.unchanged) == len(expected) - 2
