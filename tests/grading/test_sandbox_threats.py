@@ -22,6 +22,7 @@ import pytest
 
 import spec as spec_data
 from speckit.impl import OperationFailed, load
+from speckit.sandbox import load_sandboxed
 from speckit.paths import REPO_ROOT
 from speckit.runner import run_suite
 from speckit.sandbox import SandboxConfig, probe_isolation
@@ -173,7 +174,7 @@ def test_under_bubblewrap_an_attack_sees_nothing(world, case):
     if not probe_isolation(config).complete:
         pytest.skip(probe_isolation(config).warning)
     before = world["listener"].connections
-    assert seen(load(attacker(world, case), CONNECT4, sandbox=config)) == ""
+    assert seen(load_sandboxed(attacker(world, case), CONNECT4, config)) == ""
     assert world["listener"].connections == before, "the submission reached the grader's listener"
 
 
@@ -190,7 +191,7 @@ def test_under_bubblewrap_every_attack_together_earns_the_reference_grade(world,
     assert not run.crash, run.crash
     outcomes = {t["test"]: t["outcome"] for t in run.tests}
     assert outcomes and set(outcomes.values()) == {"passed"}, {k: v for k, v in outcomes.items() if v != "passed"}
-    text = json.dumps(run.tests)
+    text = json.dumps([t.to_json() for t in run.tests])
     assert "STOLEN" not in text and SECRET not in text and "HIDDEN-TEST" not in text
     assert world["listener"].connections == before, "the submission reached the grader's listener"
 
@@ -202,6 +203,6 @@ def test_the_fallback_hides_the_checkout_and_says_what_it_does_not_hide(world):
     config = SandboxConfig(uid=61541, gid=61541, bubblewrap=False)
     isolation = probe_isolation(config)
     assert not isolation.complete and "may read files and use the network" in isolation.warning
-    assert seen(load(attacker(world, "other_checkout"), CONNECT4, sandbox=config)) == ""
-    assert seen(load(attacker(world, "outside_file"), CONNECT4, sandbox=config)) == ""
-    assert seen(load(attacker(world, "other_processes"), CONNECT4, sandbox=config)), "the fallback has no PID namespace"
+    assert seen(load_sandboxed(attacker(world, "other_checkout"), CONNECT4, config)) == ""
+    assert seen(load_sandboxed(attacker(world, "outside_file"), CONNECT4, config)) == ""
+    assert seen(load_sandboxed(attacker(world, "other_processes"), CONNECT4, config)), "the fallback has no PID namespace"
