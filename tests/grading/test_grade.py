@@ -487,6 +487,10 @@ def test_an_empty_skeleton_earns_nothing(tmp_path):
     assert structural and all(t.outcome is Outcome.PASSED and t.max_score == 0 for t in structural)
     data = json.loads((tmp_path / "out" / "results" / "empty" / "results.json").read_text(), parse_float=Decimal)
     assert data["score"] == 0 and sum(t["max_score"] for t in data["tests"]) == Decimal("7.00")
+    # Operations not written yet are one line per type in the feedback, not a section per test.
+    feedback = (tmp_path / "out" / "feedback" / "empty.md").read_text()
+    assert "### " not in feedback
+    assert "Not written yet (missing or not implemented)" in feedback and "IndexType.increment" in feedback
 
 
 # -- an instructor's files are never lost -----------------------------------------------------
