@@ -306,9 +306,12 @@ class SandboxedImplementation(Implementation):
                 f"{self.config.test_seconds:g} s in all"
             )
         twins: list = []
+        mutable: list[int] = []
+        """The test's lists, dicts and sets given to the call: they come back updated, as in process."""
         if problem is None:
             encoded = self._plain_arguments(args)
             if encoded is None:
+                mutable = [i for i, a in enumerate(args) if type(a) in _MUTABLE]
                 encoder = Encoder(self)
                 try:
                     encoded = encoder.arguments(args)
@@ -321,7 +324,9 @@ class SandboxedImplementation(Implementation):
             _raise(OperationFailed(problem))
         self._next_id += 1
         command = [Command.CALL, op.number, self._next_id, encoded, Reply.KEEP]
-        pipelined = not twins and (op.cannot_reach_kit_objects or not self.twins.pinned_ids)
+        if mutable:
+            command.append(mutable)
+        pipelined = not twins and not mutable and (op.cannot_reach_kit_objects or not self.twins.pinned_ids)
         if pipelined and op.pipelinable:
             handle = Handle(self._next_id, self.generation, self)
             self._defer(_Pending(op, entry, self._next_id, command))
@@ -339,6 +344,8 @@ class SandboxedImplementation(Implementation):
         command[4] = Reply.ANSWER
         final = _Pending(op, entry, handle_id, command)
         reply = self._run([*self._pending, final], encoder)
+        if mutable:
+            self._update_arguments(args, mutable, reply.get("arguments"))
         result = self._decode_result(reply.get("result"), handle_id)
         if op.expects_bool and type(result) is not bool:
             # Checked here, on decoded data: the server's own check runs where the
@@ -348,6 +355,27 @@ class SandboxedImplementation(Implementation):
             _raise(OperationFailed(problem))
         entry.returned(result, op.expects_bool)
         return result
+
+    def _update_arguments(self, args: tuple, mutable: list[int], updates: Any) -> None:
+        """Give the test's lists, dicts and sets that a call was given what the call left in them."""
+        __tracebackhide__ = True
+        if not (isinstance(updates, list) and len(updates) == len(mutable)):
+            self._malformed("updated arguments malformed")
+        for index, item in zip(mutable, updates):
+            if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
+                self._malformed("updated arguments malformed")
+            try:
+                value = decode(item[1], self, 0, 0, named=True)
+            except ProtocolViolation as e:
+                self._malformed(str(e))
+            target = args[index]
+            if type(value) is not type(target):
+                self._malformed("updated arguments malformed")
+            if type(target) is list:
+                target[:] = value
+            else:
+                target.clear()
+                target.update(value)
 
     def number_of(self, op: "SandboxedOperation") -> int:
         self._numbered.append(op)
@@ -749,6 +777,8 @@ class SandboxedImplementation(Implementation):
             pass
 
 
+_MUTABLE = (list, dict, set)
+"""The containers a call may update in place, which the sandbox copies back."""
 SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
 CALL_ERRORS = {ErrorKind.MISSING: MissingOperation, FailureKind.NOT_IMPLEMENTED: NotImplementedOperation}
 """The exception a failure of each kind the server reports is raised as (else OperationFailed)."""

@@ -16,6 +16,9 @@ Request (test process to server)::
 Commands, by their first element (:class:`Command`)::
 
     [CALL, op_number, handle_id, [argument, ...], reply]   # reply: a :class:`Reply` mode
+    [CALL, op_number, handle_id, [argument, ...], reply, [index, ...]]
+                                       # the answer's "arguments" gives back these arguments
+                                       # (the test's lists, dicts, sets) as the call left them
     [RESOLVE, module, name]            # the operation's signature, or why it is missing
     [PRESENCE, [qualname, ...]]        # present / missing / not implemented, each
     [FIELD, value, name, handle_id, [spare_id, ...]]   # a field of a value, and its record's others
@@ -46,6 +49,7 @@ negative.
 Answer (server to test process)::
 
     {"seq": N, "result": value, "results": [[command_index, value], ...],
+     "arguments": [[index, value], ...],   # a call's updated arguments, when it asked
      "error": None | {"at": command_index, "kind": kind, "message": text},
      "twins": {"out": [[id, text]], "marks": [[id, [[r, c, mark]]]], "used": [[id, n]], "free": [id],
                "state": [[id, {attribute: value}]]}}   # objects of other served classes

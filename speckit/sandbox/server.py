@@ -164,6 +164,8 @@ class _ServerState:
         self.held: dict[int, int] = {}
         """The handle id a value read or answered is held under, by ``id(value)``: read again,
         it is answered with that id (pipelined results are not entered here)."""
+        self.arguments: list = []
+        """The arguments of the last call, as the implementation got them."""
         self.own_ids = 0
         """The last handle id the server chose itself (negative), for a mirrored object's state."""
         self.supplied = tuple(configured_supplied)
@@ -378,7 +380,7 @@ class _ServerState:
         except TimeLimitReached:
             return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
         try:
-            arguments = [self.decode(a) for a in args]
+            arguments = self.arguments = [self.decode(a) for a in args]
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
         for stream in self.outputs:
@@ -790,7 +792,9 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
                 error["at"] = index
                 answer["error"] = error
                 break
-            _, _, handle_id, _, reply = command
+            handle_id, reply = command[2], command[4]
+            if len(command) > 5:  # the test's lists, dicts and sets, as the call left them
+                answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[5]]
             if reply == Reply.KEEP:
                 # The test holds a handle for it, whatever the value is (a plain str too).
                 state.values[handle_id] = result
