@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import spec as spec_data
-from speckit.impl import OperationFailed, load
+from speckit.impl import OperationFailed
 from speckit.paths import REPO_ROOT
 from speckit.runner import run_suite
 from speckit.sandbox import Handle, SandboxConfig, load_sandboxed
@@ -75,7 +75,7 @@ def test_the_whole_suite_passes_plain_values_with_value_semantics(sandboxed):
 @pytest.mark.parametrize("batched", [False, True], ids=["called", "batched"])
 def test_a_forged_boolean_fails_in_the_test_process(tmp_path, batched):
     package = patched_reference(tmp_path / "forger", "index", "\n\ndef greaterThan(", FORGED_BOOLEAN + "\n\ndef greaterThan(")
-    implementation = load(package, CONNECT4, sandbox=SandboxConfig(uid=61521))
+    implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61521))
     try:
         ops = implementation.index
         one, two = ops.newIndexType(), ops.increment(ops.newIndexType())
