@@ -165,7 +165,8 @@ class _ServerState:
         """The handle id a value read or answered is held under, by ``id(value)``: read again,
         it is answered with that id (pipelined results are not entered here)."""
         self.arguments: list = []
-        """The arguments of the last call, as the implementation got them."""
+        """The arguments of the call running, when it asked for them back (else empty: a
+        reference kept here would keep a twin pinned and delay finalizers)."""
         self.own_ids = 0
         """The last handle id the server chose itself (negative), for a mirrored object's state."""
         self.supplied = tuple(configured_supplied)
@@ -380,9 +381,11 @@ class _ServerState:
         except TimeLimitReached:
             return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
         try:
-            arguments = self.arguments = [self.decode(a) for a in args]
+            arguments = [self.decode(a) for a in args]
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
+        if len(command) > 5:
+            self.arguments = arguments  # sent back after the call, then dropped
         for stream in self.outputs:
             stream.used = 0
         problem = raised = None
@@ -694,10 +697,7 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
     for number, *definition in message.get("ops", ()):
         state.ops[number] = tuple(definition)
     state.apply_twins(message.get("twins", ()))
-    for handle_id in message.get("release", ()):  # dropped by the test: never answered again
-        value = state.values.get(handle_id)
-        if value is not None and state.held.get(id(value)) == handle_id:
-            del state.held[id(value)]
+    _forget_held(state, message.get("release", ()))
     commands = message["commands"]
     answer: dict[str, Any] = {"seq": seq, "error": None, "result": None, "results": []}
     _WATCHDOG.start()
@@ -714,6 +714,15 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
         _WATCHDOG.stop()
     answer["twins"] = state.twin_updates()
     return answer
+
+
+def _forget_held(state: _ServerState, handle_ids) -> None:
+    """The values the test dropped are never answered again as held (released after the
+    commands; no reference to them is kept here, so their finalizers run in :func:`_release`)."""
+    for handle_id in handle_ids:
+        key = id(state.values.get(handle_id))
+        if state.held.get(key) == handle_id:
+            del state.held[key]
 
 
 def _release(state: _ServerState, handle_ids) -> str | None:
@@ -789,12 +798,14 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
         if tag == Command.CALL:
             result, error = state.call(command)
             if error is not None:
+                state.arguments = []
                 error["at"] = index
                 answer["error"] = error
                 break
             handle_id, reply = command[2], command[4]
             if len(command) > 5:  # the test's lists, dicts and sets, as the call left them
                 answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[5]]
+                state.arguments = []
             if reply == Reply.KEEP:
                 # The test holds a handle for it, whatever the value is (a plain str too).
                 state.values[handle_id] = result
