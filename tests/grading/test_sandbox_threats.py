@@ -24,7 +24,7 @@ import spec as spec_data
 from speckit.impl import OperationFailed, load
 from speckit.paths import REPO_ROOT
 from speckit.runner import run_suite
-from speckit.sandbox import SandboxConfig, probe_isolation
+from speckit.sandbox import SandboxConfig, load_sandboxed, probe_isolation
 
 from .conftest import INCREMENT, needs_root, patched_reference
 
@@ -173,7 +173,7 @@ def test_under_bubblewrap_an_attack_sees_nothing(world, case):
     if not probe_isolation(config).complete:
         pytest.skip(probe_isolation(config).warning)
     before = world["listener"].connections
-    assert seen(load(attacker(world, case), CONNECT4, sandbox=config)) == ""
+    assert seen(load_sandboxed(attacker(world, case), CONNECT4, config)) == ""
     assert world["listener"].connections == before, "the submission reached the grader's listener"
 
 
@@ -202,6 +202,6 @@ def test_the_fallback_hides_the_checkout_and_says_what_it_does_not_hide(world):
     config = SandboxConfig(uid=61541, gid=61541, bubblewrap=False)
     isolation = probe_isolation(config)
     assert not isolation.complete and "may read files and use the network" in isolation.warning
-    assert seen(load(attacker(world, "other_checkout"), CONNECT4, sandbox=config)) == ""
-    assert seen(load(attacker(world, "outside_file"), CONNECT4, sandbox=config)) == ""
-    assert seen(load(attacker(world, "other_processes"), CONNECT4, sandbox=config)), "the fallback has no PID namespace"
+    assert seen(load_sandboxed(attacker(world, "other_checkout"), CONNECT4, config)) == ""
+    assert seen(load_sandboxed(attacker(world, "outside_file"), CONNECT4, config)) == ""
+    assert seen(load_sandboxed(attacker(world, "other_processes"), CONNECT4, config)), "the fallback has no PID namespace"
