@@ -48,6 +48,11 @@ class NotImplementedOperation(SuiteFailure):
 class OperationFailed(SuiteFailure):
     """The operation raised, ran too long, or returned a value of the wrong kind."""
 
+    raised: type | None = None
+    """The class of the exception the operation raised, when the test process can name it: in
+    process any class; through the grading sandbox a builtin exception or a class of the kit's
+    supplied modules (None for the implementation's own classes, which stay in the server)."""
+
 
 class TimeLimitReached(BaseException):
     """Raised inside an operation by the alarm; a BaseException so ``except Exception`` cannot swallow it."""

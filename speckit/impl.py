@@ -371,6 +371,7 @@ class TracedOperation:
         # An operation that hung once fails at once from now on, from the same line,
         # so Hypothesis sees one consistent failure and shrinks it quickly.
         problem = self.impl.hung.get(qualname)
+        raised = None
         if problem is None:
             limited = _Alarm.usable()
             try:
@@ -389,12 +390,16 @@ class TracedOperation:
                     raise NotImplementedOperation(problem, qualname) from None
                 if kind == HUNG:
                     self.impl.hung[qualname] = problem
+                elif kind == FAILED:
+                    raised = type(e)
             else:
                 if self.expects_bool:
                     problem = bool_problem(qualname, result)
         if problem is not None:
             entry.failed(problem)
-            raise OperationFailed(problem, qualname)
+            failure = OperationFailed(problem, qualname)
+            failure.raised = raised
+            raise failure
         entry.returned(result, self.expects_bool)
         return result
 

@@ -7,15 +7,17 @@ operations run in a child process, the *operation server*, and every call of a
 
 * values the implementation makes stay in the server; the tests hold :class:`Handle`
   objects, which they pass back into operations. ``None``, bools, ints, floats, strings
-  and tuples, lists and dicts of them cross by value. A test may also read a handle
+  and tuples, lists, sets and dicts of them cross by value (a list, dict or set given
+  to a call comes back as the call left it). A test may also read a handle
   (a field, ``==``, ``dir``; ``repr`` in failure messages) and the attributes of a
   module (``impl.module(name)``, a :class:`RemoteModule`): each read runs in the
   server after the pending calls, with the time limit and failure rules of a call.
-  The kit's own Display and Input objects (and text streams) that a test passes in are
-  mirrored: the server gets a twin, and what the operation writes or reads through it
-  is copied back to the test's object.
-* calls whose result is a value of a specified type, and whose arguments hold no
-  mirrored object, are *pipelined*: the test goes on at once with a handle and the
+  The objects of the kit's served classes (``[kit] served``: the Display and Input, a
+  recording fake) and text streams that a test passes in are mirrored: the server gets
+  a twin, and what the operation writes or reads through it is copied back to the
+  test's object.
+* calls whose result is a value of a specified type, whose arguments hold no mirrored
+  object and which are not documented to raise, are *pipelined*: the test goes on at once with a handle and the
   calls travel in one batch with the next call whose result the test needs (a Boolean,
   say), at the end of each Hypothesis example and at the end of each test. Inside
   :meth:`SandboxedImplementation.batch` the calls with plain results are pipelined too:

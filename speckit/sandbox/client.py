@@ -9,8 +9,12 @@ and raise its failures as the in-process failures are raised.
 
 from __future__ import annotations
 
+import builtins
+import importlib
+import re
 import time
 import warnings
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +141,8 @@ class SandboxedImplementation(Implementation):
         self._fields: dict[tuple[int, str], tuple[bool, Any]] = {}
         """Fields read since the last operation call, by (handle id, name), as for ``_constants``."""
         self.twins = TwinRegistry(self)
+        self._handles: weakref.WeakValueDictionary[int, Handle] = weakref.WeakValueDictionary()
+        """The handles of values read or answered, by id: read again, the test gets the same handle."""
         self._example: object = None
         self._test_used = 0.0
         self._broken = ""
@@ -206,6 +212,7 @@ class SandboxedImplementation(Implementation):
         self.generation += 1
         self._defined.clear()
         self.twins.reset()
+        self._handles.clear()
         self.released.clear()
         self._constants.clear()
         self._fields.clear()
@@ -299,9 +306,12 @@ class SandboxedImplementation(Implementation):
                 f"{self.config.test_seconds:g} s in all"
             )
         twins: list = []
+        mutable: list[int] = []
+        """The test's lists, dicts and sets given to the call: they come back updated, as in process."""
         if problem is None:
             encoded = self._plain_arguments(args)
             if encoded is None:
+                mutable = [i for i, a in enumerate(args) if type(a) in _MUTABLE]
                 encoder = Encoder(self)
                 try:
                     encoded = encoder.arguments(args)
@@ -314,7 +324,9 @@ class SandboxedImplementation(Implementation):
             _raise(OperationFailed(problem))
         self._next_id += 1
         command = [Command.CALL, op.number, self._next_id, encoded, Reply.KEEP]
-        pipelined = not twins and (op.cannot_reach_kit_objects or not self.twins.pinned_ids)
+        if mutable:
+            command.append(mutable)
+        pipelined = not twins and not mutable and (op.cannot_reach_kit_objects or not self.twins.pinned_ids)
         if pipelined and op.pipelinable:
             handle = Handle(self._next_id, self.generation, self)
             self._defer(_Pending(op, entry, self._next_id, command))
@@ -332,6 +344,8 @@ class SandboxedImplementation(Implementation):
         command[4] = Reply.ANSWER
         final = _Pending(op, entry, handle_id, command)
         reply = self._run([*self._pending, final], encoder)
+        if mutable:
+            self._update_arguments(args, mutable, reply.get("arguments"))
         result = self._decode_result(reply.get("result"), handle_id)
         if op.expects_bool and type(result) is not bool:
             # Checked here, on decoded data: the server's own check runs where the
@@ -341,6 +355,27 @@ class SandboxedImplementation(Implementation):
             _raise(OperationFailed(problem))
         entry.returned(result, op.expects_bool)
         return result
+
+    def _update_arguments(self, args: tuple, mutable: list[int], updates: Any) -> None:
+        """Give the test's lists, dicts and sets that a call was given what the call left in them."""
+        __tracebackhide__ = True
+        if not (isinstance(updates, list) and len(updates) == len(mutable)):
+            self._malformed("updated arguments malformed")
+        for index, item in zip(mutable, updates):
+            if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
+                self._malformed("updated arguments malformed")
+            try:
+                value = decode(item[1], self, 0, 0, named=True)
+            except ProtocolViolation as e:
+                self._malformed(str(e))
+            target = args[index]
+            if type(value) is not type(target):
+                self._malformed("updated arguments malformed")
+            if type(target) is list:
+                target[:] = value
+            else:
+                target.clear()
+                target.update(value)
 
     def number_of(self, op: "SandboxedOperation") -> int:
         self._numbered.append(op)
@@ -458,7 +493,7 @@ class SandboxedImplementation(Implementation):
                 key, errors = batch[index].operation.operation.qualname, CALL_ERRORS
             if kind == FailureKind.HUNG:
                 self.hung[key] = problem
-            failure = (index, problem, errors.get(kind, OperationFailed))
+            failure = (index, problem, errors.get(kind, OperationFailed), self._raised_class(reply["error"].get("raised")))
         if failure is None and any(p.later is not None for p in batch):
             failure = self._fill_later(batch, reply.get("results"))
         if failure is not None:
@@ -484,12 +519,29 @@ class SandboxedImplementation(Implementation):
             return len(batch) - 1, f"the implementation's process sent a malformed answer ({e}) and was stopped", OperationFailed
         return None
 
-    def _fail(self, batch: list[_Pending], index: int, problem: str, exception: type = OperationFailed):
+    def _raised_class(self, name: Any) -> type | None:
+        """The exception class ``module.Class`` the server named, if it is a builtin one or one of
+        the kit's supplied modules (no other module is looked at)."""
+        if not isinstance(name, str):
+            return None
+        module, _, qualname = name.rpartition(".")
+        if module == "builtins":
+            found = getattr(builtins, qualname, None)
+        elif module in self.spec.kit.supplied:
+            found = getattr(importlib.import_module(module), qualname, None)
+        else:
+            return None
+        return found if isinstance(found, type) and issubclass(found, BaseException) else None
+
+    def _fail(self, batch: list[_Pending], index: int, problem: str, exception: type = OperationFailed, raised: type | None = None):
         """Fail the test as if the ``index``-th call of the batch had failed where it was made."""
         __tracebackhide__ = True
         self._pending.clear()
+        error = exception(problem)
+        if raised is not None:
+            error.raised = raised
         if index == len(batch):  # the read after the calls: nothing of the trace to undo
-            _raise(exception(problem))
+            _raise(error)
         entry = batch[index].entry
         if exception is OperationFailed:
             entry.failed(problem)
@@ -498,20 +550,25 @@ class SandboxedImplementation(Implementation):
             if candidate is entry:
                 del entries[position + 1 :]
                 break
-        _raise(exception(problem))
+        _raise(error)
 
     def _exchange(self, commands: list, limits: list[float], twins: list | None = None) -> dict:
-        """Send one message and read its answer; a dead or lying server is killed (ServerDied)."""
+        """Send one message and read its answer; a dead or lying server is killed (ServerDied).
+
+        The values the tests dropped are released only by a message that carries the pending
+        calls (a pending call may still be given one of them).
+        """
         self._ensure_server()
         self._seq += 1
+        release = self.released[:] if not self._pending else []
         message = {
             "seq": self._seq,
             "ops": self._definitions(commands),
             "commands": commands,
-            "release": self.released[:],
+            "release": release,
             "twins": twins or [],
         }
-        self.released.clear()
+        del self.released[: len(release)]
         try:
             reply = self.server.exchange(message, limits)
         except ServerDied as e:
@@ -676,6 +733,23 @@ class SandboxedImplementation(Implementation):
         self._next_id += 1
         return self._next_id
 
+    def handle(self, handle_id: int, known: bool = False) -> Handle:
+        """The handle of the server's value ``handle_id``: the one the test holds, if it holds one.
+
+        ``known``: the server names a value it held before (or, negative, one it chose an id
+        for); if the test just dropped its handle, the release is taken back.
+        """
+        found = self._handles.get(handle_id)
+        if found is not None:
+            return found
+        if known:
+            if handle_id > self._next_id or handle_id == 0:
+                raise ProtocolViolation("result names a value the test was never given")
+            if handle_id in self.released:
+                self.released.remove(handle_id)
+        handle = self._handles[handle_id] = Handle(handle_id, self.generation, self)
+        return handle
+
     def released_handle(self, handle: Handle) -> None:
         if handle._gen == self.generation:
             self.released.append(handle._hid)
@@ -703,6 +777,8 @@ class SandboxedImplementation(Implementation):
             pass
 
 
+_MUTABLE = (list, dict, set)
+"""The containers a call may update in place, which the sandbox copies back."""
 SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
 CALL_ERRORS = {ErrorKind.MISSING: MissingOperation, FailureKind.NOT_IMPLEMENTED: NotImplementedOperation}
 """The exception a failure of each kind the server reports is raised as (else OperationFailed)."""
@@ -770,7 +846,8 @@ class SandboxedOperation(TracedOperation):
         self.number = impl.number_of(self)
         """How calls name the operation on the wire (defined to each server once)."""
         result_type = impl.spec.type(operation.result) if _is_type(impl.spec, operation.result) else None
-        self.pipelinable = result_type is not None and not result_type.supplied
+        self.pipelinable = result_type is not None and not result_type.supplied and not documents_raising(operation)
+        """Its result stays in the server and it cannot fail by design: the test goes on with a handle."""
         self.answers_by_value = not _is_type(impl.spec, operation.result)
         """Its result is a plain value (a Boolean, say), which inside a batch can come back later."""
         holders = kit_object_holders(impl.spec)
@@ -806,6 +883,16 @@ def kit_object_holders(spec) -> frozenset[str]:
                     changed = True
         found = _HOLDERS[spec.name] = frozenset(holders)
     return found
+
+
+_RAISES = re.compile(r"\braises?\b")
+
+
+def documents_raising(operation) -> bool:
+    """Whether the specification documents the operation raising an exception (its preconditions
+    or decision table say it raises): its call is never pipelined, so that the exception reaches
+    the test at the call, where a test expecting it catches it."""
+    return any(_RAISES.search(text) for text in (*operation.preconditions, *operation.decisions))
 
 
 def _is_type(spec, name: str) -> bool:

@@ -16,6 +16,9 @@ Request (test process to server)::
 Commands, by their first element (:class:`Command`)::
 
     [CALL, op_number, handle_id, [argument, ...], reply]   # reply: a :class:`Reply` mode
+    [CALL, op_number, handle_id, [argument, ...], reply, [index, ...]]
+                                       # the answer's "arguments" gives back these arguments
+                                       # (the test's lists, dicts, sets) as the call left them
     [RESOLVE, module, name]            # the operation's signature, or why it is missing
     [PRESENCE, [qualname, ...]]        # present / missing / not implemented, each
     [FIELD, value, name, handle_id, [spare_id, ...]]   # a field of a value, and its record's others
@@ -34,13 +37,29 @@ A call's ``reply`` says what becomes of its result:
 Values (:class:`Value`): ``None``, bools, ints and strings are themselves; the rest are
 tagged lists: ``[HANDLE, id]`` (a value held by the server; in an answer ``[HANDLE]``,
 stored under the id the request chose), ``[TWIN, id]``, ``[FLOAT, repr]``,
-``[TUPLE, [...]]``, ``[LIST, [...]]``, ``[DICT, [[key, value], ...]]``.
+``[TUPLE, [...]]``, ``[LIST, [...]]``, ``[SET, [...]]``, ``[DICT, [[key, value], ...]]``.
+A result that is a list, tuple, set or dict (exactly those types) of plain values, nested
+at most :data:`MAX_DEPTH` deep and of at most :data:`MAX_ITEMS` items in all, comes back
+by value; any other result is held by the server. A result the server already holds
+under an id (the same object, read again) is answered ``[HANDLE, id]``, so the test gets
+the handle it already has. The state of a mirrored object of the kit's other served
+classes may name the server's values as ``[HANDLE, id]`` too: ids the server chooses are
+negative.
 
 Answer (server to test process)::
 
     {"seq": N, "result": value, "results": [[command_index, value], ...],
+     "arguments": [[index, value], ...],   # a call's updated arguments, when it asked
      "error": None | {"at": command_index, "kind": kind, "message": text},
-     "twins": {"out": [[id, text]], "marks": [[id, [[r, c, mark]]]], "used": [[id, n]], "free": [id]}}
+     "twins": {"out": [[id, text]], "marks": [[id, [[r, c, mark]]]], "used": [[id, n]], "free": [id],
+               "state": [[id, {attribute: value}]]}}   # objects of other served classes
+
+A mirrored object of a served class other than the Display and the Input (a recording
+fake, say) travels as its attributes (``vars``), a DICT value: the test's object is the
+authority before a call, the server's ``state`` after it.
+
+An error may carry ``"raised": "module.Class"``: the exception the operation raised, when
+its class is a builtin exception or a class of the kit's supplied modules.
 
 The answer's ``error`` kind is a :class:`speckit.core.FailureKind` value or one of
 :class:`ErrorKind`. A failed command stops the message there. The released values are
@@ -74,6 +93,8 @@ MAX_LINES = 10_000
 """Scripted input lines mirrored into the server at most."""
 MAX_DEPTH = 20
 """Nesting of a value on the wire at most."""
+MAX_ITEMS = 10_000
+"""Items of a container result sent by value at most (a larger one stays in the server)."""
 MAX_MESSAGE = 4000
 """Characters of a failure message kept from the server."""
 MAX_NAMES = 200
@@ -118,6 +139,7 @@ class Value:
     FLOAT = "f"
     TUPLE = "t"
     LIST = "l"
+    SET = "S"
     DICT = "d"
 
 
@@ -139,6 +161,8 @@ class TwinKind:
     DISPLAY = "display"
     INPUT = "input"
     STREAM = "stream"
+    """Any other kind is the lower-cased name of a served class (``recordingview``), mirrored
+    by its attributes."""
 
 
 def frame(data: bytes) -> bytes:

@@ -28,7 +28,7 @@ from ..core import FailureKind, ImplementationError, MissingOperation, Presence,
 from ..impl import Implementation, bool_problem, failure_of
 from .config import READ_LIMIT, served_classes
 from .confine import confine, libc
-from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_FIELDS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
+from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
 
 
 class _Watchdog:
@@ -146,7 +146,7 @@ class _Twin:
 class _ServerState:
     """The server's tables: the implementation, its values by handle id, the twins."""
 
-    def __init__(self, implementation: Implementation, config: dict, served: dict[str, type]):
+    def __init__(self, implementation: Implementation, config: dict, served: dict[str, type], configured_supplied=()):
         self.implementation = implementation
         self.config = config
         self.values: dict[int, Any] = {}
@@ -161,6 +161,16 @@ class _ServerState:
         self.package_dir = os.path.dirname(getattr(implementation.package, "__file__", None) or list(implementation.package.__path__)[0] + "/")
         self.served = served
         """The kit's classes the server makes twins of, by twin kind."""
+        self.held: dict[int, int] = {}
+        """The handle id a value read or answered is held under, by ``id(value)``: read again,
+        it is answered with that id (pipelined results are not entered here)."""
+        self.arguments: list = []
+        """The arguments of the call running, when it asked for them back (else empty: a
+        reference kept here would keep a twin pinned and delay finalizers)."""
+        self.own_ids = 0
+        """The last handle id the server chose itself (negative), for a mirrored object's state."""
+        self.supplied = tuple(configured_supplied)
+        """The kit's supplied modules: an exception of their classes is named to the test process."""
 
     # values
 
@@ -181,28 +191,58 @@ class _ServerState:
             return tuple(self.decode(v) for v in value[1])
         if tag == Value.LIST:
             return [self.decode(v) for v in value[1]]
+        if tag == Value.SET:
+            return {self.decode(v) for v in value[1]}
         if tag == Value.DICT:
             return {self.decode(k): self.decode(v) for k, v in value[1]}
         raise ValueError(f"unknown value tag {tag!r}")
 
-    def encode_result(self, value: Any, handle_id: int, depth: int = 0) -> Any:
+    def encode_result(self, value: Any, handle_id: int) -> Any:
+        """A result on the wire: plain values and plain containers by value, else a handle
+        (the id it is already held under, or ``handle_id``)."""
         kind = type(value)
         if value is None or kind is bool or kind is int or kind is str:
             return value
         if kind is float:
             return [Value.FLOAT, repr(value)]
-        if kind is tuple and depth < 4 and len(value) <= 64:
-            items = [self.encode_result(v, handle_id, depth + 1) for v in value]
-            if all(not (isinstance(i, list) and i and i[0] == Value.HANDLE) for i in items):
-                return [Value.TUPLE, items]
-        if depth == 0:
-            for tid, twin in self.twins.items():
-                if twin.value is value:
-                    return [Value.TWIN, tid]
-        if depth > 0:
-            return [Value.HANDLE]
+        if kind in _CONTAINERS:
+            plain = _plain(value, 0, [MAX_ITEMS])
+            if plain is not None:
+                return plain
+        for tid, twin in self.twins.items():
+            if twin.value is value:
+                return [Value.TWIN, tid]
+        held = self.held.get(id(value))
+        if held is not None and self.values.get(held) is value:
+            return [Value.HANDLE, held]
         self.values[handle_id] = value
+        self.held[id(value)] = handle_id
         return [Value.HANDLE]
+
+    def encode_shared(self, value: Any, depth: int = 0) -> Any:
+        """Any value on the wire, for the state of a mirrored object: the server's own values
+        as ``[HANDLE, id]`` (the id it is held under, else a new negative one)."""
+        kind = type(value)
+        if value is None or kind is bool or kind is int or kind is str:
+            return value
+        if kind is float:
+            return [Value.FLOAT, repr(value)]
+        if depth < MAX_DEPTH:
+            if kind is tuple or kind is list or kind is set or kind is frozenset:
+                tag = {tuple: Value.TUPLE, list: Value.LIST}.get(kind, Value.SET)
+                return [tag, [self.encode_shared(v, depth + 1) for v in value]]
+            if kind is dict:
+                return [Value.DICT, [[self.encode_shared(k, depth + 1), self.encode_shared(v, depth + 1)] for k, v in value.items()]]
+        for tid, twin in self.twins.items():
+            if twin.value is value:
+                return [Value.TWIN, tid]
+        held = self.held.get(id(value))
+        if held is None or self.values.get(held) is not value:
+            self.own_ids -= 1
+            held = self.own_ids
+            self.values[held] = value
+            self.held[id(value)] = held
+        return [Value.HANDLE, held]
 
     # twins
 
@@ -214,8 +254,11 @@ class _ServerState:
                     value = self.served[kind](recorder, {})
                 elif kind == TwinKind.INPUT:
                     value = self.served[kind](None, recorder)
-                else:
+                elif kind == TwinKind.STREAM:
                     value = recorder
+                else:
+                    cls = self.served[kind]
+                    value = cls.__new__(cls)
                 self.twins[tid] = _Twin(kind, value, recorder)
             twin = self.twins[tid]
             twin.free = False
@@ -225,9 +268,14 @@ class _ServerState:
                 twin.snapshot = sorted(state)
             elif kind == TwinKind.INPUT:
                 twin.value.lines = None if state is None else _CountingLines(state)
+            elif kind != TwinKind.STREAM:
+                attributes = vars(twin.value)
+                attributes.clear()
+                attributes.update(self.decode(state))
+                twin.snapshot = state
 
     def twin_updates(self) -> dict:
-        out, marks, used, free = [], [], [], []
+        out, marks, used, free, states = [], [], [], [], []
         for tid, twin in self.twins.items():
             if not twin.free and not twin.referred():
                 twin.free = True
@@ -248,7 +296,15 @@ class _ServerState:
             elif twin.kind == TwinKind.INPUT and isinstance(twin.value.lines, _CountingLines) and twin.value.lines.used:
                 used.append([tid, twin.value.lines.used])
                 twin.value.lines = _CountingLines(list(twin.value.lines._iterator))
-        return {"out": out, "marks": marks, "used": used, "free": free}
+            elif twin.kind not in (TwinKind.DISPLAY, TwinKind.INPUT, TwinKind.STREAM):
+                try:
+                    current = self.encode_shared(dict(vars(twin.value)))
+                except Exception:  # noqa: BLE001 - a twin the implementation broke
+                    continue
+                if current != twin.snapshot:
+                    states.append([tid, current])
+                    twin.snapshot = current
+        return {"out": out, "marks": marks, "used": used, "free": free, "state": states}
 
     # commands
 
@@ -328,9 +384,11 @@ class _ServerState:
             arguments = [self.decode(a) for a in args]
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
+        if len(command) > 5:
+            self.arguments = arguments  # sent back after the call, then dropped
         for stream in self.outputs:
             stream.used = 0
-        problem = None
+        problem = raised = None
         watchdog = _WATCHDOG
         watchdog.deadline = time.monotonic() + limit
         try:
@@ -342,6 +400,8 @@ class _ServerState:
                     kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__}: {e}"
                 if isinstance(e, MemoryError) or (kind == FailureKind.HUNG and near_memory_limit(self.config)):
                     kind, problem = FailureKind.FAILED, over_memory(qualname, self.config)
+                else:
+                    raised = self.kit_class(type(e))
             else:
                 kind = FailureKind.FAILED
                 if expects_bool:
@@ -357,8 +417,23 @@ class _ServerState:
         finally:
             watchdog.deadline = float("inf")
         if problem is not None:
-            return None, {"kind": kind, "message": problem[:MAX_MESSAGE]}
+            error = {"kind": kind, "message": problem[:MAX_MESSAGE]}
+            if raised is not None:
+                error["raised"] = raised
+            return None, error
         return result, None
+
+    def kit_class(self, cls: type) -> str | None:
+        """``module.Class`` of an exception class the test process has too (a builtin, or a class
+        of the kit's supplied modules, the very object the module defines); else None."""
+        try:
+            module, name = cls.__module__, cls.__qualname__
+            if module == "builtins" or module in self.supplied:
+                if getattr(sys.modules.get(module), name, None) is cls:
+                    return f"{module}.{name}"
+        except Exception:  # noqa: BLE001 - a class that lies about itself is not the kit's
+            pass
+        return None
 
     def read(self, command: list) -> tuple[Any, dict | None]:
         """Run one read (a field, a module's attribute, ==, dir, repr): (encoded result, None) or (None, error)."""
@@ -402,6 +477,40 @@ class _ServerState:
         finally:
             watchdog.deadline = float("inf")
         return None, {"kind": kind, "message": problem[:MAX_MESSAGE]}
+
+
+_CONTAINERS = frozenset({tuple, list, set, frozenset, dict})
+_TAGS = {tuple: Value.TUPLE, list: Value.LIST, set: Value.SET, frozenset: Value.SET}
+
+
+def _plain(value: Any, depth: int, budget: list[int]) -> Any:
+    """``value`` on the wire if it is a plain value or a container (exactly list, tuple, set,
+    frozenset, dict) of plain values within the limits; else None."""
+    kind = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
+        return value
+    if kind is float:
+        return [Value.FLOAT, repr(value)]
+    if depth >= MAX_DEPTH or kind not in _CONTAINERS:
+        return None
+    budget[0] -= len(value)
+    if budget[0] < 0:
+        return None
+    if kind is dict:
+        items = []
+        for k, v in value.items():
+            key, item = _plain(k, depth + 1, budget), _plain(v, depth + 1, budget)
+            if (key is None and k is not None) or (item is None and v is not None):
+                return None
+            items.append([key, item])
+        return [Value.DICT, items]
+    items = []
+    for v in value:
+        item = _plain(v, depth + 1, budget)
+        if item is None and v is not None:
+            return None
+        items.append(item)
+    return [_TAGS[kind], items]
 
 
 def _read_label(tag: str, subject: Any, command: list) -> str:
@@ -553,7 +662,7 @@ def main() -> None:
     except TimeLimitReached:
         _write_frame(reply, {"seq": 0, "error": f"the package took more than {config['import_seconds']:g} s to import"})
         return
-    state = _ServerState(implementation, config, served)
+    state = _ServerState(implementation, config, served, specification.kit.supplied)
     _write_frame(reply, {"seq": 0, "isolation": isolation})
     buffer = bytearray()
     while True:
@@ -588,6 +697,7 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
     for number, *definition in message.get("ops", ()):
         state.ops[number] = tuple(definition)
     state.apply_twins(message.get("twins", ()))
+    _forget_held(state, message.get("release", ()))
     commands = message["commands"]
     answer: dict[str, Any] = {"seq": seq, "error": None, "result": None, "results": []}
     _WATCHDOG.start()
@@ -606,6 +716,15 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
     return answer
 
 
+def _forget_held(state: _ServerState, handle_ids) -> None:
+    """The values the test dropped are never answered again as held (released after the
+    commands; no reference to them is kept here, so their finalizers run in :func:`_release`)."""
+    for handle_id in handle_ids:
+        key = id(state.values.get(handle_id))
+        if state.held.get(key) == handle_id:
+            del state.held[key]
+
+
 def _release(state: _ServerState, handle_ids) -> str | None:
     """Drop the values the tests released, each under the read time limit; why one failed, or None."""
     watchdog, problem = _WATCHDOG, None
@@ -614,6 +733,8 @@ def _release(state: _ServerState, handle_ids) -> str | None:
         state.twins.pop(handle_id, None)
         if value is None:
             continue
+        if state.held.get(id(value)) == handle_id:
+            del state.held[id(value)]
         owner = type(value).__name__
         watchdog.fired = False
         watchdog.deadline = time.monotonic() + READ_LIMIT
@@ -677,10 +798,14 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
         if tag == Command.CALL:
             result, error = state.call(command)
             if error is not None:
+                state.arguments = []
                 error["at"] = index
                 answer["error"] = error
                 break
-            _, _, handle_id, _, reply = command
+            handle_id, reply = command[2], command[4]
+            if len(command) > 5:  # the test's lists, dicts and sets, as the call left them
+                answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[5]]
+                state.arguments = []
             if reply == Reply.KEEP:
                 # The test holds a handle for it, whatever the value is (a plain str too).
                 state.values[handle_id] = result

@@ -1,8 +1,9 @@
 """Values crossing between the test process and the operation server, seen from the test process.
 
 :class:`Handle` (a value that stays in the server), the encoder of a call's arguments
-and the decoder of its result, and the registry of the kit's Display and Input objects
-(and text streams) that are mirrored into the server as twins.
+and the decoder of its result, and the registry of the kit's served objects (the
+Display and Input, other served classes such as a recording fake, and text streams)
+that are mirrored into the server as twins.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def _names_handle(wire: Any, depth: int) -> bool:
     tag = wire[0]
     if tag == Value.HANDLE:
         return True
-    if tag in (Value.TUPLE, Value.LIST):
+    if tag in (Value.TUPLE, Value.LIST, Value.SET):
         return any(_names_handle(item, depth + 1) for item in wire[1])
     if tag == Value.DICT:
         return any(_names_handle(k, depth + 1) or _names_handle(v, depth + 1) for k, v in wire[1])
@@ -114,6 +115,8 @@ class Encoder:
             return [Value.TUPLE, [self.encode(v, depth + 1) for v in value]]
         if kind is list:
             return [Value.LIST, [self.encode(v, depth + 1) for v in value]]
+        if kind is set or kind is frozenset:
+            return [Value.SET, [self.encode(v, depth + 1) for v in value]]
         if kind is dict:
             return [Value.DICT, [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]]
         twin = self.owner.twins.encode(value, self)
@@ -128,29 +131,50 @@ class Encoder:
         raise TypeError(f"a {type(value).__name__} cannot be passed to a sandboxed implementation")
 
 
-def decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: int) -> Any:
-    """A result from the server: checked, and turned into plain values, a handle or a mirrored object."""
+def decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: int, named: bool = False) -> Any:
+    """A result from the server: checked, and turned into plain values, a handle or a mirrored object.
+
+    A handle is allowed at the top (``[HANDLE]``: the new value ``handle_id``; ``[HANDLE, id]``:
+    a value the test was given before), and anywhere when ``named`` (a mirrored object's state).
+    """
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if depth > MAX_DEPTH or not isinstance(value, list) or not value or not isinstance(value[0], str):
         raise ProtocolViolation("result malformed")
     tag = value[0]
-    if tag == Value.HANDLE and len(value) == 1 and depth == 0:
-        return Handle(handle_id, owner.generation, owner)
-    if tag == Value.FLOAT and len(value) == 2 and isinstance(value[1], str) and len(value[1]) < 40:
+    if tag == Value.HANDLE:
+        if len(value) == 1 and depth == 0:
+            return owner.handle(handle_id)
+        if len(value) == 2 and type(value[1]) is int and (depth == 0 or named):
+            return owner.handle(value[1], known=True)
+    elif tag == Value.FLOAT and len(value) == 2 and isinstance(value[1], str) and len(value[1]) < 40:
         try:
             return float(value[1])
         except ValueError:
             raise ProtocolViolation("float malformed") from None
-    if tag == Value.TUPLE and len(value) == 2 and isinstance(value[1], list):
-        return tuple(decode(v, owner, handle_id, depth + 1) for v in value[1])
-    if tag == Value.TWIN and len(value) == 2 and isinstance(value[1], int):
+    elif tag in _CONTAINERS and len(value) == 2 and isinstance(value[1], list):
+        items = value[1]
+        try:
+            if tag == Value.DICT:
+                if not all(isinstance(item, list) and len(item) == 2 for item in items):
+                    raise ProtocolViolation("result malformed")
+                return {decode(k, owner, handle_id, depth + 1, named): decode(v, owner, handle_id, depth + 1, named) for k, v in items}
+            return _CONTAINERS[tag](decode(v, owner, handle_id, depth + 1, named) for v in items)
+        except TypeError:  # an unhashable key or set item
+            raise ProtocolViolation("result malformed") from None
+    elif tag == Value.TWIN and len(value) == 2 and isinstance(value[1], int):
         return owner.twins.original(value[1])
     raise ProtocolViolation("result malformed")
 
 
+_CONTAINERS = {Value.TUPLE: tuple, Value.LIST: list, Value.SET: set, Value.DICT: dict}
+
+
 class TwinRegistry:
-    """The kit's Display and Input objects and text streams that have a twin in the server.
+    """The kit's served objects (those of the classes ``[kit] served`` names) and text streams
+    that have a twin in the server. The Display and the Input travel as their marks and
+    their scripted lines; an object of any other served class as its attributes (``vars``),
+    which may hold the server's values as handles.
 
     A twin lives as long as the server may still use it: while the server reports that
     something of its own (a game holding its display, say) refers to it, the test's
@@ -168,11 +192,13 @@ class TwinRegistry:
         self._kinds: tuple | None = None
 
     def kinds(self) -> tuple:
+        """The served classes, as ``(twin kind, class)`` pairs (the Display and Input first)."""
         if self._kinds is None:
             from .config import served_classes
 
             served = served_classes(self.owner.spec)
-            self._kinds = (served.get(TwinKind.DISPLAY), served.get(TwinKind.INPUT))
+            special = [kind for kind in (TwinKind.DISPLAY, TwinKind.INPUT) if kind in served]
+            self._kinds = tuple((kind, served[kind]) for kind in [*special, *(k for k in served if k not in special)])
         return self._kinds
 
     def reset(self) -> None:
@@ -184,15 +210,11 @@ class TwinRegistry:
         return bool(self.pinned_ids)
 
     def encode(self, value: Any, encoder: Encoder) -> list | None:
-        display_class, input_class = self.kinds()
-        if display_class is not None and isinstance(value, display_class):
-            kind = TwinKind.DISPLAY
-        elif input_class is not None and isinstance(value, input_class):
-            kind = TwinKind.INPUT
-        elif isinstance(value, io.TextIOBase):
+        kind = next((kind for kind, cls in self.kinds() if isinstance(value, cls)), None)
+        if kind is None:
+            if not isinstance(value, io.TextIOBase):
+                return None
             kind = TwinKind.STREAM
-        else:
-            return None
         tid = self.by_object.get(id(value))
         new = tid is None
         if new:
@@ -222,6 +244,8 @@ class TwinRegistry:
                 record["rest"] = rest
                 value.lines = iter(rest)
             state = record["rest"]
+        elif kind != TwinKind.STREAM:
+            state = encoder.encode(dict(vars(value)), 1)
         encoder.twins.append([tid, kind, new, state])
 
     def send_pinned(self, encoder: Encoder) -> None:
@@ -268,6 +292,14 @@ class TwinRegistry:
                 raise ProtocolViolation("twin input malformed")
             record["rest"] = rest[used:]
             target.lines = iter(record["rest"])
+        for tid, state in _pairs(updates.get("state", [])):
+            target = self.original(tid)
+            attributes = decode(state, self.owner, 0, 0, named=True)
+            if not isinstance(attributes, dict) or not all(isinstance(name, str) for name in attributes):
+                raise ProtocolViolation("twin state malformed")
+            own = vars(target)
+            own.clear()
+            own.update(attributes)
         free = updates.get("free", [])
         if not isinstance(free, list) or not all(isinstance(tid, int) for tid in free):
             raise ProtocolViolation("twin updates malformed")

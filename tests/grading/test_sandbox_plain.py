@@ -14,7 +14,6 @@ import pytest
 
 import spec as spec_data
 from speckit.impl import OperationFailed
-from speckit.sandbox import load_sandboxed
 from speckit.paths import REPO_ROOT
 from speckit.runner import run_suite
 from speckit.sandbox import Handle, SandboxConfig, load_sandboxed

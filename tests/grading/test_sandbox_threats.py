@@ -25,7 +25,7 @@ from speckit.impl import OperationFailed, load
 from speckit.sandbox import load_sandboxed
 from speckit.paths import REPO_ROOT
 from speckit.runner import run_suite
-from speckit.sandbox import SandboxConfig, probe_isolation
+from speckit.sandbox import SandboxConfig, load_sandboxed, probe_isolation
 
 from .conftest import INCREMENT, needs_root, patched_reference
 
