@@ -22,6 +22,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .strategies import BLUE, OTHER, RED, Build, colours, grid_sides, grids, lines_of, winners, worth_numbers
 
 MARK = {RED: "R", BLUE: "B", None: "."}
@@ -809,3 +810,68 @@ def test_grid_state_machine(impl):
         lambda: GridMachine(impl),
         settings=settings(current, max_examples=min(current.max_examples, 25), stateful_step_count=20),
     )
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers(
+    "GridType.newGridType", "GridType.occupySquare", "GridType.setSquare", "GridType.setWorth", "GridType.setDimension",
+    "GridType.clone", "GridType.equals", "GridType.getWorth",
+)
+@paths.few()
+@given(first=paths.any_path("grid", 1), second=paths.any_path("grid", 1))
+def test_grids_made_by_any_path_are_equal_by_their_squares(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers(
+    "GridType.getSymbol", "GridType.squareOccupied", "GridType.getSquare", "GridType.getDimension", "GridType.fullGrid",
+    "GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.draw", "GridType.gameOver",
+    "GridType.evaluateGrid", "GridType.validMove",
+)
+@paths.few()
+@given(path=paths.grid_models(most=10).flatmap(lambda model: paths.paths("grid", model, 1)), colour=colours)
+def test_every_observer_sees_only_the_model_of_a_grid_made_by_any_path(impl, path, colour):
+    make = Maker(impl)
+    model = path.model
+    side, marks = model.side, model.squares
+    grid = paths.make(impl, path)
+    where = repr(path)
+    check_squares(make, grid, side, marks, where)
+    check_dimension(make, grid, side, where)
+    check_outcome(make, grid, side, marks, where)
+    expect(impl.grid.validMove(grid, make.location(side, side)), f"validMove of {where} at (row {side}, column {side})")
+    expect(not impl.grid.validMove(grid, make.location(side + 1, 1)), f"validMove of {where} at (row {side + 1}, column 1) is False")
+    expect(
+        impl.worth.equals(impl.grid.evaluateGrid(grid, make.player(colour)), impl.grid.evaluateGrid(make.grid(side, marks), make.player(colour))),
+        f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a function of the model, E24)",
+    )
+
+
+@covers("GridType.occupySquare")
+@paths.few()
+@given(case=paths.frame_cases("GridType.occupySquare"))
+def test_occupy_square_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("GridType.setSquare")
+@paths.few()
+@given(case=paths.frame_cases("GridType.setSquare"))
+def test_set_square_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("GridType.setWorth")
+@paths.few()
+@given(case=paths.frame_cases("GridType.setWorth"))
+def test_set_worth_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("GridType.setDimension")
+@paths.few()
+@given(case=paths.frame_cases("GridType.setDimension"))
+def test_set_dimension_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
