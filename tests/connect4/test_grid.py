@@ -700,7 +700,9 @@ class GridMachine(RuleBasedStateMachine):
     """Occupies random empty squares with random colours, clones, compares and sets worths.
 
     After every step each square, fullGrid, the win family, draw, gameOver and the worth
-    agree with the model, and every clone still equals its own model with its own worth.
+    agree with the model, and every clone still equals its own model with its own worth;
+    after every update of the grid, the grid it was given is unchanged or equal to the
+    result (the frame rule).
     """
 
     MAX_COPIES = 2
@@ -731,9 +733,11 @@ class GridMachine(RuleBasedStateMachine):
     @rule(data=st.data(), colour=colours)
     def occupy(self, data, colour):
         square = data.draw(st.sampled_from(self.free(self.marks)), label="square")
+        argument, snapshot = self.grid, self.impl.grid.clone(self.grid)
         self.grid = self.impl.grid.occupySquare(self.grid, self.make.location(*square), self.make.symbol(colour))
         self.marks = self.marks | {square: colour}
         self.steps.append(f"occupySquare (row {square[0]}, column {square[1]}) {colour}")
+        self.check_frame("occupySquare", argument, snapshot)
         expect(self.impl.grid.squareOccupied(self.grid, self.make.location(*square)), f"squareOccupied at the square just occupied, on {self.where()}")
 
     @precondition(lambda self: self.grid is not None and len(self.copies) < GridMachine.MAX_COPIES)
@@ -758,9 +762,24 @@ class GridMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.grid is not None)
     @rule(worth=worth_numbers)
     def set_worth(self, worth):
+        argument, snapshot = self.grid, self.impl.grid.clone(self.grid)
         self.grid = self.impl.grid.setWorth(self.grid, self.make.worth(worth))
         self.worth = worth
         self.steps.append(f"setWorth {worth}")
+        self.check_frame("setWorth", argument, snapshot)
+
+    def check_frame(self, operation: str, argument, snapshot) -> None:
+        """The frame rule: the grid an update was given is as it was (its clone) or equal to the result (E01)."""
+        ops, worths = self.impl.grid, self.impl.worth
+
+        def same(a, b):
+            return ops.equals(a, b) and worths.equals(ops.getWorth(a), ops.getWorth(b))
+
+        expect(
+            same(argument, snapshot) or same(argument, self.grid),
+            f"after {operation} on {self.where()}, the grid it was given is either unchanged or equal to the result, "
+            "worth included (E01: nothing else): the frame rule",
+        )
 
     @precondition(lambda self: self.grid is not None and self.copies)
     @rule(data=st.data(), worth=worth_numbers)
