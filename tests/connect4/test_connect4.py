@@ -519,3 +519,83 @@ def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
         expected="three different announcements",
         actual=said,
     )
+
+
+# Composites against their parts (errata E41, E42) ------------------------------------------------------
+
+
+def shape(impl, tree, most: int = 400) -> list:
+    """The levels of a tree, depth first through getChild and getSibling (at most ``most`` nodes)."""
+    ops, levels, stack = impl.game_tree, [], [tree]
+    while stack and len(levels) < most:
+        node = stack.pop()
+        if ops.isEmpty(node):
+            continue
+        levels.append(ops.getLevel(node))
+        stack += [ops.getSibling(node), ops.getChild(node)]
+    return levels
+
+
+def same_levels(impl, first: list, second: list) -> bool:
+    return len(first) == len(second) and all(impl.level_number.equals(a, b) for a, b in zip(first, second))
+
+
+@covers("Connect4Type.makeComputerMove", "GameTreeType.buildGame", "GameTreeType.chooseBest", "GameTreeType.findBest")
+@given(model=positions(empties=st.integers(1, 6)), look=look_aheads(4))
+def test_make_computer_move_is_build_game_choose_best_and_find_best_at_the_look_ahead(impl, model, look):
+    side, marks = model
+    computer = to_move(marks)
+    make = TreeMaker(impl)
+    trees = impl.game_tree
+    # The composition, made by the implementation's own operations on a tree of its own.
+    tree = trees.newGameTreeType(make.grid(side, marks), make.level(0))
+    tree = trees.buildGame(tree, make.grid(side, marks), make.player(computer), make.player(OTHER[computer]), make.level(look))
+    chosen = trees.findBest(tree, trees.chooseBest(tree))
+    # The composite.
+    game, _, _ = new_game(impl, starts=computer == BLUE, look=look)
+    game = impl.connect4.makeComputerMove(put(make, game, side, marks))
+    got = impl.connect4.getGameTree(game)
+    where = (
+        f"makeComputerMove on {picture(side, marks)}, looking {look} ahead, the computer playing {computer}, against "
+        f"findBest(T, chooseBest(T)) for T = buildGame(the one-node tree of that grid, the grid, the computer, the person, level {look})"
+    )
+    expect(
+        impl.grid.equals(trees.getGrid(got), trees.getGrid(chosen)),
+        f"{where}: the game's tree holds the grid findBest chose (E41: makeComputerMove is that composition)",
+        expected=picture(side, make.read_grid(trees.getGrid(chosen), side)),
+        actual=picture(side, make.read_grid(trees.getGrid(got), side)),
+    )
+    expect(
+        same_levels(impl, shape(impl, got), shape(impl, chosen)),
+        f"{where}: the game's tree is the subtree findBest returned, down to the look-ahead and with the levels findBest left (E37, E41)",
+        expected=f"{len(shape(impl, chosen))} nodes",
+        actual=f"{len(shape(impl, got))} nodes",
+    )
+
+
+@covers("Connect4Type.play", "GameTreeType.adjustLevel")
+@given(data=st.data(), model=positions(empties=st.integers(2, 6)), person=colours, look=look_aheads(4))
+def test_play_leaves_the_tree_numbered_from_0_at_its_root(impl, data, model, person, look):
+    side, marks = model
+    make = TreeMaker(impl)
+    script = data.draw(st.permutations([s for s in squares(side) if s not in marks]), label="the person's moves, in order")
+    game, _, _ = new_game(impl, starts=person == RED, look=look, moves=[f"{r} {c}" for r, c in script])
+    game = impl.connect4.play(put(make, game, side, marks))
+    tree = impl.connect4.getGameTree(game)
+    where = (
+        f"the game's tree after play from {picture(side, marks)}, the person playing {person} and answering "
+        f"{', '.join(f'{r} {c}' for r, c in script)}, the computer looking {look} ahead"
+    )
+    depths, stack = [], [(tree, 0)]
+    ops = impl.game_tree
+    while stack and len(depths) < 400:
+        node, depth = stack.pop()
+        if ops.isEmpty(node):
+            continue
+        depths.append(depth)
+        expect(
+            impl.level_number.equals(ops.getLevel(node), make.level_probe(depth)),
+            f"{where}: every node's level is its depth below the root, {depth} here (E42: play renumbers the tree after "
+            "every move, as adjustLevel does, E37)",
+        )
+        stack += [(ops.getSibling(node), depth), (ops.getChild(node), depth + 1)]

@@ -459,7 +459,7 @@ def test_new_tree_of_a_grid_is_one_node(impl, model, level, above):
 
 @covers(
     "GameTreeType.setGrid", "GameTreeType.isEmpty", "GameTreeType.getGrid", "GameTreeType.getLevel",
-    "GameTreeType.getParent", "GameTreeType.getChild", "GameTreeType.getSibling",
+    "GameTreeType.getParent", "GameTreeType.getChild", "GameTreeType.getSibling", "LevelNumberType.newLevelNumberType",
 )
 @given(model=positions(empties=st.integers(0, 16), finished_ok=True))
 def test_set_grid_on_the_empty_tree_makes_a_root_at_level_0(impl, model):
@@ -469,7 +469,7 @@ def test_set_grid_on_the_empty_tree_makes_a_root_at_level_0(impl, model):
     made = f"setGrid(newGameTreeType(), {picture(side, marks)})"
     expect(not ops.isEmpty(tree), f"{made} is a one-node tree, not empty (E27)")
     expect(impl.grid.equals(ops.getGrid(tree), make.grid(side, marks)), f"getGrid of {made} holds the grid (E27)")
-    expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(0)), f"getLevel of {made} is 0 (E27)")
+    expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(0)), f"getLevel of {made} equals newLevelNumberType(), 0 (E27)")
     expect(ops.isEmpty(ops.getParent(tree)), f"getParent of {made} is the empty tree (E27)")
     expect(ops.isEmpty(ops.getChild(tree)), f"getChild of {made} is the empty tree (E27)")
     expect(ops.isEmpty(ops.getSibling(tree)), f"getSibling of {made} is the empty tree (E27)")
