@@ -67,6 +67,7 @@ class Mutant:
     after: str
     type_name: str
     operation: str  # "Type.operation", or "" for a helper
+    callers: tuple = ()  # for a helper: the operations of its module that reach it
 
     @property
     def key(self) -> str:
@@ -158,10 +159,14 @@ def generate(spec_name: str, modules: Iterable[str] | None = None) -> list[Mutan
                     continue
                 before, after = _changed_lines(source, mutated)
                 type_spec = specification.type(module)
+                operation = _operation(type_spec, function)
+                callers = () if operation else tuple(
+                    op.qualname for op in type_spec.operations if function.split(".")[0] in places.reached_from(op.name)
+                )
                 mutants.append(
                     Mutant(
                         spec_name, module, function, mutation.operator_name, mutation.occurrence, mutation.start_pos[0],
-                        before, after, type_spec.name, _operation(type_spec, function),
+                        before, after, type_spec.name, operation, callers,
                     )
                 )
     return mutants
@@ -205,8 +210,18 @@ def _operation(type_spec, function: str) -> str:
 class _Places:
     """Which function each line belongs to, and where the annotations are, in one module."""
 
-    def __init__(self, functions: list[tuple[int, int, str]], annotations: list[tuple[tuple[int, int], tuple[int, int]]]):
-        self.functions, self.annotations = functions, annotations
+    def __init__(self, functions: list[tuple[int, int, str]], annotations: list[tuple[tuple[int, int], tuple[int, int]]], uses: dict[str, set[str]]):
+        self.functions, self.annotations, self.uses = functions, annotations, uses
+
+    def reached_from(self, name: str) -> set[str]:
+        """The module's functions and classes that ``name`` uses, directly or through others (methods by their own name)."""
+        seen, todo = set(), [name]
+        while todo:
+            for used in self.uses.get(todo.pop(), ()):
+                if used not in seen:
+                    seen.add(used)
+                    todo.append(used)
+        return seen
 
     def function_at(self, line: int) -> str:
         inside = [(start, name) for start, end, name in self.functions if start <= line <= end]
@@ -233,7 +248,13 @@ def _places(source: str) -> _Places:
                 annotations.append(((annotation.lineno, annotation.col_offset), (annotation.end_lineno, annotation.end_col_offset)))
 
     visit(tree, "")
-    return _Places(functions, annotations)
+    defined = {name.rsplit(".", 1)[-1] for _, _, name in functions}
+    uses: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+            uses.setdefault(node.name, set()).update((names & defined) - {node.name})
+    return _Places(functions, annotations, uses)
 
 
 def _annotations_of(node: ast.AST) -> list[ast.AST]:
@@ -249,12 +270,14 @@ def _annotations_of(node: ast.AST) -> list[ast.AST]:
 
 
 def tests_for(mutant: Mutant, coverage: dict[str, tuple[str, ...]], specification) -> list[str]:
-    """The tests that judge a mutant: those covering its operation, or every operation of its type."""
+    """The tests that judge a mutant: those covering its operation; for a helper, those covering the
+    operations that reach it (every operation of its type when none does, as for module-level code)."""
     if mutant.operation and coverage.get(mutant.operation):
         return list(coverage[mutant.operation])
+    operations = mutant.callers or tuple(op.qualname for op in specification.type(mutant.type_name).operations)
     found: list[str] = []
-    for op in specification.type(mutant.type_name).operations:
-        found += [t for t in coverage.get(op.qualname, ()) if t not in found]
+    for qualname in operations:
+        found += [t for t in coverage.get(qualname, ()) if t not in found]
     return found
 
 
@@ -419,12 +442,14 @@ def configure_parser(parser) -> None:
     parser.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
     parser.add_argument("--list", action="store_true", help="only list the mutants that would be run")
     parser.add_argument("--report", action="store_true", help="only print the report of the stored results")
+    parser.add_argument("--fresh", action="store_true", help="run every mutant again, not only those without a stored result")
     parser.set_defaults(run=command)
 
 
 def command(args) -> int:
     """Run ``speckit mutants``: exit 0 when every type meets its target and no survivor is unreviewed."""
     import sys
+    import threading
     import time
 
     review = load_review(args.spec)
@@ -435,19 +460,30 @@ def command(args) -> int:
                 print(f"{m.module}.py:{m.line} {m.function} {m.operator}: {m.before}  ->  {m.after}")
             print(f"{len(mutants)} mutants")
             return 0
-        started, done = time.perf_counter(), []
+        stored = load_results(args.spec)
+        digests = {m: module_digest(args.spec, m) for m in {m.module for m in mutants}}
+        kept = {
+            m: dict(entry["results"]) if entry["source"] == digests.get(m) and not args.fresh else {}
+            for m, entry in stored["modules"].items() if m in digests
+        }
+        by_module: dict[str, dict] = {m: kept.get(m, {}) for m in digests}
+        pending = [m for m in mutants if f"{m.key} #{m.occurrence}" not in by_module[m.module]]
+        if len(pending) < len(mutants):
+            print(f"{len(mutants) - len(pending)} mutants already have results; running the other {len(pending)} (--fresh runs all)", file=sys.stderr)
+        started, done, lock = time.perf_counter(), [], threading.Lock()
 
         def progress(mutant: Mutant, result: dict) -> None:
-            done.append(result)
-            mark = "killed " if result["killed"] else "SURVIVED"
-            print(f"[{len(done)}/{len(mutants)}] {mark} {mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}", file=sys.stderr, flush=True)
+            with lock:
+                done.append(result)
+                by_module[mutant.module][f"{mutant.key} #{mutant.occurrence}"] = result
+                if len(done) % 10 == 0 or len(done) == len(pending):
+                    save_results(args.spec, by_module)
+                mark = "killed " if result["killed"] else "SURVIVED"
+                print(f"[{len(done)}/{len(pending)}] {mark} {mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}", file=sys.stderr, flush=True)
 
-        results = run(mutants, jobs=args.jobs, progress=progress)
-        by_module: dict[str, dict] = {m: {} for m in (args.module or mutated_modules(args.spec))}
-        for key, result in results.items():
-            by_module[result["mutant"]["module"]][key] = result
+        run(pending, jobs=args.jobs, progress=progress)
         save_results(args.spec, by_module)
-        print(f"{len(mutants)} mutants run in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        print(f"{len(pending)} mutants run in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     stored = load_results(args.spec)
     print(report(args.spec, stored, review))
     return 0 if targets_met(args.spec, stored, review) else 1
