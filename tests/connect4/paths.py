@@ -179,12 +179,12 @@ def holds(impl, kind: str, value, model) -> bool:
         return impl.dimension.equals(value, build.dimension(model))
     if kind == "colour":
         return impl.colour.equals(value, build.colour(model))
-    if kind == "symbol":
-        return Read(impl).symbol(value) == model
+    if kind == "symbol":  # its observers, and equals against a canonical symbol of the model
+        return Read(impl).symbol(value) == model and impl.symbol.equals(value, build.symbol(model))
     if kind == "location":
         return holds(impl, "index", impl.location.getRow(value), model[0]) and holds(impl, "index", impl.location.getColumn(value), model[1])
     if kind == "player":
-        return holds(impl, "symbol", impl.player.getSymbol(value), model)
+        return holds(impl, "symbol", impl.player.getSymbol(value), model) and impl.player.equals(value, build.player(model))
     if kind == "square":
         return holds(impl, "location", impl.square.getLocation(value), model[0]) and holds(impl, "symbol", impl.square.getSymbol(value), model[1])
     if kind == "grid":
