@@ -52,7 +52,7 @@ def _open(model: Model) -> list[int]:
     return [] if model.won() or model.board_full() else model.open_columns()
 
 
-def make_history(rnd: random.Random, boards: int = 3, steps: int = 30) -> History:
+def make_history(rnd: random.Random, boards: int = 3, steps: int = 45) -> History:
     """A random history over up to ``boards`` boards, ``steps`` steps long at most."""
     done: list[tuple] = [("new",)]
     games: list[list[int]] = [[]]
@@ -68,7 +68,9 @@ def make_history(rnd: random.Random, boards: int = 3, steps: int = 30) -> Histor
         else:
             b = rnd.randrange(len(games))
             free = _open(Model(games[b]))
-            if not free:
+            if not free:  # the game on it is over: start a new one, as the drivers do
+                done.append(("initialize", b))
+                games[b] = []
                 continue
             column = rnd.choice(free)
             done.append(("move", b, column))
@@ -80,15 +82,22 @@ histories = st.integers(0, 2**32 - 1).map(lambda seed: make_history(random.Rando
 
 
 def follow(play: Play, history: History) -> list:
-    """Run the history; the boards, in the order they were made."""
-    boards = []
-    for step in history.steps:
+    """Run the history, asking Is_Win after every move as the drivers do; the boards, in the order they were made."""
+    boards, games = [], []
+    for number, step in enumerate(history.steps):
         if step[0] == "new":
             boards.append(play.new_board())
+            games.append([])
         elif step[0] == "initialize":
             play.ops.Initialize(boards[step[1]])
+            games[step[1]] = []
         else:
             play.ops.Make_Move(boards[step[1]], step[2])
+            games[step[1]] = games[step[1]] + [step[2]]
+            won, expected = play.ops.Is_Win(boards[step[1]]), Model(games[step[1]]).won()
+            if won != expected:  # the message costs more than the check: made only when needed
+                so_far = repr(attrs.evolve(history, steps=history.steps[: number + 1]))
+                expect_equal(won, expected, f"Is_Win of b{step[1] + 1} after {so_far} (B02)")
     return boards
 
 
