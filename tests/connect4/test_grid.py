@@ -13,7 +13,9 @@ consistently, their swapped descriptions (E16); the evaluations are held only to
 
 from __future__ import annotations
 
+import functools
 import io
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -894,3 +896,66 @@ def test_set_worth_changes_its_argument_at_most(impl, case):
 @given(case=paths.frame_cases("GridType.setDimension"))
 def test_set_dimension_changes_its_argument_at_most(impl, case):
     paths.check_frame_case(impl, case)
+
+
+# Evaluation at its extremes (E24) ---------------------------------------------------------------------------
+
+
+def _open_lines(side: int, marks: dict, colour: str) -> int:
+    """How many lines hold marks of ``colour`` only, counted by their marks squared (the more, the more promising)."""
+    total = 0
+    for line in lines_of(side):
+        held = [marks.get(square) for square in line]
+        if colour in held and OTHER[colour] not in held:
+            total += held.count(colour) ** 2
+    return total
+
+
+@functools.cache
+def _extremes(side: int, colour: str, seed: int = 13, tries: int = 400) -> tuple[dict, dict]:
+    """A grid ``colour`` has won that looks as bad as it gets otherwise, and one not won that looks as good as it gets.
+
+    E24 holds a won grid above every grid not won, so these two, found by a seeded
+    search that favours the opponent's open lines in the first (a full grid, or nearly:
+    a quick win counts for nothing there) and the player's in the second, are the
+    hardest pair for an evaluation to order.
+    """
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]
+    line = lines_of(side)[0]
+    best_won, best_won_score, best_other, best_other_score = None, (-1, 0), None, -1
+    for _ in range(tries):
+        full = {square: rng.choice([colour, OTHER[colour], OTHER[colour]]) for square in cells}  # nothing left to gain by speed
+        marks = {k: v for k, v in full.items() if rng.random() < 0.6}
+        won = remove_lines(side, full | {square: colour for square in line}, OTHER[colour])
+        if colour in winners(side, won) and OTHER[colour] not in winners(side, won):
+            score = (len(won), _open_lines(side, won, OTHER[colour]) - _open_lines(side, won, colour))
+            if score > best_won_score:
+                best_won, best_won_score = won, score
+        other = remove_lines(side, marks, colour)
+        score = _open_lines(side, other, colour) - _open_lines(side, other, OTHER[colour])
+        if score > best_other_score:
+            best_other, best_other_score = other, score
+    return best_won, best_other
+
+
+@covers("GridType.evaluateGrid")
+@given(side=st.integers(4, 5), colour=colours)
+def test_evaluate_grid_orders_even_the_hardest_won_grid_above_the_best_grid_not_won(impl, side, colour):
+    won, other = _extremes(side, colour)
+    make = Maker(impl)
+    high = impl.grid.evaluateGrid(make.grid(side, won), make.player(colour))
+    low = impl.grid.evaluateGrid(make.grid(side, other), make.player(colour))
+    expect(
+        impl.worth.greaterThan(high, low),
+        f"evaluateGrid for {colour}: {picture(side, won)} ({colour} has won, the opponent has many open lines) is worth "
+        f"more than {picture(side, other)} ({colour} has not won but has many open lines) (E24)",
+    )
+    lost, fine = _extremes(side, OTHER[colour])
+    low = impl.grid.evaluateGrid(make.grid(side, lost), make.player(colour))
+    high = impl.grid.evaluateGrid(make.grid(side, fine), make.player(colour))
+    expect(
+        impl.worth.lessThan(low, high),
+        f"evaluateGrid for {colour}: {picture(side, lost)} (the opponent has won) is worth less than {picture(side, fine)} "
+        "(the opponent has not won, however promising it looks for them) (E24)",
+    )
