@@ -30,6 +30,7 @@ or a colour for a symbol or a player, ``(row, column)`` for a location,
 
 from __future__ import annotations
 
+import contextvars
 import random
 from typing import Any, NamedTuple
 
@@ -239,6 +240,22 @@ def operation_kind(operation: str) -> str:
 COLOURS = (RED, BLUE)
 SYMBOL_CHOICES = (None, RED, BLUE)
 
+BELOW = {
+    "index": set(), "level": set(), "worth": set(), "dimension": {"index"}, "location": {"index"},
+    "colour": set(), "symbol": {"colour"}, "player": {"symbol", "colour"},
+    "square": {"location", "index", "symbol", "colour"},
+    "grid": {"dimension", "index", "location", "colour", "symbol", "player", "square", "worth"},
+}
+"""The kinds each kind's values are made of or checked with: a recipe for a test of ``kind`` gets values
+out of these only, so a broken type fails its own tests and those of the types above it, not those below."""
+
+_TOP: contextvars.ContextVar[str] = contextvars.ContextVar("top", default="grid")
+
+
+def _may_get_from(source: str) -> bool:
+    top = _TOP.get()
+    return source == top or source in BELOW[top]
+
 
 def _small_location(rnd) -> tuple[int, int]:
     return rnd.randint(1, 6), rnd.randint(1, 6)
@@ -265,11 +282,11 @@ def numbers(rnd, kind: str, model: int, depth: int = 2) -> Path:
     """A path to an index, level number or worth holding ``model``."""
     module, new, lowest = NUMERIC[kind]
     start, start_model = (module, new), (lowest or 0)
-    if depth > 0 and kind == "index" and rnd.randint(0, 3) == 0:
+    if depth > 0 and kind == "index" and _may_get_from("location") and rnd.randint(0, 3) == 0:
         row = rnd.random() < 0.5
         at = _small_location(rnd)
         start, start_model = ("location", "getRow" if row else "getColumn", locations(rnd, at, depth - 1)), at[0 if row else 1]
-    elif depth > 0 and kind == "worth" and rnd.randint(0, 5) == 0:
+    elif depth > 0 and kind == "worth" and _may_get_from("grid") and rnd.randint(0, 5) == 0:
         grid_model = GridModel(4, (), rnd.randint(-3, 3))
         start, start_model = ("grid", "getWorth", grids(rnd, grid_model, depth - 1)), grid_model.worth
 
@@ -305,7 +322,7 @@ def worths(rnd, model: int, depth: int = 2) -> Path:
 
 def dimensions(rnd, model: int, depth: int = 2) -> Path:
     """A path to a dimension of ``model``: either constructor, or a grid's getDimension; then clones."""
-    options = ["index"] + (["new"] if model == 4 else []) + (["grid"] if depth > 0 and model <= 6 else [])
+    options = ["index"] + (["new"] if model == 4 else []) + (["grid"] if depth > 0 and model <= 6 and _may_get_from("grid") else [])
     how = rnd.choice(options)
     if how == "new":
         start = ("dimension", "newDimensionType")
@@ -320,7 +337,7 @@ def dimensions(rnd, model: int, depth: int = 2) -> Path:
 def colours(rnd, model: str, depth: int = 2) -> Path:
     """A path to the colour ``model``: new (red) or a symbol's getColour, then inverts and clones."""
     start, start_model = ("colour", "newColourType"), RED
-    if depth > 0 and rnd.randint(0, 3) == 0:
+    if depth > 0 and _may_get_from("symbol") and rnd.randint(0, 3) == 0:
         start_model = rnd.choice(COLOURS)
         start = ("symbol", "getColour", symbols(rnd, start_model, depth - 1))
 
@@ -337,7 +354,7 @@ def colours(rnd, model: str, depth: int = 2) -> Path:
 
 def symbols(rnd, model, depth: int = 2) -> Path:
     """A path to a symbol of ``model`` (None or a colour): its constructors, a get, setColour, makeEmpty, clones."""
-    how = rnd.choice(["empty", "colour"] + (["square", "player"] if depth > 0 else []))
+    how = rnd.choice(["empty", "colour"] + [source for source in ("square", "player") if depth > 0 and _may_get_from(source)])
     sub = max(depth - 1, 0)
     if how == "empty":
         start, start_model = ("symbol", "newSymbolType"), None
@@ -370,7 +387,7 @@ def locations(rnd, model: tuple, depth: int = 2) -> Path:
     """A path to a location of ``model``: new or a square's getLocation, then setRow, setColumn, clones."""
     sub = max(depth - 1, 0)
     start, start_model = ("location", "newLocationType"), (1, 1)
-    if depth > 0 and rnd.randint(0, 3) == 0:
+    if depth > 0 and _may_get_from("square") and rnd.randint(0, 3) == 0:
         start_model = _small_location(rnd)
         start = ("square", "getLocation", squares(rnd, (start_model, rnd.choice(SYMBOL_CHOICES)), sub))
 
@@ -519,9 +536,18 @@ RANDOM = st.integers(0, 2**32 - 1).map(random.Random)
 """The random source recipes are made with: one draw, then plain Python (drawing every choice costs more than the calls)."""
 
 
+def recipe(kind: str, rnd: random.Random, model, depth: int = 2, top: str | None = None) -> Path:
+    """A path to a value of ``kind`` with ``model``, getting values only out of kinds ``top`` is made of."""
+    token = _TOP.set(top or kind)
+    try:
+        return PATHS[kind](rnd, model, depth)
+    finally:
+        _TOP.reset(token)
+
+
 def paths(kind: str, model, depth: int = 2):
     """Any path to a value of ``kind`` with ``model``."""
-    return RANDOM.map(lambda rnd: PATHS[kind](rnd, model, depth))
+    return RANDOM.map(lambda rnd: recipe(kind, rnd, model, depth))
 
 
 def any_path(kind: str, depth: int = 2):
@@ -637,9 +663,13 @@ def frame_cases(draw, operation: str):
     before = draw(argument_models)
     bystanders = draw(st.lists(models(kind), min_size=1, max_size=2))
     rnd = draw(RANDOM)
-    argument = PATHS[kind](rnd, before, 2)
-    arguments, after = update(rnd, before)
-    others = tuple(PATHS[kind](rnd, model, 1) for model in bystanders)
+    token = _TOP.set(kind)
+    try:
+        argument = PATHS[kind](rnd, before, 2)
+        arguments, after = update(rnd, before)
+        others = tuple(PATHS[kind](rnd, model, 1) for model in bystanders)
+    finally:
+        _TOP.reset(token)
     return FrameCase(operation, argument, arguments, after, others)
 
 
