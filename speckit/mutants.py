@@ -443,7 +443,7 @@ def configure_parser(parser) -> None:
     parser.add_argument("--list", action="store_true", help="only list the mutants that would be run")
     parser.add_argument("--report", action="store_true", help="only print the report of the stored results")
     parser.add_argument("--fresh", action="store_true", help="run every mutant again, not only those without a stored result")
-    parser.add_argument("--survivors", action="store_true", help="also run again the mutants that survived (after new tests)")
+    parser.add_argument("--survivors", action="store_true", help="also run again the survivors not reviewed as equivalent (after new tests)")
     parser.set_defaults(run=command)
 
 
@@ -471,7 +471,7 @@ def command(args) -> int:
         pending = [
             m for m in mutants
             if f"{m.key} #{m.occurrence}" not in by_module[m.module]
-            or (args.survivors and not by_module[m.module][f"{m.key} #{m.occurrence}"]["killed"])
+            or (args.survivors and not by_module[m.module][f"{m.key} #{m.occurrence}"]["killed"] and not review.equivalent(m))
         ]  # fmt: skip
         if len(pending) < len(mutants):
             print(f"{len(mutants) - len(pending)} mutants already have results; running the other {len(pending)} (--fresh runs all)", file=sys.stderr)
