@@ -149,6 +149,10 @@ def _parser() -> argparse.ArgumentParser:
     zoo.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
     zoo.set_defaults(run=_zoo)
 
+    from .mutants import configure_parser as configure_mutants
+
+    configure_mutants(commands.add_parser("mutants", help="mutation analysis: how many generated faults of the reference the suite catches"))
+
     grade = commands.add_parser(
         "grade",
         help="grade a folder of student submissions (folders or .zip files) against a rubric, safely",

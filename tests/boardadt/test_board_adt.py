@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .strategies import (
     ALL_SQUARES,
     BLUE,
@@ -278,3 +279,33 @@ def test_a_last_move_that_fills_the_board_and_completes_a_line_is_a_win(impl, rn
     expect_equal(play.ops.Is_Win(board), True, f"Is_Win {after(moves)}: blue's last move fills the board and completes a line")
     # Is_Draw may answer either way here (erratum B04); it must still answer a Boolean.
     play.ops.Is_Draw(board)
+
+
+# Boards from every path, and the frame rule (see ``paths``) ----------------------------------------
+
+
+@covers(
+    "board_type.Board", "board_type.Initialize", "board_type.Make_Move", "board_type.Get_Value",
+    "board_type.Get_Current_Color", "board_type.Is_Full", "board_type.Is_Win", "board_type.Is_Draw",
+)  # fmt: skip
+@settings(max_examples=20)
+@given(history=paths.histories)
+def test_every_observer_sees_only_the_game_of_a_board_reached_by_any_path(impl, history):
+    play = Play(impl)
+    boards = paths.follow(play, history)
+    for number, (board, model) in enumerate(zip(boards, history.models())):
+        paths.check_observers(play, board, model, f"b{number + 1} after {history!r}")
+
+
+@covers("board_type.Make_Move")
+@settings(max_examples=10)
+@given(case=paths.frame_cases("Make_Move"))
+def test_make_move_changes_its_own_board_only(impl, case):
+    paths.check_frame(Play(impl), *case)
+
+
+@covers("board_type.Initialize")
+@settings(max_examples=10)
+@given(case=paths.frame_cases("Initialize"))
+def test_initialize_changes_its_own_board_only(impl, case):
+    paths.check_frame(Play(impl), *case)

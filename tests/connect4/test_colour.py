@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .strategies import BLUE, OTHER, RED, Build, colours, grid_sides
 
 MARKS = {RED: "R", BLUE: "B"}
@@ -115,3 +116,20 @@ def test_show_colour_draws_its_mark_and_returns_the_colour(impl, colour, board):
     expect_equal(len(text.splitlines()), side + 1, f"{claim}: only the one {side} x {side} board is written")
     expect(ops.equals(result, build.colour(colour)), f"showColour({colour}, ...) returns {colour} (E10)")
     expect(ops.equals(shown, build.colour(colour)), f"showColour({colour}, ...) leaves the colour {colour}")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("ColourType.equals", "ColourType.invert", "ColourType.clone", "ColourType.newColourType")
+@paths.few()
+@given(first=paths.any_path("colour"), second=paths.any_path("colour"))
+def test_colours_made_by_any_path_are_equal_by_their_colour(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers("ColourType.invert")
+@paths.few()
+@given(case=paths.frame_cases("ColourType.invert"))
+def test_invert_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)

@@ -30,8 +30,9 @@ import adt.display as kit_display
 import adt.input as kit_input
 from speckit.testing import covers, expect, expect_equal
 
+from .paths import few
 from .strategies import BLUE, OTHER, RED, colours, grids, lines_of, winners
-from .test_game_tree import TreeMaker, finished, positions
+from .test_game_tree import TreeMaker, finished, levels_of, positions, same_levels
 from .test_grid import MARK, full_grids, picture, squares
 
 SIDES = st.integers(4, 6)
@@ -519,3 +520,205 @@ def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
         expected="three different announcements",
         actual=said,
     )
+
+
+# Composites against their parts (errata E42, E43) ------------------------------------------------------
+
+
+@covers("Connect4Type.makeComputerMove", "GameTreeType.buildGame", "GameTreeType.chooseBest", "GameTreeType.findBest")
+@given(model=positions(empties=st.integers(1, 6)), look=look_aheads(4))
+def test_make_computer_move_is_build_game_choose_best_and_find_best_at_the_look_ahead(impl, model, look):
+    side, marks = model
+    computer = to_move(marks)
+    make = TreeMaker(impl)
+    trees = impl.game_tree
+    # The composition, made by the implementation's own operations on a tree of its own.
+    tree = trees.newGameTreeType(make.grid(side, marks), make.level(0))
+    tree = trees.buildGame(tree, make.grid(side, marks), make.player(computer), make.player(OTHER[computer]), make.level(look))
+    chosen = trees.findBest(tree, trees.chooseBest(tree))
+    # The composite.
+    game, _, _ = new_game(impl, starts=computer == BLUE, look=look)
+    game = impl.connect4.makeComputerMove(put(make, game, side, marks))
+    got = impl.connect4.getGameTree(game)
+    where = (
+        f"makeComputerMove on {picture(side, marks)}, looking {look} ahead, the computer playing {computer}, against "
+        f"findBest(T, chooseBest(T)) for T = buildGame(the one-node tree of that grid, the grid, the computer, the person, level {look})"
+    )
+    expect(
+        impl.grid.equals(trees.getGrid(got), trees.getGrid(chosen)),
+        f"{where}: the game's tree holds the grid findBest chose (E42: makeComputerMove is that composition)",
+        expected=picture(side, make.read_grid(trees.getGrid(chosen), side)),
+        actual=picture(side, make.read_grid(trees.getGrid(got), side)),
+    )
+    expect(
+        same_levels(impl, levels_of(impl, got), levels_of(impl, chosen)),
+        f"{where}: the game's tree is the subtree findBest returned, down to the look-ahead and with the levels findBest left (E37, E42)",
+        expected=f"{len(levels_of(impl, chosen))} nodes",
+        actual=f"{len(levels_of(impl, got))} nodes",
+    )
+
+
+@covers("Connect4Type.play", "GameTreeType.adjustLevel")
+@given(data=st.data(), model=positions(empties=st.integers(2, 6)), person=colours, look=look_aheads(4))
+def test_play_leaves_the_tree_numbered_from_0_at_its_root(impl, data, model, person, look):
+    side, marks = model
+    make = TreeMaker(impl)
+    script = data.draw(st.permutations([s for s in squares(side) if s not in marks]), label="the person's moves, in order")
+    game, _, _ = new_game(impl, starts=person == RED, look=look, moves=[f"{r} {c}" for r, c in script])
+    game = impl.connect4.play(put(make, game, side, marks))
+    tree = impl.connect4.getGameTree(game)
+    where = (
+        f"the game's tree after play from {picture(side, marks)}, the person playing {person} and answering "
+        f"{', '.join(f'{r} {c}' for r, c in script)}, the computer looking {look} ahead"
+    )
+    depths, stack = [], [(tree, 0)]
+    ops = impl.game_tree
+    while stack and len(depths) < 400:
+        node, depth = stack.pop()
+        if ops.isEmpty(node):
+            continue
+        depths.append(depth)
+        expect(
+            impl.level_number.equals(ops.getLevel(node), make.level_probe(depth)),
+            f"{where}: every node's level is its depth below the root, {depth} here (E43: play renumbers the tree after "
+            "every move, as adjustLevel does, E37)",
+        )
+        stack += [(ops.getSibling(node), depth), (ops.getChild(node), depth + 1)]
+
+
+# The frame rule of every update (issue 13) ------------------------------------------------------------
+
+
+def game_state(make: TreeMaker, game) -> tuple:
+    """What a game holds, as its own values: players, look-ahead, root grid, input and display."""
+    c4 = make.impl.connect4
+    return (
+        colour_of(make, c4.getPlayer1(game)), colour_of(make, c4.getPlayer2(game)), c4.getLevelNumber(game),
+        make.impl.game_tree.getGrid(c4.getGameTree(game)), c4.getInput(game), c4.getDisplay(game),
+    )
+
+
+def same_state(make: TreeMaker, first: tuple, second: tuple) -> bool:
+    impl = make.impl
+    return (
+        first[:2] == second[:2] and impl.level_number.equals(first[2], second[2]) and impl.grid.equals(first[3], second[3])
+        and first[4] is second[4] and first[5] is second[5]
+    )  # fmt: skip
+
+
+def holds_game(make: TreeMaker, game, person: str, look: int, marks: dict, source, display) -> bool:
+    expected = (person, OTHER[person], make.level_probe(look), make.grid(4, marks), source, display)
+    return same_state(make, game_state(make, game), expected)
+
+
+GAME_UPDATES = ["setPlayer1", "setPlayer2", "setLevelNumber", "setGameTree", "setInput", "setDisplay", "makeHumanMove", "makeComputerMove"]
+
+
+def check_game_frame(impl, operation: str, model, other, person: str, look: int) -> None:
+    """One update of a game: its result, the game it was given (unchanged or equal to the result), and a game made before."""
+    side, marks = model
+    make = TreeMaker(impl)
+    bystander, b_source, _ = new_game(impl, starts=True, look=1)
+    bystander = put(make, bystander, 4, other)
+    b_display = impl.connect4.getDisplay(bystander)
+    if operation == "makeHumanMove":
+        person = to_move(marks)
+    elif operation == "makeComputerMove":
+        person = OTHER[to_move(marks)]
+    game, source, _ = new_game(impl, starts=person == RED, look=look)
+    game = put(make, game, side, marks)
+    display = impl.connect4.getDisplay(game)
+    before = (person, look, marks, source, display)
+    after = list(before)
+    free = [s for s in squares(side) if s not in marks]
+    if operation == "setPlayer1":
+        argument, after[0] = make.player(OTHER[person]), None
+    elif operation == "setPlayer2":
+        argument = make.player(person)
+    elif operation == "setLevelNumber":
+        argument, after[1] = make.level(look % 3 + 1), look % 3 + 1
+    elif operation == "setGameTree":
+        argument, after[2] = impl.game_tree.newGameTreeType(make.grid(4, other), make.level(0)), other
+    elif operation == "setInput":
+        argument = after[3] = scripted([])
+    elif operation == "setDisplay":
+        argument = after[4] = kit_display.newDisplayType(io.StringIO())
+    elif operation == "makeHumanMove":
+        argument, after[2] = make.location(*free[0]), marks | {free[0]: person}
+    arguments = () if operation == "makeComputerMove" else (argument,)
+    result = getattr(impl.connect4, operation)(game, *arguments)
+    call = f"{operation}(the game on {picture(side, marks)}, the person {person}, looking {look} ahead{', ...' if arguments else ''})"
+    if operation in ("setPlayer1", "setPlayer2"):
+        p1, p2 = (OTHER[person], OTHER[person]) if operation == "setPlayer1" else (person, person)
+        got = game_state(make, result)
+        expect(got[:2] == (p1, p2), f"{call}: the result's players are {p1} and {p2}", expected=(p1, p2), actual=got[:2])
+    elif operation != "makeComputerMove":
+        expect(holds_game(make, result, *after), f"{call}: the result holds the new value and keeps every other component")
+    expect(
+        holds_game(make, game, *before) or same_state(make, game_state(make, game), game_state(make, result)),
+        f"after {call}, the game it was given is either unchanged or equal to the result (E01): the frame rule",
+    )
+    expect(
+        holds_game(make, bystander, RED, 1, other, b_source, b_display),
+        f"after {call}, another game, on {picture(4, other)}, made before it, is unchanged (the frame rule)",
+    )
+
+
+FRAME_GAMES = positions(empties=st.integers(2, 6))
+OTHER_GRIDS = positions(empties=st.integers(6, 12), finished_ok=True).map(lambda model: model[1])
+
+
+@covers("Connect4Type.setPlayer1")
+@few(8)
+@given(model=FRAME_GAMES, other=OTHER_GRIDS, person=colours, look=st.integers(1, 2))
+def test_set_player1_changes_its_argument_at_most(impl, model, other, person, look):
+    check_game_frame(impl, "setPlayer1", model, other, person, look)
+
+
+@covers("Connect4Type.setPlayer2")
+@few(8)
+@given(model=FRAME_GAMES, other=OTHER_GRIDS, person=colours, look=st.integers(1, 2))
+def test_set_player2_changes_its_argument_at_most(impl, model, other, person, look):
+    check_game_frame(impl, "setPlayer2", model, other, person, look)
+
+
+@covers("Connect4Type.setLevelNumber")
+@few(8)
+@given(model=FRAME_GAMES, other=OTHER_GRIDS, person=colours, look=st.integers(1, 2))
+def test_set_level_number_changes_its_argument_at_most(impl, model, other, person, look):
+    check_game_frame(impl, "setLevelNumber", model, other, person, look)
+
+
+@covers("Connect4Type.setGameTree")
+@few(8)
+@given(model=FRAME_GAMES, other=OTHER_GRIDS, person=colours, look=st.integers(1, 2))
+def test_set_game_tree_changes_its_argument_at_most(impl, model, other, person, look):
+    check_game_frame(impl, "setGameTree", model, other, person, look)
+
+
+@covers("Connect4Type.setInput")
+@few(8)
+@given(model=FRAME_GAMES, other=OTHER_GRIDS, person=colours, look=st.integers(1, 2))
+def test_set_input_changes_its_argument_at_most(impl, model, other, person, look):
+    check_game_frame(impl, "setInput", model, other, person, look)
+
+
+@covers("Connect4Type.setDisplay")
+@few(8)
+@given(model=FRAME_GAMES, other=OTHER_GRIDS, person=colours, look=st.integers(1, 2))
+def test_set_display_changes_its_argument_at_most(impl, model, other, person, look):
+    check_game_frame(impl, "setDisplay", model, other, person, look)
+
+
+@covers("Connect4Type.makeHumanMove")
+@few(8)
+@given(model=FRAME_GAMES, other=OTHER_GRIDS, look=st.integers(1, 2))
+def test_make_human_move_changes_its_argument_at_most(impl, model, other, look):
+    check_game_frame(impl, "makeHumanMove", model, other, RED, look)
+
+
+@covers("Connect4Type.makeComputerMove")
+@few(8)
+@given(model=FRAME_GAMES, other=OTHER_GRIDS, look=st.integers(1, 2))
+def test_make_computer_move_changes_its_argument_at_most(impl, model, other, look):
+    check_game_frame(impl, "makeComputerMove", model, other, RED, look)

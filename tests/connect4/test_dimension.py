@@ -5,6 +5,7 @@ from hypothesis import given
 from speckit.testing import covers, expect, expect_equal
 
 from .numeric import check_comparisons, check_equivalence
+from . import paths
 from .strategies import Build, dimension_numbers
 
 
@@ -52,3 +53,13 @@ def test_clone_is_equal(impl, n):
     expect(ops.equals(copy, build(n)), f"clone(dimension {n}) equals dimension {n}")
     expect(ops.lessThan(copy, build(n + 1)), f"clone(dimension {n}) is less than dimension {n + 1}")
     expect(not ops.greaterThan(copy, build(n)), f"clone(dimension {n}) is not greater than dimension {n}")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("DimensionType.equals", "DimensionType.lessThan", "DimensionType.greaterThan", "DimensionType.newDimensionType", "DimensionType.clone")
+@paths.few()
+@given(first=paths.any_path("dimension"), second=paths.any_path("dimension"))
+def test_dimensions_made_by_any_path_compare_by_their_numbers(impl, first, second):
+    paths.check_compared(impl, first, second)

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
+from .paths import few
 from .strategies import BLUE, OTHER, RED, colours, winners
 from .test_grid import Maker, picture, squares
 
@@ -459,7 +460,7 @@ def test_new_tree_of_a_grid_is_one_node(impl, model, level, above):
 
 @covers(
     "GameTreeType.setGrid", "GameTreeType.isEmpty", "GameTreeType.getGrid", "GameTreeType.getLevel",
-    "GameTreeType.getParent", "GameTreeType.getChild", "GameTreeType.getSibling",
+    "GameTreeType.getParent", "GameTreeType.getChild", "GameTreeType.getSibling", "LevelNumberType.newLevelNumberType",
 )
 @given(model=positions(empties=st.integers(0, 16), finished_ok=True))
 def test_set_grid_on_the_empty_tree_makes_a_root_at_level_0(impl, model):
@@ -469,7 +470,7 @@ def test_set_grid_on_the_empty_tree_makes_a_root_at_level_0(impl, model):
     made = f"setGrid(newGameTreeType(), {picture(side, marks)})"
     expect(not ops.isEmpty(tree), f"{made} is a one-node tree, not empty (E27)")
     expect(impl.grid.equals(ops.getGrid(tree), make.grid(side, marks)), f"getGrid of {made} holds the grid (E27)")
-    expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(0)), f"getLevel of {made} is 0 (E27)")
+    expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(0)), f"getLevel of {made} equals newLevelNumberType(), 0 (E27)")
     expect(ops.isEmpty(ops.getParent(tree)), f"getParent of {made} is the empty tree (E27)")
     expect(ops.isEmpty(ops.getChild(tree)), f"getChild of {made} is the empty tree (E27)")
     expect(ops.isEmpty(ops.getSibling(tree)), f"getSibling of {made} is the empty tree (E27)")
@@ -735,3 +736,177 @@ def test_adjust_level_renumbers_a_tree_moved_down(impl, data, model, first, dept
         f"moved down by {' then '.join(steps)} (E37)"
     )
     walk(make, tree, side, first, game_model(side, after, first, depth, len(path), path), levels=-len(path), root_worth=True, what=what)
+
+
+# The frame rule of every update (issue 13) ----------------------------------------------------------
+#
+# After an update the tree it was given either is as it was or equals the result
+# (E01), and every tree built before keeps its grid, level and links. A tree given to
+# an update is held only to its own grid and level: a tree that keeps another may link
+# it back (E25).
+
+
+def levels_of(impl, tree, most: int = 400) -> list:
+    """The levels of a tree's nodes, depth first through getChild, then getSibling (at most ``most``)."""
+    ops, levels, stack = impl.game_tree, [], [tree]
+    while stack and len(levels) < most:
+        node = stack.pop()
+        if ops.isEmpty(node):
+            continue
+        levels.append(ops.getLevel(node))
+        stack += [ops.getSibling(node), ops.getChild(node)]
+    return levels
+
+
+def same_levels(impl, first: list, second: list) -> bool:
+    return len(first) == len(second) and all(impl.level_number.equals(a, b) for a, b in zip(first, second))
+
+
+def holds_node(make: TreeMaker, tree, grid, level: int) -> bool:
+    """Whether ``tree`` is a node holding a grid equal to ``grid`` at ``level``."""
+    ops = make.impl.game_tree
+    return not ops.isEmpty(tree) and make.impl.grid.equals(ops.getGrid(tree), grid) and make.impl.level_number.equals(ops.getLevel(tree), make.level_probe(level))
+
+
+def holds_tree(make: TreeMaker, tree, model: dict, grids: list) -> bool:
+    """Whether ``tree`` has the model ``{"node": (grid, level), "child"/"sibling"/"parent": None or (grid, level)}``."""
+    ops = make.impl.game_tree
+    if not holds_node(make, tree, grids[model["node"][0]], model["node"][1]):
+        return False
+    for link in ("child", "sibling", "parent"):
+        got = getattr(ops, f"get{link.capitalize()}")(tree)
+        if model[link] is None:
+            if not ops.isEmpty(got):
+                return False
+        elif not holds_node(make, got, grids[model[link][0]], model[link][1]):
+            return False
+    return True
+
+
+def check_set_frame(impl, component: str, pool: list, start: int, value: tuple) -> None:
+    """``set<component>`` of a one-node tree: its result, its argument, the value given and a tree built before."""
+    make, ops = TreeMaker(impl), impl.game_tree
+    grids = [make.grid(4, marks) for marks in pool]  # only ever compared
+    bystander = ops.newGameTreeType(make.grid(4, pool[2]), make.level(5))
+    tree = ops.newGameTreeType(make.grid(4, pool[0]), make.level(start))
+    before = {"node": (0, start), "child": None, "sibling": None, "parent": None}
+    after = dict(before)
+    if component == "grid":
+        given, after["node"] = make.grid(4, pool[value[0]]), (value[0], start)
+    elif component == "level":
+        given, after["node"] = make.level(value[1]), (0, value[1])
+    else:
+        given, after[component] = ops.newGameTreeType(make.grid(4, pool[value[0]]), make.level(value[1])), value
+    call = f"set{component.capitalize()}(the one-node tree of grid 1 at level {start}, {value})"
+    where = f"{call} (grids: {', '.join(picture(4, m) for m in pool)})"
+    result = getattr(ops, f"set{component.capitalize()}")(tree, given)
+    expect(holds_tree(make, result, after, grids), f"the result of {where}")
+    expect(
+        holds_tree(make, tree, before, grids) or holds_tree(make, tree, after, grids),
+        f"after {where}, the tree it was given is either unchanged or equal to the result (E01): the frame rule",
+    )
+    if component in ("child", "sibling", "parent"):
+        expect(holds_node(make, given, grids[value[0]], value[1]), f"after {where}, the tree given keeps its grid and level (the frame rule)")
+    expect(
+        holds_tree(make, bystander, {"node": (2, 5), "child": None, "sibling": None, "parent": None}, grids),
+        f"after {where}, a tree built before it (grid 3 at level 5) is unchanged (the frame rule)",
+    )
+
+
+FRAME_POOL = st.lists(positions(empties=st.integers(4, 12), finished_ok=True).map(lambda model: model[1]), min_size=3, max_size=3, unique_by=lambda m: tuple(sorted(m.items())))
+FRAME_VALUES = st.tuples(st.integers(1, 2), st.integers(0, 6))
+
+
+@covers("GameTreeType.setGrid")
+@few(8)
+@given(pool=FRAME_POOL, start=st.integers(0, 6), value=FRAME_VALUES)
+def test_set_grid_changes_its_argument_at_most(impl, pool, start, value):
+    check_set_frame(impl, "grid", pool, start, value)
+
+
+@covers("GameTreeType.setLevel")
+@few(8)
+@given(pool=FRAME_POOL, start=st.integers(0, 6), value=FRAME_VALUES)
+def test_set_level_changes_its_argument_at_most(impl, pool, start, value):
+    check_set_frame(impl, "level", pool, start, value)
+
+
+@covers("GameTreeType.setChild")
+@few(8)
+@given(pool=FRAME_POOL, start=st.integers(0, 6), value=FRAME_VALUES)
+def test_set_child_changes_its_argument_at_most(impl, pool, start, value):
+    check_set_frame(impl, "child", pool, start, value)
+
+
+@covers("GameTreeType.setSibling")
+@few(8)
+@given(pool=FRAME_POOL, start=st.integers(0, 6), value=FRAME_VALUES)
+def test_set_sibling_changes_its_argument_at_most(impl, pool, start, value):
+    check_set_frame(impl, "sibling", pool, start, value)
+
+
+@covers("GameTreeType.setParent")
+@few(8)
+@given(pool=FRAME_POOL, start=st.integers(0, 6), value=FRAME_VALUES)
+def test_set_parent_changes_its_argument_at_most(impl, pool, start, value):
+    check_set_frame(impl, "parent", pool, start, value)
+
+
+def check_growth_frame(impl, operation: str, model, first: str, depth: int) -> None:
+    """buildGame or generateLevel of a one-node tree: the argument is unchanged or equal to the result; a tree built before is not touched."""
+    side, marks = model
+    make, ops = TreeMaker(impl), impl.game_tree
+    bystander = ops.newGameTreeType(make.grid(side, marks), make.level(0))
+    tree = ops.newGameTreeType(make.grid(side, marks), make.level(0))
+    players = (make.player(first), make.player(OTHER[first]))
+    if operation == "buildGame":
+        result = ops.buildGame(tree, make.grid(side, marks), *players, make.level(depth))
+        call = f"buildGame(the one-node tree of {picture(side, marks)}, that grid, {first}, {OTHER[first]}, level {depth})"
+    else:
+        result = ops.generateLevel(tree, *players)
+        call = f"generateLevel(the one-node tree of {picture(side, marks)}, {first}, {OTHER[first]})"
+    grown = levels_of(impl, result)
+    unchanged = holds_node(make, tree, make.grid(side, marks), 0) and ops.isEmpty(ops.getChild(tree))
+    expect(
+        unchanged or (holds_node(make, tree, make.grid(side, marks), 0) and same_levels(impl, levels_of(impl, tree), grown)),
+        f"after {call}, the tree it was given is either still one node or equal to the result, {len(grown)} nodes (E01): the frame rule",
+    )
+    expect(
+        holds_node(make, bystander, make.grid(side, marks), 0) and ops.isEmpty(ops.getChild(bystander)),
+        f"after {call}, another one-node tree of the same grid, built before it, is still one node (the frame rule)",
+    )
+    for player, colour in zip(players, (first, OTHER[first])):
+        expect_equal(make.read(impl.player.getSymbol(player)), colour, f"after {call}, the player {colour} given to it is still {colour} (the frame rule)")
+
+
+@covers("GameTreeType.buildGame")
+@few(8)
+@given(model=positions(empties=st.integers(2, 5)), first=colours, depth=st.integers(1, 2))
+def test_build_game_changes_its_argument_at_most(impl, model, first, depth):
+    check_growth_frame(impl, "buildGame", model, first, depth)
+
+
+@covers("GameTreeType.generateLevel")
+@few(8)
+@given(model=positions(empties=st.integers(1, 8)), first=colours)
+def test_generate_level_changes_its_argument_at_most(impl, model, first):
+    check_growth_frame(impl, "generateLevel", model, first, 1)
+
+
+@covers("GameTreeType.adjustLevel")
+@few(8)
+@given(node=hand_trees(levels=st.integers(1, 3)), other=hand_trees(levels=st.integers(1, 3)))
+def test_adjust_level_changes_its_argument_at_most(impl, node, other):
+    make = TreeMaker(impl)
+    bystander = build_hand(make, other)
+    before = levels_of(impl, bystander)
+    tree = build_hand(make, node)
+    argument = levels_of(impl, tree)
+    result = impl.game_tree.adjustLevel(tree)
+    call = f"adjustLevel(the tree {node.describe()} with its root at level {node.level})"
+    now = levels_of(impl, tree)
+    expect(
+        same_levels(impl, now, argument) or same_levels(impl, now, levels_of(impl, result)),
+        f"after {call}, the tree it was given keeps its levels or has the result's (E01): the frame rule",
+    )
+    expect(same_levels(impl, levels_of(impl, bystander), before), f"after {call}, another tree, {other.describe()}, built before it, keeps its levels (the frame rule)")

@@ -13,7 +13,9 @@ consistently, their swapped descriptions (E16); the evaluations are held only to
 
 from __future__ import annotations
 
+import functools
 import io
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,6 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .strategies import BLUE, OTHER, RED, Build, colours, grid_sides, grids, lines_of, winners, worth_numbers
 
 MARK = {RED: "R", BLUE: "B", None: "."}
@@ -699,7 +702,9 @@ class GridMachine(RuleBasedStateMachine):
     """Occupies random empty squares with random colours, clones, compares and sets worths.
 
     After every step each square, fullGrid, the win family, draw, gameOver and the worth
-    agree with the model, and every clone still equals its own model with its own worth.
+    agree with the model, and every clone still equals its own model with its own worth;
+    after every update of the grid, the grid it was given is unchanged or equal to the
+    result (the frame rule).
     """
 
     MAX_COPIES = 2
@@ -730,9 +735,11 @@ class GridMachine(RuleBasedStateMachine):
     @rule(data=st.data(), colour=colours)
     def occupy(self, data, colour):
         square = data.draw(st.sampled_from(self.free(self.marks)), label="square")
+        argument, snapshot = self.grid, self.impl.grid.clone(self.grid)
         self.grid = self.impl.grid.occupySquare(self.grid, self.make.location(*square), self.make.symbol(colour))
         self.marks = self.marks | {square: colour}
         self.steps.append(f"occupySquare (row {square[0]}, column {square[1]}) {colour}")
+        self.check_frame("occupySquare", argument, snapshot)
         expect(self.impl.grid.squareOccupied(self.grid, self.make.location(*square)), f"squareOccupied at the square just occupied, on {self.where()}")
 
     @precondition(lambda self: self.grid is not None and len(self.copies) < GridMachine.MAX_COPIES)
@@ -757,9 +764,24 @@ class GridMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.grid is not None)
     @rule(worth=worth_numbers)
     def set_worth(self, worth):
+        argument, snapshot = self.grid, self.impl.grid.clone(self.grid)
         self.grid = self.impl.grid.setWorth(self.grid, self.make.worth(worth))
         self.worth = worth
         self.steps.append(f"setWorth {worth}")
+        self.check_frame("setWorth", argument, snapshot)
+
+    def check_frame(self, operation: str, argument, snapshot) -> None:
+        """The frame rule: the grid an update was given is as it was (its clone) or equal to the result (E01)."""
+        ops, worths = self.impl.grid, self.impl.worth
+
+        def same(a, b):
+            return ops.equals(a, b) and worths.equals(ops.getWorth(a), ops.getWorth(b))
+
+        expect(
+            same(argument, snapshot) or same(argument, self.grid),
+            f"after {operation} on {self.where()}, the grid it was given is either unchanged or equal to the result, "
+            "worth included (E01: nothing else): the frame rule",
+        )
 
     @precondition(lambda self: self.grid is not None and self.copies)
     @rule(data=st.data(), worth=worth_numbers)
@@ -808,4 +830,132 @@ def test_grid_state_machine(impl):
     run_state_machine_as_test(
         lambda: GridMachine(impl),
         settings=settings(current, max_examples=min(current.max_examples, 25), stateful_step_count=20),
+    )
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers(
+    "GridType.newGridType", "GridType.occupySquare", "GridType.setSquare", "GridType.setWorth", "GridType.setDimension",
+    "GridType.clone", "GridType.equals", "GridType.getWorth",
+)
+@paths.few()
+@given(first=paths.any_path("grid", 1), second=paths.any_path("grid", 1))
+def test_grids_made_by_any_path_are_equal_by_their_squares(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers(
+    "GridType.getSymbol", "GridType.squareOccupied", "GridType.getSquare", "GridType.getDimension", "GridType.fullGrid",
+    "GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.draw", "GridType.gameOver",
+    "GridType.evaluateGrid", "GridType.validMove",
+)
+@paths.few()
+@given(path=paths.grid_models(most=10).flatmap(lambda model: paths.paths("grid", model, 1)), colour=colours)
+def test_every_observer_sees_only_the_model_of_a_grid_made_by_any_path(impl, path, colour):
+    make = Maker(impl)
+    model = path.model
+    side, marks = model.side, model.squares
+    grid = paths.make(impl, path)
+    where = repr(path)
+    check_squares(make, grid, side, marks, where)
+    check_dimension(make, grid, side, where)
+    check_outcome(make, grid, side, marks, where)
+    expect(impl.grid.validMove(grid, make.location(side, side)), f"validMove of {where} at (row {side}, column {side})")
+    expect(not impl.grid.validMove(grid, make.location(side + 1, 1)), f"validMove of {where} at (row {side + 1}, column 1) is False")
+    expect(
+        impl.worth.equals(impl.grid.evaluateGrid(grid, make.player(colour)), impl.grid.evaluateGrid(make.grid(side, marks), make.player(colour))),
+        f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a function of the model, E24)",
+    )
+
+
+@covers("GridType.occupySquare")
+@paths.few()
+@given(case=paths.frame_cases("GridType.occupySquare"))
+def test_occupy_square_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("GridType.setSquare")
+@paths.few()
+@given(case=paths.frame_cases("GridType.setSquare"))
+def test_set_square_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("GridType.setWorth")
+@paths.few()
+@given(case=paths.frame_cases("GridType.setWorth"))
+def test_set_worth_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("GridType.setDimension")
+@paths.few()
+@given(case=paths.frame_cases("GridType.setDimension"))
+def test_set_dimension_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+# Evaluation at its extremes (E24) ---------------------------------------------------------------------------
+
+
+def _open_lines(side: int, marks: dict, colour: str) -> int:
+    """How many lines hold marks of ``colour`` only, counted by their marks squared (the more, the more promising)."""
+    total = 0
+    for line in lines_of(side):
+        held = [marks.get(square) for square in line]
+        if colour in held and OTHER[colour] not in held:
+            total += held.count(colour) ** 2
+    return total
+
+
+@functools.cache
+def _extremes(side: int, colour: str, seed: int = 13, tries: int = 400) -> tuple[dict, dict]:
+    """A grid ``colour`` has won that looks as bad as it gets otherwise, and one not won that looks as good as it gets.
+
+    E24 holds a won grid above every grid not won, so these two, found by a seeded
+    search that favours the opponent's open lines in the first (a full grid, or nearly:
+    a quick win counts for nothing there) and the player's in the second, are the
+    hardest pair for an evaluation to order.
+    """
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]
+    line = lines_of(side)[0]
+    best_won, best_won_score, best_other, best_other_score = None, (-1, 0), None, -1
+    for _ in range(tries):
+        full = {square: rng.choice([colour, OTHER[colour], OTHER[colour]]) for square in cells}  # nothing left to gain by speed
+        marks = {k: v for k, v in full.items() if rng.random() < 0.6}
+        won = remove_lines(side, full | {square: colour for square in line}, OTHER[colour])
+        if colour in winners(side, won) and OTHER[colour] not in winners(side, won):
+            score = (len(won), _open_lines(side, won, OTHER[colour]) - _open_lines(side, won, colour))
+            if score > best_won_score:
+                best_won, best_won_score = won, score
+        other = remove_lines(side, marks, colour)
+        score = _open_lines(side, other, colour) - _open_lines(side, other, OTHER[colour])
+        if score > best_other_score:
+            best_other, best_other_score = other, score
+    return best_won, best_other
+
+
+@covers("GridType.evaluateGrid")
+@given(side=st.integers(4, 5), colour=colours)
+def test_evaluate_grid_orders_even_the_hardest_won_grid_above_the_best_grid_not_won(impl, side, colour):
+    won, other = _extremes(side, colour)
+    make = Maker(impl)
+    high = impl.grid.evaluateGrid(make.grid(side, won), make.player(colour))
+    low = impl.grid.evaluateGrid(make.grid(side, other), make.player(colour))
+    expect(
+        impl.worth.greaterThan(high, low),
+        f"evaluateGrid for {colour}: {picture(side, won)} ({colour} has won, the opponent has many open lines) is worth "
+        f"more than {picture(side, other)} ({colour} has not won but has many open lines) (E24)",
+    )
+    lost, fine = _extremes(side, OTHER[colour])
+    low = impl.grid.evaluateGrid(make.grid(side, lost), make.player(colour))
+    high = impl.grid.evaluateGrid(make.grid(side, fine), make.player(colour))
+    expect(
+        impl.worth.lessThan(low, high),
+        f"evaluateGrid for {colour}: {picture(side, lost)} (the opponent has won) is worth less than {picture(side, fine)} "
+        "(the opponent has not won, however promising it looks for them) (E24)",
     )

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from speckit.testing import covers, expect
 
 from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
+from . import paths
 from .strategies import Build, index_numbers
 
 
@@ -60,3 +61,27 @@ def test_equals_is_an_equivalence(impl, a, b, c):
 @given(n=index_numbers)
 def test_clone_is_equal_and_independent(impl, n):
     check_clone(impl.index, Build(impl).index, impl.index.increment, n, "index")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("IndexType.equals", "IndexType.lessThan", "IndexType.greaterThan", "IndexType.newIndexType", "IndexType.increment", "IndexType.decrement", "IndexType.clone")
+@paths.few()
+@given(first=paths.any_path("index"), second=paths.any_path("index"))
+def test_indexes_made_by_any_path_compare_by_their_numbers(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers("IndexType.increment")
+@paths.few()
+@given(case=paths.frame_cases("IndexType.increment"))
+def test_increment_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("IndexType.decrement")
+@paths.few()
+@given(case=paths.frame_cases("IndexType.decrement"))
+def test_decrement_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)

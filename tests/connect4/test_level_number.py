@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from speckit.testing import covers, expect
 
 from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
+from . import paths
 from .strategies import Build, level_numbers
 
 
@@ -52,3 +53,27 @@ def test_equals_is_an_equivalence(impl, a, b, c):
 @given(n=level_numbers)
 def test_clone_is_equal_and_independent(impl, n):
     check_clone(impl.level_number, Build(impl).level, impl.level_number.increment, n, "level number")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("LevelNumberType.equals", "LevelNumberType.lessThan", "LevelNumberType.greaterThan", "LevelNumberType.newLevelNumberType", "LevelNumberType.increment", "LevelNumberType.decrement", "LevelNumberType.clone")
+@paths.few()
+@given(first=paths.any_path("level"), second=paths.any_path("level"))
+def test_level_numbers_made_by_any_path_compare_by_their_numbers(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers("LevelNumberType.increment")
+@paths.few()
+@given(case=paths.frame_cases("LevelNumberType.increment"))
+def test_increment_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("LevelNumberType.decrement")
+@paths.few()
+@given(case=paths.frame_cases("LevelNumberType.decrement"))
+def test_decrement_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)

@@ -4,6 +4,7 @@ from hypothesis import given
 
 from speckit.testing import covers, expect
 
+from . import paths
 from .strategies import Build, index_numbers, locations
 
 
@@ -60,3 +61,27 @@ def test_clone_is_equal_and_independent(impl, at, other):
     copy = ops.clone(source)
     ops.setColumn(ops.setRow(source, build.index(other[0])), build.index(other[1]))
     check_at(impl, copy, *at, f"moving the source to {other} leaves its clone at {at}")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("LocationType.getRow", "LocationType.getColumn", "LocationType.newLocationType", "LocationType.setRow", "LocationType.setColumn", "LocationType.clone")
+@paths.few()
+@given(first=paths.any_path("location"), second=paths.any_path("location"))
+def test_locations_made_by_any_path_show_their_row_and_column(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers("LocationType.setRow")
+@paths.few()
+@given(case=paths.frame_cases("LocationType.setRow"))
+def test_set_row_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("LocationType.setColumn")
+@paths.few()
+@given(case=paths.frame_cases("LocationType.setColumn"))
+def test_set_column_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)

@@ -4,6 +4,7 @@ from hypothesis import assume, given
 
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .strategies import Build, Read, symbols
 
 
@@ -80,3 +81,20 @@ def test_clone_is_equal_and_independent(impl, start, other):
     copy = ops.clone(source)
     ops.setSymbol(source, build.symbol(other))
     expect_equal(symbol_of(impl, copy), start, f"giving the source {name(other)} leaves its clone a player of {name(start)}")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("PlayerType.equals", "PlayerType.getSymbol", "PlayerType.newPlayerType", "PlayerType.setSymbol", "PlayerType.clone")
+@paths.few()
+@given(first=paths.any_path("player"), second=paths.any_path("player"))
+def test_players_made_by_any_path_are_equal_by_their_symbols(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers("PlayerType.setSymbol")
+@paths.few()
+@given(case=paths.frame_cases("PlayerType.setSymbol"))
+def test_set_symbol_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)

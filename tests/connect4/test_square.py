@@ -7,6 +7,7 @@ from hypothesis import assume, given
 import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .strategies import BLUE, RED, Build, Read, boards, drawn, locations, symbols
 
 MARKS = {RED: "R", BLUE: "B"}
@@ -92,3 +93,27 @@ def test_show_square_draws_its_symbol_at_its_location(impl, model, board):
     expect_equal(len(text.splitlines()), side + 1, f"{claim}: only the one {side} x {side} board is written")
     check_square(impl, result, at, model, "showSquare returns the square it shows (E10)")
     check_square(impl, shown, at, model, "showSquare leaves the square unchanged")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("SquareType.getLocation", "SquareType.getSymbol", "SquareType.isEmpty", "SquareType.newSquareType", "SquareType.setLocation", "SquareType.setSymbol", "SquareType.clone")
+@paths.few()
+@given(first=paths.any_path("square"), second=paths.any_path("square"))
+def test_squares_made_by_any_path_show_their_location_and_symbol(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers("SquareType.setLocation")
+@paths.few()
+@given(case=paths.frame_cases("SquareType.setLocation"))
+def test_set_location_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("SquareType.setSymbol")
+@paths.few()
+@given(case=paths.frame_cases("SquareType.setSymbol"))
+def test_set_symbol_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)

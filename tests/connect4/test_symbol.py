@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .strategies import BLUE, RED, Build, Read, boards, colours, drawn, symbols
 
 MARKS = {RED: "R", BLUE: "B"}
@@ -113,3 +114,27 @@ def test_show_symbol_draws_its_mark_and_returns_the_symbol(impl, model, board):
     expect_equal(len(text.splitlines()), side + 1, f"{claim}: only the one {side} x {side} board is written")
     expect(ops.equals(result, build.symbol(model)), f"showSymbol returns the {name(model)} symbol it shows (E10)")
     expect_equal(Read(impl).symbol(shown), model, f"showSymbol leaves the {name(model)} symbol unchanged")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("SymbolType.equals", "SymbolType.isEmpty", "SymbolType.getColour", "SymbolType.newSymbolType", "SymbolType.setColour", "SymbolType.makeEmpty", "SymbolType.clone")
+@paths.few()
+@given(first=paths.any_path("symbol"), second=paths.any_path("symbol"))
+def test_symbols_made_by_any_path_are_equal_by_their_marks(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers("SymbolType.setColour")
+@paths.few()
+@given(case=paths.frame_cases("SymbolType.setColour"))
+def test_set_colour_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("SymbolType.makeEmpty")
+@paths.few()
+@given(case=paths.frame_cases("SymbolType.makeEmpty"))
+def test_make_empty_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)

@@ -5,6 +5,7 @@ from hypothesis import given
 from speckit.testing import covers, expect
 
 from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
+from . import paths
 from .strategies import Build, worth_numbers
 
 
@@ -52,3 +53,27 @@ def test_equals_is_an_equivalence(impl, a, b, c):
 @given(n=worth_numbers)
 def test_clone_is_equal_and_independent(impl, n):
     check_clone(impl.worth, Build(impl).worth, impl.worth.decrement, n, "worth")
+
+
+# Values from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers("WorthType.equals", "WorthType.lessThan", "WorthType.greaterThan", "WorthType.newWorthType", "WorthType.increment", "WorthType.decrement", "WorthType.clone")
+@paths.few()
+@given(first=paths.any_path("worth"), second=paths.any_path("worth"))
+def test_worths_made_by_any_path_compare_by_their_numbers(impl, first, second):
+    paths.check_compared(impl, first, second)
+
+
+@covers("WorthType.increment")
+@paths.few()
+@given(case=paths.frame_cases("WorthType.increment"))
+def test_increment_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("WorthType.decrement")
+@paths.few()
+@given(case=paths.frame_cases("WorthType.decrement"))
+def test_decrement_changes_its_argument_at_most(impl, case):
+    paths.check_frame_case(impl, case)

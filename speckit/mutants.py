@@ -1,0 +1,494 @@
+"""Mutation analysis: how many small faults of a reference does its suite catch?
+
+The zoo (:mod:`speckit.zoo`) holds the faults someone thought of; mutation analysis
+makes them mechanically. Cosmic Ray generates the mutants (its ``init`` records every
+place each of its operators applies; its ``mutate_code`` applies one), and this
+module runs each one as the zoo runs a mutant: a copy of the reference with one
+module mutated, tested in a child pytest run that stops at the first failure and does
+not shrink (the ``zoo`` profile). Each mutant is tested only by the tests that cover
+the function it changes (the ``covers`` markers, as ``speckit coverage`` lists them);
+a private helper, by the tests of every operation of its type.
+
+Mutants no black-box test could tell apart from the reference (a removed cache, a
+changed type annotation) are *equivalent*. Annotations are never mutated; the other
+equivalent mutants are listed, each with the reason, in ``tests/mutants/<spec>.toml``,
+which also sets each type's target: the share of its other mutants the suite must
+kill. Results are kept in ``tests/mutants/<spec>-results.json``, module by module,
+so the analysis can be run one module at a time.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import shutil
+import tempfile
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Iterable
+
+import attrs
+
+import spec as spec_data
+
+from .paths import REPO_ROOT
+from .registry import kit
+from .runner import run_suite
+from .traceability import covering_tests
+
+BINARY_SWAPS = {
+    "Add": ("Sub",), "Sub": ("Add",), "Mul": ("Add",), "Div": ("Mul",), "FloorDiv": ("Mul",), "Mod": ("FloorDiv",),
+    "Pow": ("Mul",), "LShift": ("RShift",), "RShift": ("LShift",), "BitOr": ("BitAnd",), "BitAnd": ("BitOr",),
+    "BitXor": ("BitOr",),
+}
+"""The one replacement kept for each binary operator (as mutmut makes): Cosmic Ray makes all eleven,
+most of which only repeat what the first shows, at eleven times the cost."""
+
+COMPARISON_SKIPS = {"Is", "IsNot", "In", "NotIn"}
+"""Comparisons not put in place of an ordering or an equality (they fail at once, showing nothing)."""
+
+TIME_LIMIT = 600.0
+"""Seconds one mutant's test run may take; a mutant that makes the suite hang is killed by it."""
+
+
+@attrs.frozen
+class Mutant:
+    """One mutation of one reference module: where it is, what it changes, and which tests judge it."""
+
+    spec: str
+    module: str
+    function: str
+    operator: str
+    occurrence: int
+    line: int
+    before: str
+    after: str
+    type_name: str
+    operation: str  # "Type.operation", or "" for a helper
+    callers: tuple = ()  # for a helper: the operations of its module that reach it
+
+    @property
+    def key(self) -> str:
+        """An identity that survives edits elsewhere in the module (line numbers are left out)."""
+        return f"{self.module}.{self.function} | {self.operator} | {self.before} -> {self.after}"
+
+
+@attrs.frozen
+class Equivalent:
+    module: str
+    function: str
+    operator: str
+    before: str
+    after: str
+    reason: str
+
+    def matches(self, mutant: Mutant) -> bool:
+        return (self.module, self.function, self.operator, self.before, self.after) == (
+            mutant.module, mutant.function, mutant.operator, mutant.before, mutant.after,
+        )  # fmt: skip
+
+
+@attrs.frozen
+class Review:
+    """The reviewed data of a specification: equivalent mutants and each type's target (a percentage)."""
+
+    equivalents: tuple[Equivalent, ...]
+    targets: dict[str, float]
+
+    def equivalent(self, mutant: Mutant) -> Equivalent | None:
+        return next((e for e in self.equivalents if e.matches(mutant)), None)
+
+
+def data_dir() -> Path:
+    return REPO_ROOT / "tests" / "mutants"
+
+
+def load_review(spec_name: str) -> Review:
+    """The reviewed equivalent mutants and targets of ``tests/mutants/<spec>.toml`` (none if it is missing)."""
+    path = data_dir() / f"{spec_name}.toml"
+    if not path.is_file():
+        return Review((), {})
+    with path.open("rb") as f:
+        data = tomllib.load(f)
+    try:
+        equivalents = tuple(Equivalent(**entry) for entry in data.get("equivalent", []))
+    except TypeError as e:
+        raise ValueError(f"{path.name}: an equivalent mutant is malformed: {e}") from None
+    return Review(equivalents, {name: float(v) for name, v in data.get("targets", {}).items()})
+
+
+# Generating ---------------------------------------------------------------------------------
+
+
+def mutated_modules(spec_name: str) -> dict[str, Path]:
+    """The reference's module of each type the students write (supplied types left out), by module name."""
+    specification = spec_data.load(spec_name)
+    folder = kit(spec_name).reference_dir
+    return {t.module: folder / f"{t.module}.py" for t in specification.types if not t.supplied and (folder / f"{t.module}.py").is_file()}
+
+
+def generate(spec_name: str, modules: Iterable[str] | None = None) -> list[Mutant]:
+    """Every mutant of the chosen modules (default: all) that the operator policy keeps."""
+    from cosmic_ray.commands.init import init
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    specification = spec_data.load(spec_name)
+    available = mutated_modules(spec_name)
+    chosen = list(available) if modules is None else list(modules)
+    unknown = [m for m in chosen if m not in available]
+    if unknown:
+        raise KeyError(f"{spec_name} has no mutated module {', '.join(unknown)} (known: {', '.join(available)})")
+    mutants = []
+    with tempfile.TemporaryDirectory(prefix="speckit-mutants-") as scratch:
+        for module in chosen:
+            path = available[module]
+            source = path.read_text(encoding="utf-8")
+            places = _places(source)
+            with use_db(str(Path(scratch) / f"{module}.sqlite"), WorkDB.Mode.create) as db:
+                init([path], db, {})
+                items = list(db.work_items)
+            for item in items:
+                (mutation,) = item.mutations
+                if not _kept(mutation.operator_name) or places.in_annotation(mutation.start_pos):
+                    continue
+                function = places.function_at(mutation.start_pos[0])
+                mutated = _mutate(source, mutation.operator_name, mutation.occurrence)
+                if mutated is None:
+                    continue
+                before, after = _changed_lines(source, mutated)
+                type_spec = specification.type(module)
+                operation = _operation(type_spec, function)
+                callers = () if operation else tuple(
+                    op.qualname for op in type_spec.operations if function.split(".")[0] in places.reached_from(op.name)
+                )
+                mutants.append(
+                    Mutant(
+                        spec_name, module, function, mutation.operator_name, mutation.occurrence, mutation.start_pos[0],
+                        before, after, type_spec.name, operation, callers,
+                    )
+                )
+    return mutants
+
+
+def _kept(operator: str) -> bool:
+    name = operator.removeprefix("core/")
+    if name.startswith("ReplaceBinaryOperator_"):
+        _, source, target = name.split("_")
+        return target in BINARY_SWAPS.get(source, ())
+    if name.startswith("ReplaceComparisonOperator_"):
+        _, source, target = name.split("_")
+        return target not in COMPARISON_SKIPS or source in COMPARISON_SKIPS
+    return True
+
+
+def _mutate(source: str, operator: str, occurrence: int) -> str | None:
+    from cosmic_ray.mutating import mutate_code
+    from cosmic_ray.plugins import get_operator
+
+    return mutate_code(source, get_operator(operator)(), occurrence)
+
+
+def _changed_lines(source: str, mutated: str) -> tuple[str, str]:
+    old, new = source.splitlines(), mutated.splitlines()
+    start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    end_old, end_new = len(old), len(new)
+    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+        end_old, end_new = end_old - 1, end_new - 1
+    return " / ".join(l.strip() for l in old[start:end_old] if l.strip()), " / ".join(l.strip() for l in new[start:end_new] if l.strip())
+
+
+def _operation(type_spec, function: str) -> str:
+    name = function.rsplit(".", 1)[-1]
+    try:
+        return type_spec.operation(name).qualname
+    except KeyError:
+        return ""
+
+
+class _Places:
+    """Which function each line belongs to, and where the annotations are, in one module."""
+
+    def __init__(self, functions: list[tuple[int, int, str]], annotations: list[tuple[tuple[int, int], tuple[int, int]]], uses: dict[str, set[str]]):
+        self.functions, self.annotations, self.uses = functions, annotations, uses
+
+    def reached_from(self, name: str) -> set[str]:
+        """The module's functions and classes that ``name`` uses, directly or through others (methods by their own name)."""
+        seen, todo = set(), [name]
+        while todo:
+            for used in self.uses.get(todo.pop(), ()):
+                if used not in seen:
+                    seen.add(used)
+                    todo.append(used)
+        return seen
+
+    def function_at(self, line: int) -> str:
+        inside = [(start, name) for start, end, name in self.functions if start <= line <= end]
+        return max(inside)[1] if inside else "<module>"
+
+    def in_annotation(self, position: tuple[int, int]) -> bool:
+        return any(start <= tuple(position) < end for start, end in self.annotations)
+
+
+def _places(source: str) -> _Places:
+    tree = ast.parse(source)
+    functions, annotations = [], []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                first = min([child.lineno] + [d.lineno for d in getattr(child, "decorator_list", [])])
+                functions.append((first, child.end_lineno, name))
+                visit(child, f"{name}.")
+            else:
+                visit(child, prefix)
+            for annotation in _annotations_of(child):
+                annotations.append(((annotation.lineno, annotation.col_offset), (annotation.end_lineno, annotation.end_col_offset)))
+
+    visit(tree, "")
+    defined = {name.rsplit(".", 1)[-1] for _, _, name in functions}
+    uses: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+            uses.setdefault(node.name, set()).update((names & defined) - {node.name})
+    return _Places(functions, annotations, uses)
+
+
+def _annotations_of(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [a for a in (node.args.vararg, node.args.kwarg) if a]
+        return [a.annotation for a in arguments if a.annotation] + ([node.returns] if node.returns else [])
+    if isinstance(node, ast.AnnAssign):
+        return [node.annotation]
+    return []
+
+
+# Running ------------------------------------------------------------------------------------
+
+
+def tests_for(mutant: Mutant, coverage: dict[str, tuple[str, ...]], specification) -> list[str]:
+    """The tests that judge a mutant: those covering its operation; for a helper, those covering the
+    operations that reach it (every operation of its type when none does, as for module-level code)."""
+    if mutant.operation and coverage.get(mutant.operation):
+        return list(coverage[mutant.operation])
+    operations = mutant.callers or tuple(op.qualname for op in specification.type(mutant.type_name).operations)
+    found: list[str] = []
+    for qualname in operations:
+        found += [t for t in coverage.get(qualname, ()) if t not in found]
+    return found
+
+
+def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dict], None] | None = None) -> dict[str, dict]:
+    """Test every mutant; each result says whether it was killed, and by which test or why."""
+    if not mutants:
+        return {}
+    spec_name = mutants[0].spec
+    specification = spec_data.load(spec_name)
+    coverage = covering_tests(specification)
+    reference = kit(spec_name).reference_dir
+    sources = {m: (reference / f"{m}.py").read_text(encoding="utf-8") for m in {m.module for m in mutants}}
+
+    with tempfile.TemporaryDirectory(prefix="speckit-mutants-") as scratch:
+
+        def one(numbered: tuple[int, Mutant]) -> tuple[str, dict]:
+            number, mutant = numbered
+            package = Path(scratch) / f"mutant_{number}"
+            shutil.copytree(reference, package, ignore=shutil.ignore_patterns("__pycache__"))
+            (package / f"{mutant.module}.py").write_text(_mutate(sources[mutant.module], mutant.operator, mutant.occurrence), encoding="utf-8")
+            tests = tests_for(mutant, coverage, specification)
+            outcome = run_suite(spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT)
+            shutil.rmtree(package, ignore_errors=True)
+            failed = outcome.failed_tests()
+            if failed:
+                result = {"killed": True, "by": failed[0]["test"]}
+            elif outcome.crash:
+                result = {"killed": True, "by": f"the run failed: {outcome.crash.splitlines()[0]}"}
+            else:
+                result = {"killed": False, "by": "", "tests": len(outcome.tests)}
+            result |= {"mutant": attrs.asdict(mutant)}
+            if progress:
+                progress(mutant, result)
+            return mutant.key + f" #{mutant.occurrence}", result
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            return dict(pool.map(one, enumerate(mutants)))
+
+
+# Results and the report ------------------------------------------------------------------------
+
+
+def results_path(spec_name: str) -> Path:
+    return data_dir() / f"{spec_name}-results.json"
+
+
+def module_digest(spec_name: str, module: str) -> str:
+    """A digest of a reference module's source: results of another version are reported as stale."""
+    return hashlib.sha256(mutated_modules(spec_name)[module].read_bytes()).hexdigest()[:16]
+
+
+def save_results(spec_name: str, module_results: dict[str, dict], path: Path | None = None) -> Path:
+    """Store the results of the modules just run, replacing earlier results of the same modules."""
+    path = path or results_path(spec_name)
+    stored = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"spec": spec_name, "modules": {}}
+    for module, results in module_results.items():
+        stored["modules"][module] = {"source": module_digest(spec_name, module), "results": results}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def load_results(spec_name: str, path: Path | None = None) -> dict:
+    path = path or results_path(spec_name)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"spec": spec_name, "modules": {}}
+
+
+@attrs.frozen
+class Score:
+    """One type's figures."""
+
+    type_name: str
+    generated: int
+    killed: int
+    equivalent: int
+    survivors: tuple[dict, ...]
+    target: float | None
+
+    @property
+    def judged(self) -> int:
+        return self.generated - self.equivalent
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.killed / self.judged if self.judged else 100.0
+
+    @property
+    def met(self) -> bool:
+        return self.target is None or self.percent >= self.target
+
+
+def scores(spec_name: str, stored: dict, review: Review) -> list[Score]:
+    """The figures of each type with results, in the specification's order."""
+    specification = spec_data.load(spec_name)
+    by_type: dict[str, list[dict]] = {}
+    for module, entry in stored["modules"].items():
+        by_type.setdefault(specification.type(module).name, []).extend(entry["results"].values())
+    found = []
+    for t in specification.types:
+        results = by_type.get(t.name)
+        if results is None:
+            continue
+        killed = sum(1 for r in results if r["killed"])
+        survivors = [r for r in results if not r["killed"]]
+        equivalent = [r for r in survivors if review.equivalent(Mutant(**r["mutant"]))]
+        live = tuple(r for r in survivors if not review.equivalent(Mutant(**r["mutant"])))
+        found.append(Score(t.name, len(results), killed, len(equivalent), live, review.targets.get(t.name)))
+    return found
+
+
+def report(spec_name: str, stored: dict, review: Review) -> str:
+    """The report: per type, mutants generated, killed, survived, reviewed equivalent, the score and its target."""
+    rows = scores(spec_name, stored, review)
+    stale = [m for m, entry in stored["modules"].items() if entry["source"] != module_digest(spec_name, m)]
+    lines = [f"Mutation analysis of the {spec_name} reference (Cosmic Ray operators, tests chosen by coverage)", ""]
+    header = f"{'type':<18} {'generated':>9} {'killed':>7} {'survived':>8} {'equivalent':>10} {'score':>7} {'target':>7}"
+    lines += [header, "-" * len(header)]
+    for s in rows:
+        target = "" if s.target is None else f"{s.target:.0f} %"
+        mark = "" if s.met else "  below target"
+        lines.append(
+            f"{s.type_name:<18} {s.generated:>9} {s.killed:>7} {s.generated - s.killed:>8} {s.equivalent:>10} {s.percent:>6.1f}% {target:>7}{mark}"
+        )
+    total_generated = sum(s.generated for s in rows)
+    total_killed = sum(s.killed for s in rows)
+    total_equivalent = sum(s.equivalent for s in rows)
+    judged = total_generated - total_equivalent
+    lines.append(
+        f"{'all':<18} {total_generated:>9} {total_killed:>7} {total_generated - total_killed:>8} {total_equivalent:>10} "
+        f"{(100.0 * total_killed / judged if judged else 100.0):>6.1f}%"
+    )
+    survivors = [r for s in rows for r in s.survivors]
+    if survivors:
+        lines += ["", "Surviving mutants not reviewed as equivalent:"]
+        for r in survivors:
+            m = r["mutant"]
+            lines.append(f"  {m['module']}.py line {m['line']} in {m['function']} ({m['operator']}): {m['before']}  ->  {m['after']}")
+    if stale:
+        lines += ["", f"Stale: the reference changed since these modules were run: {', '.join(sorted(stale))}"]
+    return "\n".join(lines)
+
+
+def targets_met(spec_name: str, stored: dict, review: Review) -> bool:
+    return all(s.met for s in scores(spec_name, stored, review))
+
+
+# The command ------------------------------------------------------------------------------------
+
+
+def configure_parser(parser) -> None:
+    """The arguments of ``speckit mutants``."""
+    from .registry import main_spec, names
+
+    parser.description = (
+        "Mutation analysis of a specification's reference: generate mutants with Cosmic Ray, run each "
+        "against the tests covering the function it changes, and report per type how many were killed, "
+        "against the targets and the reviewed equivalent mutants of tests/mutants/SPEC.toml. Results "
+        "are stored per module in tests/mutants/SPEC-results.json, so modules can be run one at a time."
+    )
+    parser.add_argument("--spec", default=main_spec(), choices=names(), help="the specification (default: the main one)")
+    parser.add_argument("--module", action="append", metavar="NAME", help="mutate only this module (repeatable; default: all)")
+    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
+    parser.add_argument("--list", action="store_true", help="only list the mutants that would be run")
+    parser.add_argument("--report", action="store_true", help="only print the report of the stored results")
+    parser.add_argument("--fresh", action="store_true", help="run every mutant again, not only those without a stored result")
+    parser.add_argument("--survivors", action="store_true", help="also run again the survivors not reviewed as equivalent (after new tests)")
+    parser.set_defaults(run=command)
+
+
+def command(args) -> int:
+    """Run ``speckit mutants``: exit 0 when every type meets its target and no survivor is unreviewed."""
+    import sys
+    import threading
+    import time
+
+    review = load_review(args.spec)
+    if not args.report:
+        mutants = generate(args.spec, args.module)
+        if args.list:
+            for m in mutants:
+                print(f"{m.module}.py:{m.line} {m.function} {m.operator}: {m.before}  ->  {m.after}")
+            print(f"{len(mutants)} mutants")
+            return 0
+        stored = load_results(args.spec)
+        digests = {m: module_digest(args.spec, m) for m in {m.module for m in mutants}}
+        kept = {
+            m: dict(entry["results"]) if entry["source"] == digests.get(m) and not args.fresh else {}
+            for m, entry in stored["modules"].items() if m in digests
+        }
+        by_module: dict[str, dict] = {m: kept.get(m, {}) for m in digests}
+        pending = [
+            m for m in mutants
+            if f"{m.key} #{m.occurrence}" not in by_module[m.module]
+            or (args.survivors and not by_module[m.module][f"{m.key} #{m.occurrence}"]["killed"] and not review.equivalent(m))
+        ]  # fmt: skip
+        if len(pending) < len(mutants):
+            print(f"{len(mutants) - len(pending)} mutants already have results; running the other {len(pending)} (--fresh runs all)", file=sys.stderr)
+        started, done, lock = time.perf_counter(), [], threading.Lock()
+
+        def progress(mutant: Mutant, result: dict) -> None:
+            with lock:
+                done.append(result)
+                by_module[mutant.module][f"{mutant.key} #{mutant.occurrence}"] = result
+                if len(done) % 10 == 0 or len(done) == len(pending):
+                    save_results(args.spec, by_module)
+                mark = "killed " if result["killed"] else "SURVIVED"
+                print(f"[{len(done)}/{len(pending)}] {mark} {mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}", file=sys.stderr, flush=True)
+
+        run(pending, jobs=args.jobs, progress=progress)
+        save_results(args.spec, by_module)
+        print(f"{len(pending)} mutants run in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    stored = load_results(args.spec)
+    print(report(args.spec, stored, review))
+    return 0 if targets_met(args.spec, stored, review) else 1
