@@ -587,3 +587,27 @@ def test_a_grader_that_cannot_be_made_leaves_no_folders(tmp_path, monkeypatch):
         folders = [grader.private, grader.shared]
         assert all(f.is_dir() for f in folders)
     assert not any(f.exists() for f in folders)
+
+
+def test_a_run_that_fails_once_is_run_again_before_any_hybrid(tmp_path, monkeypatch):
+    """A package whose first run fails for the machine's sake (an import past its time on a
+    loaded machine) is graded as submitted, not as hybrids that a correct package can lose in."""
+    from speckit.grading import Grader
+    from speckit.runner import SuiteRun
+
+    real, calls = Grader._run, []
+
+    def flaky(self, package, entries, slot):
+        calls.append(package.name)
+        if len(calls) == 1:
+            return SuiteRun((), {}, 3, crash="the package took more than 10 s to import")
+        return real(self, package, entries, slot)
+
+    monkeypatch.setattr(Grader, "_run", flaky)
+    submissions = tmp_path / "submissions"
+    reference_copy(submissions / "student" / "connect4")
+    (result,) = grade(submissions, tmp_path / "out", jobs=1, spec_name="connect4", stream=io.StringIO())
+    assert str(result.total) == "100.00"
+    assert calls == ["package", "package"], "the package as submitted is run again, and no hybrid is needed"
+    assert all(t.graded_as is GradedAs.SUBMITTED for t in result.types)
+    assert "it was run again" in (tmp_path / "out" / "grading.log").read_text(encoding="utf-8")
