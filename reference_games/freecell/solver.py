@@ -7,7 +7,7 @@ the position end with ``hasWon()``.
 
 The search is best first: positions are taken in the order of an estimate of the work
 left (cards not home, cards buried above the next card each suit needs, cards in free
-cells, cards lying above a lower card), and every move is followed by the moves home
+cells, cards lying above a lower card, less empty columns), and every move is followed by the moves home
 that can never hurt (a card whose lower cards of the other colour are home), which the
 game makes automatically too. A run of cards in sequence moves at once when the free
 cells and empty columns could carry it card by card ((cells + 1) * 2^columns cards); the
@@ -242,7 +242,8 @@ def _auto(state):
 
 def _estimate(state) -> int:
     """The work left: cards not home, cards above each suit's next card, cards in free cells,
-    and cards lying above a lower card (each must move before that card can go home)."""
+    and cards lying above a lower card (each must move before that card can go home), less the
+    empty columns (room to move runs); a card home outweighs the rest, so the search stays greedy."""
     cols, cells, home = state
     buried = blocking = 0
     for col in cols:
@@ -256,7 +257,8 @@ def _estimate(state) -> int:
             elif rank < lowest:
                 lowest = rank
     held = sum(1 for c in cells if c)
-    return 2 * (52 - sum(home)) + buried + held + 2 * blocking
+    empty = sum(1 for c in cols if not c)
+    return 4 * (52 - sum(home)) + buried + held + 2 * blocking - empty
 
 
 def _calls(position: Position, path) -> list[Call]:
