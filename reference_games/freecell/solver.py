@@ -7,9 +7,11 @@ the position end with ``hasWon()``.
 
 The search is best first: positions are taken in the order of an estimate of the work
 left (cards not home, cards buried above the next card each suit needs, cards in free
-cells, cards lying above a lower card), and every move is followed by the moves home
+cells, cards lying above a lower card, less empty columns), and every move is followed by the moves home
 that can never hurt (a card whose lower cards of the other colour are home), which the
-game makes automatically too.
+game makes automatically too. A run of cards in sequence moves at once when the free
+cells and empty columns could carry it card by card ((cells + 1) * 2^columns cards); the
+answer spells such a move out as those single-card moves.
 Positions are remembered up to the order of the cascades and of the free cells, so each
 is expanded once; when the search runs out of positions the deal has no solution (with
 single-card moves), and when it runs out of its budget it says so.
@@ -118,10 +120,16 @@ def _builds(card: int, top: int) -> bool:
 
 
 def _successors(state):
-    """Every single-card move from the state, as ((kind, source, target), new state)."""
+    """Every move from the state, as ((kind, source, target, ...), new state).
+
+    A column-to-column move carries a run of ``n`` cards in sequence (alternating colours,
+    ranks one apart) when the free cells and empty columns could carry it card by card.
+    """
     cols, cells, home = state
     empty_cell = cells.index(0) if 0 in cells else -1
-    empty_col = next((i for i, c in enumerate(cols) if not c), -1)
+    empties = [i for i, c in enumerate(cols) if not c]
+    empty_col = empties[0] if empties else -1
+    free = cells.count(0)
     moves = []
     # Home first: they are the moves most often right.
     for i, col in enumerate(cols):
@@ -134,11 +142,18 @@ def _successors(state):
         if not col:
             continue
         card = col[-1]
+        run = _run_length(col)
         for j, other in enumerate(cols):
-            if j != i and other and _builds(card, other[-1]):
-                moves.append((("col", i, j), _move_col(state, i, j)))
-        if empty_col >= 0 and len(col) > 1:
-            moves.append((("col", i, empty_col), _move_col(state, i, empty_col)))
+            if j == i or not other:
+                continue
+            # The card that goes on ``other`` lies ``n`` cards down the run, if anywhere.
+            n = (other[-1] >> 2) - (card >> 2)
+            if 1 <= n <= run and _red(col[-n]) != _red(other[-1]) and n <= capacity(free, len(empties)):
+                moves.append((("col", i, j, n), _move_col(state, i, j, n)))
+        if empty_col >= 0:
+            # Onto an empty column: every part of the run that leaves something behind.
+            for n in range(1, min(run if run < len(col) else run - 1, capacity(free, len(empties) - 1)) + 1):
+                moves.append((("col", i, empty_col, n), _move_col(state, i, empty_col, n)))
         if empty_cell >= 0:
             new_cells = cells[:empty_cell] + (card,) + cells[empty_cell + 1:]
             moves.append((("col", i, "free", empty_cell), (_without_top(cols, i), new_cells, home)))
@@ -150,6 +165,19 @@ def _successors(state):
                 new_cols = cols[:j] + (other + (card,),) + cols[j + 1:]
                 moves.append((("free", i, j), (new_cols, cells[:i] + (0,) + cells[i + 1:], home)))
     return moves
+
+
+def capacity(free_cells: int, empty_columns: int) -> int:
+    """How many cards in sequence single-card moves can carry with this room: (cells + 1) * 2^columns."""
+    return (free_cells + 1) << empty_columns
+
+
+def _run_length(col) -> int:
+    """How many cards at the top of a non-empty column are in sequence."""
+    n = 1
+    while n < len(col) and _builds(col[-n], col[-n - 1]):
+        n += 1
+    return n
 
 
 def _without_top(cols, i):
@@ -170,12 +198,11 @@ def _take_cell(state, i, home_card):
     return cols, cells[:i] + (0,) + cells[i + 1:], tuple(new_home)
 
 
-def _move_col(state, i, j):
+def _move_col(state, i, j, n=1):
     cols, cells, home = state
-    card = cols[i][-1]
     new = list(cols)
-    new[i] = cols[i][:-1]
-    new[j] = cols[j] + (card,)
+    new[i] = cols[i][:-n]
+    new[j] = cols[j] + cols[i][-n:]
     return tuple(new), cells, home
 
 
@@ -215,7 +242,8 @@ def _auto(state):
 
 def _estimate(state) -> int:
     """The work left: cards not home, cards above each suit's next card, cards in free cells,
-    and cards lying above a lower card (each must move before that card can go home)."""
+    and cards lying above a lower card (each must move before that card can go home), less the
+    empty columns (room to move runs); a card home outweighs the rest, so the search stays greedy."""
     cols, cells, home = state
     buried = blocking = 0
     for col in cols:
@@ -229,16 +257,19 @@ def _estimate(state) -> int:
             elif rank < lowest:
                 lowest = rank
     held = sum(1 for c in cells if c)
-    return 2 * (52 - sum(home)) + buried + held + 2 * blocking
+    empty = sum(1 for c in cols if not c)
+    return 4 * (52 - sum(home)) + buried + held + 2 * blocking - empty
 
 
 def _calls(position: Position, path) -> list[Call]:
-    """The search's moves as MIS calls, with the foundation each card goes to."""
+    """The search's moves as MIS calls, with the foundation each card goes to; a run moved
+    at once becomes its single-card moves through the free cells and empty columns."""
     slots: list[str | None] = [card[0] if card else None for card in position.foundations]
     cols = [list(c) for c in position.cascades]
     cells = list(position.cells)
     calls: list[Call] = []
-    for step in path:
+
+    def play(step) -> None:
         source, index = step[0], step[1]
         card = cols[index].pop() if source == "col" else cells[index]
         if source == "free":
@@ -253,4 +284,27 @@ def _calls(position: Position, path) -> list[Call]:
         else:
             cols[step[2]].append(card)
             calls.append((f"move{'Col' if source == 'col' else 'Free'}ToCol", index, step[2]))
+
+    for step in path:
+        if step[0] == "col" and isinstance(step[2], int):
+            _, source, target, n = step
+            room = [i for i, card in enumerate(cells) if card is None]
+            empties = [i for i, col in enumerate(cols) if not col and i != target]
+            for single in _single_moves(n, source, target, room, empties):
+                play(single)
+        else:
+            play(step)
     return calls
+
+
+def _single_moves(n: int, source: int, target: int, room: list[int], empties: list[int]) -> list:
+    """Single-card moves carrying the top ``n`` cards of ``source`` to ``target`` in order,
+    with the free cells ``room`` and the empty columns ``empties`` (n <= capacity)."""
+    if n <= len(room) + 1:
+        parked = room[: n - 1]
+        return ([("col", source, "free", cell) for cell in parked] + [("col", source, target)]
+                + [("free", cell, target) for cell in reversed(parked)])
+    spare, rest = empties[0], empties[1:]
+    half = min(capacity(len(room), len(rest)), n - 1)  # the top cards wait on the spare column
+    return (_single_moves(half, source, spare, room, rest) + _single_moves(n - half, source, target, room, rest)
+            + _single_moves(half, spare, target, room, rest))

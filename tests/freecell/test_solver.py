@@ -33,6 +33,21 @@ def test_deals_up_to_40_are_solved_and_their_solutions_win(number):
     assert found.solved and replay(position, found.calls).hasWon()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [178, 286, 479, 963, 972])
+def test_the_hardest_deals_of_the_first_thousand_are_solved_and_their_solutions_win(number):
+    # Runs of cards moved at once are spelled out as single-card moves; the replay checks each.
+    position = Position(tuple(map(tuple, deal(number))))
+    found = solve(position)
+    assert found.solved and replay(position, found.calls).hasWon()
+
+
+@pytest.mark.slow
+def test_deal_11982_is_reported_unsolvable_after_searching_every_position():
+    found = solve(Position(tuple(map(tuple, deal(11982)))), max_states=10**7)
+    assert not found.solved and found.exhausted
+
+
 def test_a_position_one_move_from_the_win_is_solved_from_a_free_cell():
     kings = {"SPADES": 13, "CLUBS": 13, "HEARTS": 13, "DIAMONDS": 12}
     position = Position((() ,) * 8, cells=(None, ("DIAMONDS", 13), None, None),
