@@ -24,19 +24,22 @@ builds on this module, never the other way round.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import inspect
+import os
 import importlib
 import importlib.util
 import signal
 import _signal  # getsignal without the enum conversion of signal.getsignal: it runs on every call
 import sys
+import tempfile
 import textwrap
 import threading
 import traceback
 import types
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from spec import Operation, Specification
 
@@ -239,6 +242,30 @@ class Implementation:
         fails the test as if it had failed where it was made.
         """
         return queries()
+
+    @contextlib.contextmanager
+    def working_folder(self) -> Iterator[Path]:
+        """Run the ``with`` block in a fresh empty folder that is also the implementation's working folder.
+
+        For operations that read or write files by a relative name (a saved game, say)::
+
+            with impl.working_folder() as folder:
+                (folder / "Saved_Game.txt").write_text(text)
+                controller = impl.controller.Controller(view)   # reads ./Saved_Game.txt
+
+        It yields the folder's path as the test process sees it; the test process's working
+        folder is that folder too, so relative paths work on both sides. Afterwards both go
+        back to where they were and the folder is removed. In-process this is a temporary
+        folder; in the sandbox it is made where the operation server can read and write it
+        too, and the server changes into it.
+        """
+        before = Path.cwd()
+        with tempfile.TemporaryDirectory(prefix="speckit-folder-") as folder:
+            os.chdir(folder)
+            try:
+                yield Path(folder)
+            finally:
+                os.chdir(before)
 
     def state(self, qualname: str) -> Presence:
         """Whether the implementation has the operation, read from the source without calling anything."""

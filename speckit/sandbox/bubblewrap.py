@@ -5,7 +5,9 @@ and the ``/lib`` links) and the Python installation, read-only; the kit's files 
 server imports (:func:`kit_files`: its own modules, the specification data, the
 specification's declared supplied modules and what they import), read-only; the student's
 package, read-only, as ``/submission``; a private ``/proc`` of its own PID namespace, a minimal ``/dev`` and a
-small private ``/tmp``. It has no network (only its own loopback), its own IPC and UTS
+small private ``/tmp``, holding at ``/tmp/speckit-folders`` (:data:`FOLDERS`) the one host
+folder it may write, bind-mounted read-write: the folders ``impl.working_folder()`` makes
+for it and the test process (a per-server folder under the grader's own scratch). It has no network (only its own loopback), its own IPC and UTS
 namespaces, an unprivileged uid (when the grader is root), and dies with the grader.
 See "Threat model" in ``docs/grading.rst``.
 
@@ -123,6 +125,10 @@ def unreachable_ancestors(paths: list[str]) -> list[str]:
     return sorted(found)
 
 
+FOLDERS = "/tmp/speckit-folders"
+"""Where the server sees the host folder of its working folders (read-write, its only one)."""
+
+
 def command(
     program: str,
     boot: list[str],
@@ -133,6 +139,7 @@ def command(
     gid: int | None,
     scratch_mb: int,
     work: str,
+    folders: str | None = None,
 ) -> list[str]:
     """The ``bwrap`` command line that runs ``boot`` (the server's own command line) confined."""
     args = [program, "--unshare-all", "--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "sandbox"]
@@ -148,6 +155,8 @@ def command(
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--perms", "1777", "--size", str(scratch_mb * 2**20), "--tmpfs", "/tmp"]
     args += ["--perms", "0700", "--dir", work]
+    if folders is not None:  # the folders impl.working_folder() makes, shared with the test process
+        args += ["--bind", folders, FOLDERS]
     for root in python_roots():
         args += ["--ro-bind", root, root]
     for path in kit_files(spec_name):

@@ -4,19 +4,25 @@
 to the operation server, at once or pipelined in batches (:class:`Later` holds the
 result of a call inside ``impl.batch``), read values there (fields, module attributes
 through :class:`RemoteModule`, ``==``, ``dir``, ``repr``), restart a server that died,
-and raise its failures as the in-process failures are raised.
+and raise its failures as the in-process failures are raised. ``impl.working_folder()``
+makes a folder in the server's shared folders and moves both processes into it, for
+operations that read or write files by a relative name.
 """
 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import importlib
+import os
 import re
+import shutil
+import tempfile
 import time
 import warnings
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
@@ -24,7 +30,7 @@ from .. import trace
 from ..core import FailureKind, ImplementationError, MissingOperation, NotImplementedOperation, OperationFailed, Presence, SuiteFailure
 from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
-from .config import READ_LIMIT, SandboxConfig
+from .config import READ_LIMIT, SandboxConfig, target_ids
 from .isolation import probe_isolation
 from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
 from .process import ProtocolViolation, ServerDied, Server, bounded_text
@@ -147,6 +153,8 @@ class SandboxedImplementation(Implementation):
         self._test_used = 0.0
         self._broken = ""
         self._down = False
+        self._working: str | None = None
+        """The server's view of the folder of the running ``working_folder()`` block, if any."""
         self.isolation = self._start(first=True)
 
     def __repr__(self) -> str:
@@ -198,6 +206,14 @@ class SandboxedImplementation(Implementation):
         self._down = False
         if self._broken:
             raise OperationFailed(self._broken)
+        if self._working is not None:  # a new server starts in its own folder: move it back in
+            self._seq += 1
+            message = {"seq": self._seq, "ops": [], "commands": [[Command.FOLDER, self._working]], "release": [], "twins": []}
+            try:
+                self.server.exchange(message, [READ_LIMIT, READ_LIMIT])
+            except (ServerDied, ProtocolViolation) as e:
+                self._lost(str(e))
+                raise OperationFailed(f"the implementation's process could not enter its working folder ({e})") from None
 
     def _notice_death(self) -> None:
         """A server that died between calls (nothing was running) has lost its values all the same."""
@@ -421,6 +437,49 @@ class SandboxedImplementation(Implementation):
             self._batching -= 1
         self.flush()
         return _filled(answers)
+
+    @contextlib.contextmanager
+    def working_folder(self) -> Iterator[Path]:
+        """A fresh folder both processes work in (see :meth:`Implementation.working_folder`).
+
+        It is made in the server's shared folders (bind-mounted read-write into the server
+        under bubblewrap), owned by the server's user; files the test writes there during the
+        block are made group-writable for it (umask 002 in a set-group-id folder)."""
+        self.flush()
+        host = Path(tempfile.mkdtemp(prefix="folder-", dir=self.server.folders))
+        uid, gid = target_ids(self.config)
+        mask = None
+        if uid is not None:
+            os.chown(host, uid, gid)
+            os.chmod(host, 0o2775)
+            mask = os.umask(0o002)
+        before = Path.cwd()
+        try:
+            self._folder(self.server.server_path(host))
+            os.chdir(host)
+            try:
+                yield host
+                self.flush()  # the block's pipelined calls run in the folder
+            finally:
+                os.chdir(before)
+                try:
+                    self._folder(None)
+                except (*SuiteFailureTypes, ServerDied, ProtocolViolation):
+                    self._working = None  # the server is gone: its next one starts in its own folder
+        finally:
+            if mask is not None:
+                os.umask(mask)
+            shutil.rmtree(host, ignore_errors=True)
+
+    def _folder(self, path: str | None) -> None:
+        """Have the server change its working folder to ``path`` (None: its own)."""
+        self._working = path
+        if path is None and (self._down or not self.server.alive()):
+            return  # a new server starts in its own folder anyway
+        answer = self._exchange([[Command.FOLDER, path]], [READ_LIMIT, READ_LIMIT])
+        problem = answer.get("result")
+        if problem is not None:
+            raise OperationFailed(f"the implementation's process could not enter its working folder: {bounded_text(problem)}")
 
     def flush(self) -> None:
         """Run the pipelined calls now; raise the first one's failure as if raised at its call."""

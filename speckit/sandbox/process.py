@@ -63,6 +63,9 @@ class Server:
         self.process: subprocess.Popen | None = None
         self.run_dir = Path(tempfile.mkdtemp(prefix="speckit-sandbox-"))
         os.chmod(self.run_dir, 0o711)
+        self.folders = self.run_dir / "folders"
+        """The host folder holding the working folders made by ``impl.working_folder()``."""
+        self.folders.mkdir(mode=0o711)
         self.buffer = bytearray()
         self.progress: mmap.mmap | None = None
         self.killed_because = ""
@@ -169,6 +172,7 @@ class Server:
             gid=gid,
             scratch_mb=self.config.scratch_mb,
             work=work,
+            folders=str(self.folders),
         )
         if uid is None:
             return argv, {}
@@ -180,6 +184,12 @@ class Server:
         launch = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.launch import main; main()"
         request = json.dumps({"uid": uid, "gid": gid, "masks": masks, "argv": argv})
         return [sys.executable, "-c", launch, request], {}
+
+    def server_path(self, host: Path) -> str:
+        """Where the server sees ``host``, a folder under :attr:`folders`."""
+        if self.isolation.mechanism != BUBBLEWRAP:
+            return str(host)
+        return str(Path(bubblewrap.FOLDERS) / host.relative_to(self.folders))
 
     def progress_index(self, seq: int) -> int:
         if self.progress is None:

@@ -26,6 +26,7 @@ Commands, by their first element (:class:`Command`)::
     [EQUALS, value, other]             # value == other, in the server
     [NAMES, value]                     # dir(value)
     [SHOW, value]                      # repr(value), bounded
+    [FOLDER, path | None]              # change the working folder to path (None: back to its own)
 
 A call's ``reply`` says what becomes of its result:
 
@@ -118,6 +119,9 @@ class Command:
     EQUALS = "e"
     NAMES = "n"
     SHOW = "s"
+    FOLDER = "w"
+    """Change the server's working folder (``impl.working_folder()``): to a folder the test
+    process made in the server's shared folders, or (``None``) back to the server's own."""
 
     READS = frozenset({FIELD, MODULE, EQUALS, NAMES, SHOW})
     """The commands that read a value, run under the read time limit."""

@@ -149,6 +149,8 @@ class _ServerState:
     def __init__(self, implementation: Implementation, config: dict, served: dict[str, type], configured_supplied=()):
         self.implementation = implementation
         self.config = config
+        self.home = os.getcwd()
+        """The server's own working folder, where ``[FOLDER, None]`` returns."""
         self.values: dict[int, Any] = {}
         self.twins: dict[int, _Twin] = {}
         self.functions: dict[tuple[str, str], Any] = {}
@@ -817,6 +819,12 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
             answer["result"] = state.resolve(command[1], command[2])
         elif tag == Command.PRESENCE:
             answer["result"] = state.presence(command[1])
+        elif tag == Command.FOLDER:
+            try:
+                os.chdir(state.home if command[1] is None else str(command[1]))
+                answer["result"] = None
+            except (OSError, TypeError, ValueError) as e:
+                answer["result"] = f"{type(e).__name__}: {e}"[:MAX_MESSAGE]
         else:
             result, error = state.read(command)
             if error is not None:

@@ -7,9 +7,6 @@ player to move (0 Blue, 1 Red), the mode and the computer's player.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 
 import attrs
@@ -60,16 +57,9 @@ def text_of(model: Model, to_move: str, mode: int, computer: str | None = None, 
     return "\n".join(rows + tail) + "\n"
 
 
-@contextlib.contextmanager
-def in_scratch_folder():
-    """Run in a fresh empty folder, where Saved_Game.txt is written and read."""
-    before = Path.cwd()
-    with tempfile.TemporaryDirectory(prefix="connect4_2015-") as folder:
-        os.chdir(folder)
-        try:
-            yield Path(folder)
-        finally:
-            os.chdir(before)
+def in_scratch_folder(impl):
+    """Run in a fresh empty folder, the implementation's working folder too, where Saved_Game.txt is written and read."""
+    return impl.working_folder()
 
 
 class Game:

@@ -53,7 +53,7 @@ def opening_move_of_the_computer(saved):
 @covers("Controller.Controller", "View.showStartScreen", "Controller.Start", "View.clearBoard", "View.setPieceVisible")
 @pytest.mark.parametrize("mode", [FREE_PLAY, TWO_PLAYERS, ONE_PLAYER])
 def test_a_controller_starts_at_the_start_screen_and_Start_begins_on_an_empty_grid(impl, mode):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game(impl)
         expect_equal(game.view.screen, "start", "Controller(view) shows the start screen")
         game.ops.Start(game.controller, mode)
@@ -79,7 +79,7 @@ def test_a_controller_starts_at_the_start_screen_and_Start_begins_on_an_empty_gr
 
 @covers("Controller.Start")
 def test_Start_chooses_the_first_player_at_random(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         firsts = {Game.started(impl, TWO_PLAYERS).saved().to_move for _ in range(40)}
         expect_equal(firsts, {RED, BLUE}, "the order of play is determined randomly (requirements A1.2, A2.3): both colours start in 40 games")
 
@@ -89,7 +89,7 @@ def test_Start_chooses_the_first_player_at_random(impl):
 @covers("Controller.autoClick", "Controller.onGridClick", "Controller.loadGame", "View.setPieceVisible")
 @pytest.mark.parametrize("colour", [RED, BLUE], ids=["autoClick_bb1_red", "autoClick_bb2_blue"])
 def test_autoClick_report_tests(impl, colour):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(colour))
         game.ops.autoClick(game.controller)
         expect(not game.view.shows(game.kit.space(colour)), f"autoClick with {colour} to move clicks the {colour} piece: it is picked up (hidden)", expected="hidden", actual="shown")
@@ -100,7 +100,7 @@ def test_autoClick_report_tests(impl, colour):
 @covers("Controller.onRedClick", "Controller.onBlueClick", "Controller.onGridClick", "View.setPieceVisible", "Controller.Start")
 @pytest.mark.parametrize("colour", [RED, BLUE], ids=["onRedClick_bb1", "onBlueClick_bb1"])
 def test_piece_click_in_free_play_chooses_the_colour_bb1(impl, colour):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.started(impl, FREE_PLAY)
         game.click_piece(colour)
         expect(not game.view.shows(game.kit.space(colour)), f"free play: clicking the {colour} piece hides it (setInvisible)", expected="hidden", actual="shown")
@@ -114,7 +114,7 @@ def test_piece_click_in_free_play_chooses_the_colour_bb1(impl, colour):
 @pytest.mark.parametrize("colour, to_move", [(RED, RED), (BLUE, BLUE), (RED, BLUE), (BLUE, RED)],
                          ids=["onRedClick_bb2", "onBlueClick_bb2", "onRedClick_bb3", "onBlueClick_bb3"])
 def test_piece_click_in_a_regular_game_bb2_bb3(impl, colour, to_move):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(to_move))
         messages = len(game.view.messages)
         game.click_piece(colour)
@@ -133,7 +133,7 @@ def test_piece_click_in_a_regular_game_bb2_bb3(impl, colour, to_move):
 
 @covers("Controller.onGridClick", "Controller.autoClick", "View.placePiece", "View.showResult", "View.setMessage")
 def test_onGridClick_bb2_bb3_bb4(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(BLUE, Model({(0, 0): RED})))
         before, messages = game.text(), len(game.view.messages)
         game.ops.onGridClick(game.controller, 1, 0)
@@ -155,7 +155,7 @@ def test_onGridClick_bb2_bb3_bb4(impl):
 
 @covers("Controller.onGridClick", "View.showResult", "View.highlight", "Controller.loadGame")
 def test_checkWin_bb1_a_win_is_shown_and_ends_the_game(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         model = Model({(0, 0): RED, (1, 0): RED, (2, 0): RED, (0, 1): BLUE, (1, 1): BLUE, (2, 1): BLUE})
         game = Game.loaded(impl, regular(RED, model))
         game.move(3)
@@ -169,7 +169,7 @@ def test_checkWin_bb1_a_win_is_shown_and_ends_the_game(impl):
 
 @covers("Controller.onGridClick", "View.showResult", "Controller.loadGame")
 def test_checkWin_bb2_bb3_draw_and_game_in_progress(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         model = no_four_full_grid()
         last = model.get(6, 5)
         model.put(6, 5, EMPTY)
@@ -184,7 +184,7 @@ def test_checkWin_bb2_bb3_draw_and_game_in_progress(impl):
 @covers("Controller.turnForAI", "Player.aiTurn", "Controller.loadGame")
 @pytest.mark.parametrize("computer", [RED, BLUE])
 def test_turnForAI_bb1_the_computer_moves_on_its_turn(impl, computer):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(computer, computer=computer))
         game.ops.turnForAI(game.controller)
         saved = game.saved()
@@ -195,7 +195,7 @@ def test_turnForAI_bb1_the_computer_moves_on_its_turn(impl, computer):
 
 @covers("Controller.turnForAI", "Controller.loadGame")
 def test_turnForAI_bb2_no_action_when_a_person_is_to_move(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         for text in (regular(RED, computer=BLUE), regular(BLUE)):
             game = Game.loaded(impl, text)
             before = game.text()
@@ -207,7 +207,7 @@ def test_turnForAI_bb2_no_action_when_a_person_is_to_move(impl):
 
 @covers("Controller.onClickEnd", "View.showStartScreen", "Controller.Start")
 def test_onClickEnd_bb1_a_regular_game_returns_to_the_start_screen(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.started(impl, TWO_PLAYERS)
         game.ops.onClickEnd(game.controller)
         expect_equal(game.view.screen, "start", "onClickEnd bb1: regular mode ends the game at the start screen (erratum S22)")
@@ -242,7 +242,7 @@ def expected_highlights(model: Model, first: str) -> tuple[set, set]:
     (RED, Model({(0, 0): RED, (1, 0): RED, (2, 0): RED, (3, 0): BLUE}), False),
 ], ids=["onClickEnd_bb2_equal", "onClickEnd_bb2_one_more", "onClickEnd_bb2_blue_first", "onClickEnd_bb3_and_endFreePlay_bb4", "onClickEnd_bb3_wrong_first", "onClickEnd_bb3_two_more"])
 def test_onClickEnd_free_play_checks_the_balance_for_the_first_colour(impl, first, model, valid):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = free_play_end(impl, first, model)
         claim = f"onClickEnd in free play, {first} moved first, red {model.count(RED)} and blue {model.count(BLUE)} (erratum S06){shown(model)}"
         if valid:
@@ -265,7 +265,7 @@ HIGHLIGHTS = {
 @pytest.mark.parametrize("test", HIGHLIGHTS)
 def test_highlightSpace_then_drawImage_and_removeHighlightPieces(impl, test):
     first, model, expected, what = HIGHLIGHTS[test]
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = free_play_end(impl, first, model)
         required, optional = expected_highlights(model, first)
         assert expected <= required
@@ -280,7 +280,7 @@ def test_highlightSpace_then_drawImage_and_removeHighlightPieces(impl, test):
 
 @covers("Controller.onGridClick", "View.placePiece", "Controller.Start")
 def test_drawImage_bb1_bb2_bb3(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.started(impl, FREE_PLAY)
         expect(not game.view.discs, "drawImage bb3: no pieces on the board at the start", expected="no discs", actual=game.view.discs)
         game.place(0, 0, RED)
@@ -297,7 +297,7 @@ def test_drawImage_bb1_bb2_bb3(impl):
 @covers("Controller.changeTurn", "Controller.stringOfBoard")
 @pytest.mark.parametrize("colour", [BLUE, RED], ids=["changeTurn_bb1_turn_0", "changeTurn_bb2_turn_1"])
 def test_changeTurn_report_tests(impl, colour):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(colour, Model({(3, 0): RED, (4, 0): BLUE})))
         game.ops.changeTurn(game.controller)
         expect_equal(game.saved().to_move, OTHER[colour], f"changeTurn with turn {(BLUE, RED).index(colour)}: the other player is to move")
@@ -310,7 +310,7 @@ def test_changeTurn_report_tests(impl, colour):
 @pytest.mark.parametrize("mode, colour", [(FREE_PLAY, BLUE), (FREE_PLAY, RED), (TWO_PLAYERS, BLUE), (TWO_PLAYERS, RED)],
                          ids=["placePiece_bb1", "placePiece_bb2", "placePiece_bb3", "placePiece_bb4"])
 def test_placePiece_report_tests(impl, mode, colour):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.started(impl, mode)
         before = game.text()
         game.ops.placePiece(game.controller, 4, 2, game.kit.space(colour))
@@ -325,7 +325,7 @@ REPORT_SAVE = "Blue,Red,Blue,Red,Blue,Red,Blue\n" + "\n".join(["Empty,Empty,Empt
 
 @covers("Controller.saveGame", "Controller.stringOfBoard", "Controller.onGridClick")
 def test_saveGame_bb1_writes_the_report_text(impl):
-    with in_scratch_folder() as folder:
+    with in_scratch_folder(impl) as folder:
         game = Game.loaded(impl, regular(BLUE))
         for x in range(WIDTH):
             game.move(x)
@@ -340,7 +340,7 @@ REPORT_SAVE_COLUMN = "\n".join(f"Empty,Empty,Empty,Empty,Empty,Empty,{c}" for c 
 
 @covers("Controller.saveGame", "Controller.onGridClick")
 def test_save_bb1_a_column_of_six_saved_with_blue_to_move(impl):
-    with in_scratch_folder() as folder:
+    with in_scratch_folder(impl) as folder:
         game = Game.loaded(impl, regular(BLUE))
         for _ in range(6):
             game.move(6)
@@ -356,7 +356,7 @@ REPORT_LOAD = "\n".join(["Empty, Empty, Empty, Empty, Empty, Empty, Red", "Empty
 
 @covers("Controller.loadGame", "Controller.stringOfBoard", "View.placePiece")
 def test_loadGame_bb1_reads_the_report_example(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.loaded(impl, REPORT_LOAD)
         expected = Model({(6, 0): RED, (6, 1): BLUE, (6, 2): RED, (6, 3): BLUE})
         saved = game.saved()
@@ -367,7 +367,7 @@ def test_loadGame_bb1_reads_the_report_example(impl):
 
 @covers("Controller.stringOfBoard", "Controller.loadGame", "Controller.onGridClick")
 def test_stringOfBoard_bb1_and_wb3(impl):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(BLUE))
         for x in (5, 4, 6, 6):
             game.move(x)
@@ -399,7 +399,7 @@ def test_stringToSetSpace_report_tests(impl, word, expected):
 def test_a_saved_unfinished_game_loads_back_to_the_same_state(impl, game, kind):
     model, moves, to_move = game
     first = to_move if len(moves) % 2 == 0 else OTHER[to_move]
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         if kind == "two players":  # played move by move
             original = Game.loaded(impl, regular(first))
             for x in moves:
@@ -438,7 +438,7 @@ BAD_FILES = {
 @covers("Controller.loadGame", "View.setMessage")
 @pytest.mark.parametrize("problem", BAD_FILES)
 def test_loadGame_refuses_a_file_that_is_not_a_saved_game_and_keeps_the_game(impl, problem):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(RED, Model({(3, 0): BLUE})))
         game.move(3)
         before, messages = game.text(), len(game.view.messages)
@@ -452,7 +452,7 @@ def test_loadGame_refuses_a_file_that_is_not_a_saved_game_and_keeps_the_game(imp
 
 @covers("Controller.saveGame", "Controller.loadGame")
 def test_saveGame_of_a_finished_game_writes_nothing(impl):
-    with in_scratch_folder() as folder:
+    with in_scratch_folder(impl) as folder:
         model = Model({(0, 0): RED, (1, 0): RED, (2, 0): RED, (0, 1): BLUE, (1, 1): BLUE, (2, 1): BLUE})
         game = Game.loaded(impl, regular(RED, model))
         (folder / SAVE_FILE).unlink()
@@ -467,7 +467,7 @@ def test_saveGame_of_a_finished_game_writes_nothing(impl):
 @settings(max_examples=30)
 @given(picks=choices)
 def test_a_two_player_game_follows_the_model_and_always_shows_the_result(impl, picks):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.started(impl, TWO_PLAYERS)
         start = game.saved()
         expect_equal(start.model, Model(), "Start(1): an empty grid")
@@ -494,7 +494,7 @@ def test_a_two_player_game_follows_the_model_and_always_shows_the_result(impl, p
 @settings(max_examples=10)
 @given(picks=choices)
 def test_a_game_against_the_computer_alternates_and_the_computer_wins_or_blocks(impl, picks):
-    with in_scratch_folder():
+    with in_scratch_folder(impl):
         game = Game.started(impl, ONE_PLAYER)
         computer = game.saved().computer
         expect(computer in (RED, BLUE), "Start(2): one player is the computer", expected="Red or Blue", actual=computer)

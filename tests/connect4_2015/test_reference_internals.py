@@ -7,7 +7,11 @@ The computer player's report-described behaviour and its perfect strength are ch
 here too, on many positions.
 """
 
+import contextlib
+import os
 import random
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +24,6 @@ from reference_games.connect4_2015.player import Player
 from reference_games.connect4_2015.space import Space
 from reference_games.connect4_2015.view import RecordingView
 
-from .controller_kit import in_scratch_folder
 
 
 @pytest.fixture(autouse=True)
@@ -94,8 +97,20 @@ def test_setMessage_bb1_hello_world():
     assert view.message == "Hello World"
 
 
+@contextlib.contextmanager
+def scratch_folder():
+    """Run in a fresh empty folder (the reference runs in-process here)."""
+    before = Path.cwd()
+    with tempfile.TemporaryDirectory(prefix="connect4_2015-") as folder:
+        os.chdir(folder)
+        try:
+            yield Path(folder)
+        finally:
+            os.chdir(before)
+
+
 def test_save_and_load_white_box_testing_123_and_keep_a_backup():
-    with in_scratch_folder() as folder:
+    with scratch_folder() as folder:
         controller = Controller(RecordingView())
         controller.save("first")
         controller.save("testing 123")

@@ -266,7 +266,8 @@ def test_the_server_is_confined(tmp_path, monkeypatch, bubblewrap):
         kit_files = {"adt", "spec", "speckit", ".venv"} | set(CONNECT4.kit.supplied)
         assert set(facts["repo"]) <= kit_files, facts["repo"]
         kit_top = REPO_ROOT.relative_to("/tmp").parts[0] if REPO_ROOT.is_relative_to("/tmp") else None
-        assert set(facts["tmp"]) <= {"speckit-work", kit_top}, facts["tmp"]
+        # speckit-folders: the shared folder of impl.working_folder(), empty outside one
+        assert set(facts["tmp"]) <= {"speckit-work", "speckit-folders", kit_top}, facts["tmp"]
     elif "private mount namespace" in implementation.isolation:
         assert facts["read_suite"] == facts["read_git"] == "FileNotFoundError"
         assert facts["read_hidden"] in ("PermissionError", "FileNotFoundError")
