@@ -93,7 +93,8 @@ def test_only_the_implicated_operation_fails_and_the_others_it_stopped_are_block
     _, rows, table, _ = less_or_equal
     status = {row.qualname: row for row in rows}
     assert status["IndexType.lessThan"].status is Outcome.FAILED
-    assert status["IndexType.increment"].status is Outcome.PASSED
+    # increment's own tests pass; one that also compares with lessThan may be stopped by it.
+    assert status["IndexType.increment"].status in (Outcome.PASSED, Outcome.BLOCKED)
     blocked = [row for row in rows if row.status is Outcome.BLOCKED]
     assert blocked and all(row.blocked_by == ("IndexType.lessThan",) for row in blocked)
     assert "blocked by lessThan" in table
