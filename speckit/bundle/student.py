@@ -68,7 +68,14 @@ def _copy_machinery(stage: Path) -> None:
 def _copy_spec(stage: Path, spec_name: str) -> None:
     """The spec package with only this specification's data; its ``[kit]`` names no solution."""
     source = REPO_ROOT / "spec"
-    shutil.copytree(source, stage / "spec", ignore=lambda folder, names: [n for n in names if (source / n).is_dir() and n not in (spec_name,)] + ["__pycache__"] if Path(folder) == source else ["__pycache__"])
+
+    def other_specifications(folder: str, names: list[str]) -> list[str]:
+        """Caches everywhere, and at the top every data folder but this specification's."""
+        if Path(folder) != source:
+            return ["__pycache__"]
+        return [n for n in names if (source / n).is_dir() and n != spec_name] + ["__pycache__"]
+
+    shutil.copytree(source, stage / "spec", ignore=other_specifications)
     declaration = stage / "spec" / spec_name / "spec.toml"
     declaration.write_text(without_solution(declaration.read_text(encoding="utf-8")), encoding="utf-8")
 
