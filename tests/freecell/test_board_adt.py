@@ -27,6 +27,7 @@ from .strategies import (
     SUITS,
     Position,
     Reach,
+    colour,
     deals,
     expect_position,
     expect_raises,
@@ -225,10 +226,26 @@ def test_an_ace_starts_an_empty_foundation_and_only_an_ace(impl, suit, slot):
     check_move(reach, board, position, "moveFreeToWin", 0, slot)  # the three, from the free cell (erratum F22)
 
 
+@covers("BoardT.moveColToWin", "BoardT.moveFreeToWin")
+@given(suit=st.sampled_from(SUITS), top=st.integers(3, 13), data=st.data())
+def test_a_card_below_a_foundations_top_cannot_go_onto_it(impl, suit, top, data):
+    """A position set up by the setters need not be reachable by play (erratum F27): a card of
+    the foundation's suit below its top card is refused, as every card but the next one is."""
+    reach = Reach(impl)
+    low, lower = data.draw(st.lists(st.integers(1, top - 1), min_size=2, max_size=2, unique=True), label="lower ranks")
+    slot = data.draw(st.integers(0, FOUNDATIONS - 1), label="foundation")
+    foundations = [None] * FOUNDATIONS
+    foundations[slot] = (suit, top)
+    position = Position([[(suit, low)]] + [[]] * (CASCADES - 1), cells=[None, (suit, lower), None, None], foundations=foundations)
+    board = reach.make_board(position)
+    check_move(reach, board, position, "moveColToWin", 0, slot)
+    check_move(reach, board, position, "moveFreeToWin", 1, slot)
+
+
 # hasWon and isValidMoves ------------------------------------------------------------------------
 
 
-@covers("BoardT.hasWon")
+@covers("BoardT.hasWon", "BoardT.isValidMoves")
 def test_a_board_with_the_four_kings_home_and_nothing_else_is_won(impl):
     reach = Reach(impl)
     expect_equal(impl.board_adt.hasWon(reach.make_board(won)), True, "hasWon() with the four kings on the foundations and nothing elsewhere")
@@ -243,6 +260,11 @@ def test_a_board_with_the_four_kings_home_and_nothing_else_is_won(impl):
     twice = won.copy()
     twice.foundations[3] = twice.foundations[0]
     expect_equal(impl.board_adt.hasWon(reach.make_board(twice)), False, "hasWon() with two kings of one suit home (FoundationComplete)")
+    short = won.copy()
+    short.foundations[1] = (short.foundations[1][0], 12)
+    expect_equal(impl.board_adt.hasWon(reach.make_board(short)), False,
+                 "hasWon() with nothing on the cascades or in the free cells but a queen on top of a foundation (FoundationComplete; erratum F27)")  # fmt: skip
+    expect_equal(impl.board_adt.isValidMoves(reach.make_board(won)), False, "isValidMoves() on a won board: no card is left to move")
 
 
 @covers("BoardT.hasWon", "BoardT.isValidMoves")
@@ -283,6 +305,72 @@ def stuck_positions(draw, empty_cascade: bool = False, free_cell: bool = False):
                 return position
         elif not position.legal_moves_without_empty_cascades():
             return position
+
+
+@st.composite
+def blocked_positions(draw):
+    """Positions where no card can go onto a cascade or into a free cell (eight cascades topped
+    by black cards, four red cards in the free cells, none one rank below a top card), with
+    some suits partly home: a legal move exists exactly when a top card or a free cell's card
+    is the next card of its suit's foundation (an ace when the foundation is empty). Such a
+    card is put among the tops, among the free cells, or nowhere."""
+    rng = draw(st.randoms(use_true_random=False))
+    heights = {suit: draw(st.one_of(st.just(0), st.integers(1, 6)), label=f"{suit} home") for suit in SUITS}
+    slots = draw(st.permutations(range(FOUNDATIONS)), label="foundation slots")
+    home = draw(st.sampled_from(["top", "cell", "none"]), label="where a card that can go home is")
+    foundations = [None] * FOUNDATIONS
+    for suit, slot in zip(SUITS, slots):
+        if heights[suit]:
+            foundations[slot] = (suit, heights[suit])
+    following = [(suit, heights[suit] + 1) for suit in SUITS]
+    rest = [c for c in PACK if c[1] > heights[c[0]]]
+    going = {"top": following[:2], "cell": following[2:], "none": [None]}[home]
+    going = draw(st.sampled_from(going), label="the card that can go home")
+    while True:
+        blacks = [c for c in rest if c[0] in ("SPADES", "CLUBS") and c not in following and (going is None or c[1] != going[1] + 1)]
+        tops = ([going] if home == "top" else []) + rng.sample(blacks, CASCADES - (home == "top"))
+        top_ranks = {t[1] for t in tops}
+        reds = [c for c in rest if c[0] in ("HEARTS", "DIAMONDS") and c[1] + 1 not in top_ranks and c not in following]
+        if home == "cell" and going[1] + 1 in top_ranks or len(reds) < CELLS - (home == "cell"):
+            continue
+        cells = ([going] if home == "cell" else []) + rng.sample(reds, CELLS - (home == "cell"))
+        rng.shuffle(tops)
+        rng.shuffle(cells)
+        others = [c for c in rest if c not in tops and c not in cells]
+        rng.shuffle(others)
+        return Position([others[i::CASCADES] + [tops[i]] for i in range(CASCADES)], cells, foundations)
+
+
+@covers("BoardT.isValidMoves")
+@given(position=blocked_positions())
+def test_a_card_that_can_go_home_is_a_legal_move(impl, position):
+    reach = Reach(impl)
+    legal = position.legal_moves()
+    expect(all(m in ("moveColToWin", "moveFreeToWin") for m, _, _ in legal), "the position allows no move but to a foundation", expected="moves home only", actual=legal)
+    expect_equal(impl.board_adt.isValidMoves(reach.make_board(position)), bool(legal),
+                 f"isValidMoves() when the only legal moves are to a foundation ({len(legal)} of them) on\n{position.describe()} (erratum F26)")  # fmt: skip
+
+
+@covers("BoardT.isValidMoves")
+@given(position=blocked_positions(), data=st.data())
+def test_a_move_onto_a_card_counts_when_a_cascade_is_empty(impl, position, data):
+    reach = Reach(impl)
+    cascades = position.cascades
+    cascades[1][-1:-1] = cascades[0]  # cascade 0's cards go under cascade 1's top card
+    cascades[0] = []
+    following = {(suit, next((t[1] for t in position.foundations if t and t[0] == suit), 0) + 1) for suit in SUITS}
+    for k in data.draw(st.permutations(range(2, CASCADES)), label="cascades to build on"):
+        top = cascades[k][-1]
+        buried = [(i, j) for i in range(1, CASCADES) for j, card in enumerate(cascades[i][:-1])
+                  if colour(card) != colour(top) and card[1] == top[1] - 1 and card not in following]  # fmt: skip
+        if buried:  # that card goes into free cell 0, whose card takes its place
+            i, j = buried[0]
+            cascades[i][j], position.cells[0] = position.cells[0], cascades[i][j]
+            break
+    answer = impl.board_adt.isValidMoves(reach.make_board(position))
+    accepted = {bool(position.legal_moves()), bool(position.legal_moves_without_empty_cascades())}
+    expect(answer in accepted, f"isValidMoves() with a cascade empty and a card that can go onto another on\n{position.describe()} (erratum F26)",
+           expected=" or ".join(map(str, sorted(accepted))), actual=answer)  # fmt: skip
 
 
 @covers("BoardT.isValidMoves")
