@@ -324,7 +324,7 @@ def blocked_positions(draw):
             foundations[slot] = (suit, heights[suit])
     following = [(suit, heights[suit] + 1) for suit in SUITS]
     rest = [c for c in PACK if c[1] > heights[c[0]]]
-    going = {"top": following[:2], "cell": following[2:], "none": [None]}[home]
+    going = {"top": following[:2], "cell": following[2:], "none": [None]}[home]  # SUITS: two black, then two red
     going = draw(st.sampled_from(going), label="the card that can go home")
     while True:
         blacks = [c for c in rest if c[0] in ("SPADES", "CLUBS") and c not in following and (going is None or c[1] != going[1] + 1)]
@@ -354,6 +354,8 @@ def test_a_card_that_can_go_home_is_a_legal_move(impl, position):
 @covers("BoardT.isValidMoves")
 @given(position=blocked_positions(), data=st.data())
 def test_a_move_onto_a_card_counts_when_a_cascade_is_empty(impl, position, data):
+    """Erratum F26 lets isValidMoves leave out moves onto an empty cascade, not the others: with
+    a cascade emptied, a card one rank below another cascade's top card is put in a free cell."""
     reach = Reach(impl)
     cascades = position.cascades
     cascades[1][-1:-1] = cascades[0]  # cascade 0's cards go under cascade 1's top card
