@@ -46,24 +46,24 @@ def load_for_play(path: str | os.PathLike, spec_name: str, *, program: str, type
     """The package at ``path``, loaded, once it passes the check of the types ``program`` uses.
 
     ``types`` are type names or modules (default: every type students write). Raises
-    :class:`Refused` (a :class:`SystemExit`) with a message that starts ``program: PATH:``.
+    :class:`Refused` (a :class:`SystemExit`) with a message that starts ``program: cannot play on PATH:``.
     """
     specification = spec_data.load(spec_name)
-    where = f"{program}: {path}"
+    where = f"{program}: cannot play on {path}"
     try:
         folder = package_directory(path)
         implementation = load(folder, specification)
     except ImplementationError as e:
-        raise Refused(f"{program}: {e}") from None
+        raise Refused(f"{program}: cannot play on {e}") from None
     needed = needed_types(specification, types)
     problem = first_absent(implementation, needed)
     if problem:
-        raise Refused(f"{where}: cannot play on it: {problem}\n{_advice(specification, folder)}")
+        raise Refused(f"{where}: {problem}\n{_advice(specification, folder)}")
     digest = _digest(folder, spec_name, needed)
     if not _remembered(digest):
         problem = first_failing(spec_name, folder, needed, program)
         if problem:
-            raise Refused(f"{where}: cannot play on it: {problem}\n{_advice(specification, folder)}")
+            raise Refused(f"{where}: {problem}\n{_advice(specification, folder)}")
         _remember(digest)
     return implementation
 
