@@ -24,7 +24,7 @@ from . import registry
 from .registry import kit
 from .testing import use_spec
 
-CHECK_EXAMPLES = 15
+CHECK_EXAMPLES = 10
 """Examples per property test in the ``check`` profile (the grading profile tries 40)."""
 
 GRADING = dict(
