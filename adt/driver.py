@@ -1,6 +1,6 @@
 """The text driver: play Connect-4 against the computer at the terminal.
 
-    connect4 [--size N] [--first {you,computer}] [--lookahead N] [--seed N]
+    connect4 [--size N] [--first {you,computer}] [--lookahead N] [--seed N] [--impl PATH]
     python -m adt [the same options]
 
 Each game asks the grid's size, whether you move first and how far the computer looks
@@ -12,6 +12,11 @@ input (Ctrl-D) says goodbye and exits with status 0; Ctrl-C does the same with s
 The computer's play is deterministic: among equally good moves it takes the first, row
 by row. ``--seed`` seeds Python's random numbers all the same, so that a session stays
 reproducible should the game ever use them.
+
+``--impl PATH`` plays on a student's package instead: once it passes the conformance
+check of :func:`speckit.playable.load_for_play`, each game is the package's own
+``newConnect4Type`` (asking its questions) and ``play``, on the supplied display and
+input. The options that answer questions apply to the reference only.
 """
 
 from __future__ import annotations
@@ -46,13 +51,14 @@ def main(argv: Sequence[str] | None = None, *, input: Input | None = None, displ
     """
     options = _options(argv)
     random.seed(options.seed)
+    game = _reference_game if options.impl is None else _package_game(options)
     input = input_adt.newInputType() if input is None else input
     display = display_adt.newDisplayType() if display is None else display
     try:
         display_adt.showMessage(display, RULES)
         try:
             while True:
-                connect4.play(_new_game(input, display, options))
+                game(input, display, options)
                 if not input_adt.readYesNo(input, "Play again? (y/n) "):
                     break
         except EndOfInput:
@@ -60,6 +66,9 @@ def main(argv: Sequence[str] | None = None, *, input: Input | None = None, displ
         except KeyboardInterrupt:
             display_adt.showMessage(display, "\nGoodbye.")
             return 130
+        except PackageFailed as e:
+            print(f"connect4: {e}", file=sys.stderr)
+            return 1
         display_adt.showMessage(display, "Goodbye.")
     except BrokenPipeError:
         # The reader of the output has gone (``connect4 | head``): leave quietly, and point
@@ -91,7 +100,12 @@ def _options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--seed", type=int, metavar="N", help="seed for random numbers (the computer's play is deterministic: sessions replay)"
     )
+    parser.add_argument(
+        "--impl", metavar="PATH", help="play on the package at PATH (checked against the specification first) instead of the reference"
+    )
     options = parser.parse_args(argv)
+    if options.impl is not None and (options.size, options.first, options.lookahead) != (None, None, None):
+        parser.error("--size, --first and --lookahead answer the reference's questions: with --impl, the package's newConnect4Type asks them")
     if options.size is not None and options.lookahead is not None:
         limit = LOOK_AHEAD_LIMITS[options.size]
         if options.lookahead > limit:
@@ -113,6 +127,38 @@ def _whole_number(low: int, high: int):
         return number
 
     return convert
+
+
+def _reference_game(input: Input, display: Display, options: argparse.Namespace) -> None:
+    """Play one game on the reference."""
+    connect4.play(_new_game(input, display, options))
+
+
+class PackageFailed(Exception):
+    """An operation of the package given with ``--impl`` raised an exception during a game."""
+
+
+def _package_game(options: argparse.Namespace):
+    """A function playing one game with the Connect4Type of the package at ``--impl``, once it passes the check."""
+    from speckit.impl import _where
+    from speckit.playable import load_for_play
+
+    implementation = load_for_play(options.impl, "connect4", program="connect4", types=["Connect4Type"])
+    game_ops = implementation.module("connect4")
+
+    def play(input: Input, display: Display, options: argparse.Namespace) -> None:
+        operation = "newConnect4Type"
+        try:
+            game = game_ops.newConnect4Type(input, display)
+            operation = "play"
+            game_ops.play(game)
+        except (EndOfInput, KeyboardInterrupt, BrokenPipeError):
+            raise
+        except Exception as e:  # noqa: BLE001 - whatever the package's code raised, said in one line
+            where = _where(e, implementation.package.__path__[0])
+            raise PackageFailed(f"the package's Connect4Type.{operation} raised {type(e).__name__}{where}: {e}") from None
+
+    return play
 
 
 def _new_game(input: Input, display: Display, options: argparse.Namespace) -> Connect4:

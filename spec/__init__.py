@@ -8,12 +8,26 @@
 
 from .errors import PreconditionError, require
 from .loader import SpecDataError, available, load, module_name
-from .model import CodeRule, Constant, Erratum, KitDeclaration, Operation, Parameter, Side, Specification, TypeSpec
+from .model import (
+    CodeRule,
+    Constant,
+    Enumeration,
+    Erratum,
+    ExceptionClass,
+    KitDeclaration,
+    Operation,
+    Parameter,
+    Side,
+    Specification,
+    TypeSpec,
+)
 
 __all__ = [
     "CodeRule",
     "Constant",
+    "Enumeration",
     "Erratum",
+    "ExceptionClass",
     "KitDeclaration",
     "Operation",
     "Parameter",

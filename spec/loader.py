@@ -15,7 +15,19 @@ from pathlib import Path
 
 import attrs
 
-from .model import CodeRule, Constant, Erratum, KitDeclaration, Operation, Parameter, Side, Specification, TypeSpec
+from .model import (
+    CodeRule,
+    Constant,
+    Enumeration,
+    Erratum,
+    ExceptionClass,
+    KitDeclaration,
+    Operation,
+    Parameter,
+    Side,
+    Specification,
+    TypeSpec,
+)
 
 DATA_ROOT = Path(__file__).parent
 KINDS = frozenset(
@@ -149,7 +161,51 @@ def _load_type(path: Path) -> TypeSpec:
         note=head.get("note", "").strip(),
         class_name=head.get("class", ""),
         constants=tuple(_load_constant(path.name, entry) for entry in data.get("constant", [])),
+        enumerations=tuple(_load_enumeration(path.name, entry) for entry in data.get("enumeration", [])),
+        exceptions=tuple(_load_exception(path.name, entry) for entry in data.get("exception", [])),
     )
+
+
+ENUMERATION_BASES = ("Enum", "IntEnum")
+
+
+def _load_enumeration(filename: str, entry: dict) -> Enumeration:
+    where = f"{filename}: enumeration {entry.get('name', '?')!r}"
+    _known_keys(where, entry, {"name", "members", "meaning", "base", "values"})
+    try:
+        name, members, meaning = entry["name"], tuple(entry["members"]), entry["meaning"].strip()
+    except KeyError as e:
+        raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
+    base, values = entry.get("base", "Enum"), tuple(entry.get("values", ()))
+    names = [name, *members]
+    if not all(isinstance(n, str) and n.isidentifier() for n in names):
+        raise SpecDataError(f"{where}: the name and every member must be Python identifiers")
+    if not members or len(set(members)) != len(members):
+        raise SpecDataError(f"{where}: members must be given, each once")
+    if base not in ENUMERATION_BASES:
+        raise SpecDataError(f"{where}: base {base!r} is not one of {', '.join(ENUMERATION_BASES)}")
+    if (base == "IntEnum") != bool(values) or values and (len(values) != len(members) or not all(type(v) is int for v in values)):
+        raise SpecDataError(f"{where}: an IntEnum gives one whole number per member in values, an Enum none")
+    return Enumeration(name, members, meaning, base, values)
+
+
+def _load_exception(filename: str, entry: dict) -> ExceptionClass:
+    where = f"{filename}: exception {entry.get('name', '?')!r}"
+    _known_keys(where, entry, {"name", "meaning", "aliases"})
+    try:
+        name, meaning = entry["name"], entry["meaning"].strip()
+    except KeyError as e:
+        raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
+    aliases = tuple(entry.get("aliases", ()))
+    if not all(isinstance(n, str) and n.isidentifier() for n in (name, *aliases)):
+        raise SpecDataError(f"{where}: the name and every alias must be Python identifiers")
+    return ExceptionClass(name, meaning, aliases)
+
+
+def _known_keys(where: str, entry: dict, known: set[str]) -> None:
+    unknown = sorted(set(entry) - known)
+    if unknown:
+        raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(known)})")
 
 
 def _load_constant(filename: str, entry: dict) -> Constant:

@@ -34,6 +34,31 @@ class Constant:
 
 
 @attrs.frozen
+class Enumeration:
+    """A fixed set of named values a type's module defines as a class (``class SuitT(Enum)``).
+
+    ``base`` is ``"Enum"`` (members told apart with ``==``, their values the implementation's
+    choice) or ``"IntEnum"`` (members that are whole numbers, ``values`` giving each one's).
+    """
+
+    name: str
+    members: tuple[str, ...]
+    meaning: str
+    base: str = "Enum"
+    values: tuple[int, ...] = ()
+
+
+@attrs.frozen
+class ExceptionClass:
+    """An exception class a type's module defines (``class InvalidIndex(Exception)``),
+    with the other names bound to the same class (``IsEmpty = StackEmpty``)."""
+
+    name: str
+    meaning: str
+    aliases: tuple[str, ...] = ()
+
+
+@attrs.frozen
 class Operation:
     """A documented operation of one type, with its overloads folded together.
 
@@ -117,6 +142,10 @@ class TypeSpec:
     class_name: str = ""
     constants: tuple[Constant, ...] = ()
     """The module's named values, which an implementation must define exactly."""
+    enumerations: tuple[Enumeration, ...] = ()
+    """The enumerations the module defines (``[[enumeration]]``): their classes and member names."""
+    exceptions: tuple[ExceptionClass, ...] = ()
+    """The exception classes the module defines (``[[exception]]``)."""
 
     def operation(self, name: str) -> Operation:
         """The operation called ``name``; :class:`KeyError` if there is none."""

@@ -91,7 +91,12 @@ def _parser() -> argparse.ArgumentParser:
         choices=registry.names(),
         help=f"the specification (default: the one whose modules the package has; without PATH, {main}, the kit's main one)",
     )
-    check.add_argument("--profile", choices=["grading", "dev"], default="grading", help="Hypothesis profile (default: grading, deterministic)")
+    check.add_argument(
+        "--profile",
+        choices=["check", "grading", "dev"],
+        default="check",
+        help="Hypothesis profile: check (default: deterministic, fewer examples, quick), grading (exactly as the grader runs), dev",
+    )
     check.add_argument("--lines", type=int, default=30, metavar="N", help="lines of explanation shown per failing operation (default 30)")
     check.add_argument(
         "--type",

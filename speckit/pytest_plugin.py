@@ -24,6 +24,9 @@ from . import registry
 from .registry import kit
 from .testing import use_spec
 
+CHECK_EXAMPLES = 10
+"""Examples per property test in the ``check`` profile (the grading profile tries 40)."""
+
 GRADING = dict(
     derandomize=True,
     database=None,
@@ -37,6 +40,10 @@ GRADING = dict(
 
 PROFILES = {
     "grading": GRADING,
+    # What a student's `speckit check` and the games' check of `--impl` run: the grading
+    # profile with fewer examples per test, so the check loop is quick. Every test still
+    # runs, deterministically, and a failure is still shrunk to its smallest example.
+    "check": {**GRADING, "max_examples": CHECK_EXAMPLES},
     # The grading profile without shrinking: the zoo only needs to know a test fails.
     "zoo": {**GRADING, "phases": (Phase.explicit, Phase.generate)},
     "dev": dict(

@@ -8,9 +8,12 @@ is written as that class instead: its constructor is ``__init__`` and every othe
 operation a method whose first parameter, the instance, is ``self``.
 
 What the specification states outright is written as stated, since students copy it
-from the interface: the constants a type declares (``number_of_columns = 7``)
-and, for a type with neither operations nor class (an enumeration such as
-``color_type``), one constant per component, whose value is the student's to change.
+from the interface: the constants a type declares (``number_of_columns = 7``), the
+enumerations it declares (``[[enumeration]]``: ``class SuitT(Enum)`` with its members)
+and its exception classes (``[[exception]]``: ``class InvalidIndex(Exception)``, with
+their other names bound to them) and, for a type with neither operations nor class (an
+enumeration such as ``color_type``), one constant per component, whose value is the
+student's to change.
 Types the kit supplies (``supplied = true``) are written as modules re-exporting the
 kit's own, from the specification's reference package (:func:`speckit.registry.kit`).
 """
@@ -23,7 +26,7 @@ from pathlib import Path
 
 import attrs
 
-from spec import Operation, Parameter, Specification, TypeSpec
+from spec import Enumeration, ExceptionClass, Operation, Parameter, Specification, TypeSpec
 
 from .core import UserError
 from .registry import kit
@@ -146,10 +149,15 @@ def module_source(spec: Specification, t: TypeSpec) -> str:
                               " need relatively (mind parameters that share a module's name), for example:"),
                    "", f"    {example}"]
     parts = [_docstring(header, "")]
+    bases = sorted({e.base for e in t.enumerations})
+    if bases:
+        parts[0] += f"\n\nfrom enum import {', '.join(bases)}"
     declared = constants_source(t)
     if declared:
         parts.append(declared)
-    if t.class_name:
+    parts += [enumeration_source(e) for e in t.enumerations]
+    parts += [exception_source(e) for e in t.exceptions]
+    if t.class_name and not (t.class_name in {e.name for e in t.enumerations} and not t.operations):
         parts.append(class_source(spec, t))
     else:
         parts += [function_source(spec, op) for op in t.operations]
@@ -189,6 +197,22 @@ def constants_source(t: TypeSpec) -> str:
     for name, value, description in entries:
         lines += [f"{name} = {value}", _docstring(_fill(description), ""), ""]
     return "\n".join(lines).rstrip("\n")
+
+
+def enumeration_source(enumeration: Enumeration) -> str:
+    """An enumeration as its class: an ``Enum``'s members numbered in order (any distinct
+    values would do), an ``IntEnum``'s with the numbers the specification gives."""
+    values = enumeration.values or range(1, len(enumeration.members) + 1)
+    members = [f"    {name} = {value}" for name, value in zip(enumeration.members, values)]
+    doc = _docstring(_fill(enumeration.meaning), "    ")
+    return f"class {enumeration.name}({enumeration.base}):\n{doc}\n\n" + "\n".join(members)
+
+
+def exception_source(exception: ExceptionClass) -> str:
+    """An exception class deriving from Exception, then each of its other names bound to it."""
+    text = f"class {exception.name}(Exception):\n{_docstring(_fill(exception.meaning), '    ')}"
+    aliases = "".join(f"\n\n\n{alias} = {exception.name}\n\"\"\"The same exception as {exception.name}.\"\"\"" for alias in exception.aliases)
+    return text + aliases
 
 
 def class_source(spec: Specification, t: TypeSpec) -> str:

@@ -427,6 +427,19 @@ class SpecType(SpecDirective):
         if t.constants:
             constants = [[nodes.literal(f"{c.name} = {c.value!r}", f"{c.name} = {c.value!r}"), nodes.Text(": "), *rich(spec, c.meaning)] for c in t.constants]
             rows.append(("Constants", bullets(constants)))
+        if t.enumerations:
+            enumerations = []
+            for e in t.enumerations:
+                members = ", ".join(m if not e.values else f"{m} = {v}" for m, v in zip(e.members, e.values or e.members))
+                shown = f"class {e.name}({e.base}): {members}"
+                enumerations.append([nodes.literal(shown, shown), nodes.Text(": "), *rich(spec, e.meaning)])
+            rows.append(("Enumerations", bullets(enumerations)))
+        if t.exceptions:
+            exceptions = []
+            for e in t.exceptions:
+                shown = f"class {e.name}(Exception)" + "".join(f"; {alias} = {e.name}" for alias in e.aliases)
+                exceptions.append([nodes.literal(shown, shown), nodes.Text(": "), *rich(spec, e.meaning)])
+            rows.append(("Exceptions", bullets(exceptions)))
         rows += [
             ("Components", bullets([rich(spec, c) for c in t.components]) if t.components else [nodes.Text("none")]),
             ("Range", rich(spec, t.value_range)),

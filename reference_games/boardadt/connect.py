@@ -9,8 +9,9 @@ play again, and the person and the computer then swap colours, to be fair.
 Run it with ``python -m reference_games.boardadt.connect``. ``--level`` sets how the
 computer plays (random, greedy, depth:N or perfect, the default of ``Computer_Move``
 too), ``--budget`` the seconds a perfect or depth:N move may take, ``--seed`` the
-random moves, and ``--graphics turtle`` also draws the board in a turtle-graphics
-window. When the perfect level cannot finish its search within the budget, the
+random moves, ``--graphics turtle`` also draws the board in a turtle-graphics
+window, and ``--impl PATH`` plays on a student's package (once it passes the
+conformance check) with the supplied unit Player. When the perfect level cannot finish its search within the budget, the
 computer says so and plays its best guess.
 """
 
@@ -21,15 +22,12 @@ import random
 import sys
 
 from . import player
-from .board_adt import Board
-from .color import blue, red
-from .console import LETTERS, NAMES
 from .game import Seat, open_console, parser, play_game, run
+from .pieces import chosen
 
 TITLE = "Connect Four against the computer"
 PROG = "boardadt-connect"
 """The command that runs this program (its console script)."""
-OTHER = {red: blue, blue: red}
 
 
 def level(text: str) -> str:
@@ -71,12 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     options.add_argument("--seed", type=int, default=None, help="seed for the computer's random choices")
     args = options.parse_args(argv)
-    console = open_console(args.graphics, TITLE, PROG)
+    pieces = chosen(args.impl, PROG)
+    console = open_console(args.graphics, TITLE, PROG, pieces)
     rng = random.Random(args.seed)
-    board = Board()
+    board = pieces.Board()
+    name, letter = pieces.name, pieces.letter
 
     def you(board):
-        return console.ask_column(board, f"{NAMES[board.Get_Current_Color()]} (you), your move (column 1-7): ")
+        return console.ask_column(board, f"{name(board.Get_Current_Color())} (you), your move (column 1-7): ")
 
     def computer(board):
         choice = player.computer_choice(board, level=args.level, budget=args.budget, rng=rng)
@@ -92,19 +92,19 @@ def main(argv: list[str] | None = None) -> int:
         print("Answer with a column number from 1 to 7. End of input (Ctrl-D) or Ctrl-C stops the game.")
         person = console.ask_colour("Would you like to be red or blue? (r/b): ")
         while True:
-            machine = OTHER[person]
+            machine = pieces.other(person)
             console.legend = (
-                f"Legend: you are {NAMES[person]} ({LETTERS[person]}), the computer is {NAMES[machine]} ({LETTERS[machine]})."
+                f"Legend: you are {name(person)} ({letter(person)}), the computer is {name(machine)} ({letter(machine)})."
             )
-            seats = {
-                person: Seat(person, f"You ({NAMES[person]})", you, plays="play"),
-                machine: Seat(machine, f"The computer ({NAMES[machine]})", computer),
-            }
+            seats = [
+                Seat(person, f"You ({name(person)})", you, plays="play"),
+                Seat(machine, f"The computer ({name(machine)})", computer),
+            ]
             play_game(board, seats, console, winner_message)
             if not console.ask_yes_no("Play again? (y/n): "):
                 return
             person = machine
-            print(f"New game: you and the computer swap colours, so you are {NAMES[person]} now. Red moves first.")
+            print(f"New game: you and the computer swap colours, so you are {name(person)} now. Red moves first.")
 
     return run(games, console)
 

@@ -14,30 +14,28 @@ import os
 import sys
 from typing import Callable
 
-from .color import Color, blue, red
-from .square import Square, number_of_columns, number_of_rows
+from .pieces import Pieces, number_of_columns, number_of_rows, reference
 
-NAMES = {red: "Red", blue: "Blue"}
-LETTERS = {red: "R", blue: "B"}
-_ANSI = {red: "\033[1;31m", blue: "\033[1;34m"}
+_ANSI = {"R": "\033[1;31m", "B": "\033[1;34m"}
 _RESET = "\033[0m"
 
 
-def render(board, *, ansi: bool = False) -> str:
+def render(board, pieces: Pieces | None = None, *, ansi: bool = False) -> str:
     """The board as lines of text, read through ``Get_Value``: rows 6 to 1, then column numbers."""
+    pieces = pieces or reference()
     lines = []
     for row in range(number_of_rows, 0, -1):
         cells = []
         for column in range(1, number_of_columns + 1):
-            value = board.Get_Value(Square(column, row))
-            cells.append("." if value.empty else _paint(LETTERS[value.color], value.color, ansi))
+            value = board.Get_Value(pieces.Square(column, row))
+            cells.append("." if value.empty else _paint(pieces.letter(value.color), ansi))
         lines.append(f"{row}  " + "  ".join(cells))
     lines.append("   " + "  ".join(str(column) for column in range(1, number_of_columns + 1)))
     return "\n".join(lines)
 
 
-def _paint(letter: str, colour: Color, ansi: bool) -> str:
-    return f"{_ANSI[colour]}{letter}{_RESET}" if ansi else letter
+def _paint(letter: str, ansi: bool) -> str:
+    return f"{_ANSI[letter]}{letter}{_RESET}" if ansi else letter
 
 
 def column_answer(answer: str, board) -> tuple[int | None, str]:
@@ -59,8 +57,11 @@ def column_answer(answer: str, board) -> tuple[int | None, str]:
 class Console:
     """The terminal, and optionally a turtle-graphics window showing the same board."""
 
-    def __init__(self, graphics=None, *, ansi: bool | None = None, ask: Callable[[str], str] = input) -> None:
+    def __init__(
+        self, graphics=None, *, pieces: Pieces | None = None, ansi: bool | None = None, ask: Callable[[str], str] = input
+    ) -> None:
         self.graphics = graphics
+        self.pieces = pieces or reference()
         self.ansi = _terminal_shows_colour() if ansi is None else ansi
         self.legend = ""
         self._ask = ask
@@ -72,15 +73,15 @@ class Console:
         print()
         if self.legend:
             print(self.legend)
-        print(render(board, ansi=self.ansi))
+        print(render(board, self.pieces, ansi=self.ansi))
         if self.graphics is not None:
-            self.graphics.draw(board, self.legend, "")
+            self.graphics.draw(board, self.legend, "", self.pieces)
 
     def say(self, message: str) -> None:
         """Write a message below the board (and in the window, under its board)."""
         print(message)
         if self.graphics is not None and self._board is not None:
-            self.graphics.draw(self._board, self.legend, message)
+            self.graphics.draw(self._board, self.legend, message, self.pieces)
 
     def ask(self, prompt: str, read: Callable[[str], tuple[object, str]]) -> object:
         """Ask until ``read`` accepts the answer; ``read`` returns (value or None, reason)."""
@@ -97,7 +98,9 @@ class Console:
         answers = {"y": True, "yes": True, "n": False, "no": False}
         return self.ask(prompt, lambda answer: (answers.get(answer.strip().lower()), "Please answer y or n."))
 
-    def ask_colour(self, prompt: str) -> Color:
+    def ask_colour(self, prompt: str):
+        """The colour the person chooses, one of the pieces' two."""
+        red, blue = self.pieces.red, self.pieces.blue
         answers = {"r": red, "red": red, "b": blue, "blue": blue}
         return self.ask(prompt, lambda answer: (answers.get(answer.strip().lower()), "Please answer r (red) or b (blue)."))
 

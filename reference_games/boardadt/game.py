@@ -11,13 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable
+from typing import Any, Callable
 
 import attrs
 
-from .board_adt import Board
-from .color import Color
 from .console import Console
+from .pieces import Pieces
 from .turtle_board import GraphicsUnavailable, open_turtle_board
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 130, 141
@@ -27,20 +26,25 @@ EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 130, 141
 class Seat:
     """Who plays a colour: how they are named in messages and how they choose a column."""
 
-    colour: Color
+    colour: Any
     name: str
     """Used in messages: "Red", "You (Red)", "The computer (Blue)"."""
-    choose: Callable[[Board], int]
+    choose: Callable[[Any], int]
+    """Given the board, the column to move to."""
     plays: str = "plays"
     """The verb after ``name``: "You (Red) play column 4"."""
 
 
-def play_game(board: Board, seats: dict[Color, Seat], console: Console, winner_message: Callable[[Seat], str]) -> Color | None:
-    """Play one game on ``board`` from the start; the winning colour, or None for a draw."""
+def play_game(board, seats: list[Seat], console: Console, winner_message: Callable[[Seat], str]) -> Any:
+    """Play one game on ``board`` from the start; the winning colour, or None for a draw.
+
+    The seat whose colour is ``==`` to ``Get_Current_Color()`` moves next.
+    """
     board.Initialize()
     console.show(board)
     while True:
-        seat = seats[board.Get_Current_Color()]
+        current = board.Get_Current_Color()
+        seat = next(seat for seat in seats if seat.colour == current)
         column = seat.choose(board)
         board.Make_Move(column)
         console.show(board)
@@ -57,6 +61,9 @@ def parser(prog: str, description: str) -> argparse.ArgumentParser:
     """The options both programs take."""
     result = argparse.ArgumentParser(prog=prog, description=description)
     result.add_argument(
+        "--impl", metavar="PATH", help="play on the package at PATH (checked against the specification first) instead of the reference"
+    )
+    result.add_argument(
         "--graphics",
         choices=["text", "turtle"],
         default="text",
@@ -65,8 +72,8 @@ def parser(prog: str, description: str) -> argparse.ArgumentParser:
     return result
 
 
-def open_console(graphics: str, title: str, prog: str) -> Console:
-    """The console, with a turtle window if asked for; exits with a one-line error if none can open."""
+def open_console(graphics: str, title: str, prog: str, pieces: Pieces | None = None) -> Console:
+    """The console for the pieces, with a turtle window if asked for; exits with a one-line error if none can open."""
     window = None
     if graphics == "turtle":
         try:
@@ -74,7 +81,7 @@ def open_console(graphics: str, title: str, prog: str) -> Console:
         except GraphicsUnavailable as e:
             print(f"{prog}: --graphics turtle: {e}", file=sys.stderr)
             raise SystemExit(EXIT_USAGE) from None
-    return Console(window)
+    return Console(window, pieces=pieces)
 
 
 def run(main_loop: Callable[[], None], console: Console) -> int:

@@ -6,17 +6,16 @@ reason. Each move is shown on the board and announced below it, and so is the wi
 the draw. After each game the players may play again, Red first again.
 
 Run it with ``python -m reference_games.boardadt.play_two`` (``--graphics turtle``
-also draws the board in a turtle-graphics window).
+also draws the board in a turtle-graphics window; ``--impl PATH`` plays on a student's
+package once it passes the conformance check).
 """
 
 from __future__ import annotations
 
 import sys
 
-from .board_adt import Board
-from .color import blue, red
-from .console import NAMES
 from .game import Seat, open_console, parser, play_game, run
+from .pieces import chosen
 
 TITLE = "Connect Four: two players"
 PROG = "boardadt-play-two"
@@ -28,13 +27,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser(
         PROG, "Two people play Connect Four on one board: Red moves first, four in a line wins."
     ).parse_args(argv)
-    console = open_console(args.graphics, TITLE, PROG)
-    board = Board()
+    pieces = chosen(args.impl, PROG)
+    console = open_console(args.graphics, TITLE, PROG, pieces)
+    board = pieces.Board()
 
     def human(colour):
-        return lambda board: console.ask_column(board, f"{NAMES[colour]}, your move (column 1-7): ")
+        return lambda board: console.ask_column(board, f"{pieces.name(colour)}, your move (column 1-7): ")
 
-    seats = {colour: Seat(colour, NAMES[colour], human(colour)) for colour in (red, blue)}
+    seats = [Seat(colour, pieces.name(colour), human(colour)) for colour in (pieces.red, pieces.blue)]
 
     def games() -> None:
         print(f"{TITLE}. Red moves first; four in a line, across, up or diagonally, wins.")

@@ -2,8 +2,10 @@
 
 The course supplied this unit compiled, and so does the kit: a package following the
 contract re-exports it (``from reference_games.boardadt.player import Computer_Move``).
-It reads the board only through ``Get_Value`` and ``Get_Current_Color``, so it plays
-on any board that follows the contract, turns what it reads into the solver's
+It reads the board only through ``Get_Value`` and ``Get_Current_Color``, naming each
+square with the ``Square`` record of the board's own package (module square beside the
+board's module), so it plays on any board that follows the contract and brings no
+module a student writes with it. It turns what it reads into the solver's
 bitboard position (:mod:`reference_games.boardadt.solver`) and asks the solver for a
 move. Columns are 1-based here, as in the unit; the solver's are 0-based.
 
@@ -15,12 +17,13 @@ million entries, about 100 MB), so later moves of a game are quicker.
 
 from __future__ import annotations
 
+import importlib
 import random
 
 from spec import require
 
 from . import solver
-from .square import Square, number_of_columns, number_of_rows
+from .solver import HEIGHT as number_of_rows, WIDTH as number_of_columns
 
 DEFAULT_LEVEL = "perfect"
 """How the computer plays unless told otherwise, here and in the driver: a proven move when it can."""
@@ -72,8 +75,17 @@ def computer_choice(
     return choice._replace(column=choice.column + 1)
 
 
+def _square_class(board) -> type:
+    """The class Square of the board's own package: module square beside the module of its class."""
+    package = type(board).__module__.rpartition(".")[0]
+    module = importlib.import_module(f"{package}.square" if package else "square")
+    require(hasattr(module, "Square"), "Player.Computer_Move", f"module {module.__name__} must define the class Square")
+    return module.Square
+
+
 def _position_of(board) -> solver.Position:
     """The solver's position of ``board``, read through Get_Value and Get_Current_Color."""
+    Square = _square_class(board)
     to_move = board.Get_Current_Color()
     own = every = moves = 0
     for column in range(1, number_of_columns + 1):

@@ -16,15 +16,15 @@ from __future__ import annotations
 import os
 import sys
 
-from .color import blue, red
-from .square import Square, number_of_columns, number_of_rows
+from .pieces import Pieces, number_of_columns, number_of_rows, reference
 
 NAVY = "#000080"
 HOLE = "#00004c"
 PINK = "#ffc0cb"
 PALE_BLUE = "#add8e6"
 TEXT = "#ffffff"
-DISK_COLOURS = {red: PINK, blue: PALE_BLUE}
+DISK_COLOURS = {"R": PINK, "B": PALE_BLUE}
+"""The checkers' colours, by their letter on the text board."""
 
 CELL = 64
 """Pixels from one square's centre to the next."""
@@ -87,23 +87,23 @@ class TurtleBoard:
         """The Tk canvas the board is drawn on."""
         return self.screen.getcanvas()
 
-    def draw(self, board, legend: str = "", message: str = "") -> None:
-        """Draw the board's disks, the column numbers, the legend and the message."""
+    def draw(self, board, legend: str = "", message: str = "", pieces: Pieces | None = None) -> None:
+        """Draw the board's disks (read with the pieces' Square), the column numbers, the legend and the message."""
         if not self.open:
             return
         try:
-            self._draw(board, legend, message)
+            self._draw(board, legend, message, pieces or reference())
         except self._closed_window_errors:  # the window was closed: play on, text only
             self.open = False
 
-    def _draw(self, board, legend: str, message: str) -> None:
+    def _draw(self, board, legend: str, message: str, pieces: Pieces) -> None:
         pen = self.pen
         pen.clear()
         for column in range(1, number_of_columns + 1):
             for row in range(1, number_of_rows + 1):
-                value = board.Get_Value(Square(column, row))
+                value = board.Get_Value(pieces.Square(column, row))
                 pen.goto(*centre(column, row))
-                pen.dot(DISK, HOLE if value.empty else DISK_COLOURS[value.color])
+                pen.dot(DISK, HOLE if value.empty else DISK_COLOURS[pieces.letter(value.color)])
         pen.color(TEXT)
         for column in range(1, number_of_columns + 1):
             x, y = centre(column, 1)

@@ -22,14 +22,10 @@ def controller_factory(args: argparse.Namespace) -> tuple[Callable, Callable]:
         from .controller import Controller
 
         return (lambda view, **kw: Controller(view, seed=args.seed, strength=args.strength, **kw)), colour_name
-    import spec
-    from speckit.impl import ImplementationError, load
+    from speckit.playable import load_for_play
 
-    try:
-        implementation = load(args.impl, spec.load("connect4_2015"))
-        module = implementation.module("controller")
-    except (ImplementationError, AssertionError) as e:
-        raise SystemExit(f"connect4-2015: cannot use {args.impl}: {e}") from None
+    implementation = load_for_play(args.impl, "connect4_2015", program="connect4-2015", types=["controller"])
+    module = implementation.module("controller")
     cls = getattr(module, "Controller", None)
     if not isinstance(cls, type):
         raise SystemExit(f"connect4-2015: {args.impl}: module controller has no class Controller")

@@ -101,16 +101,10 @@ def load_table(path: str | None) -> Table:
         from . import board_adt, card_adt, stack_adt
 
         return Table(card_adt, stack_adt, board_adt)
-    import spec
-    from speckit.impl import ImplementationError, SuiteFailure, load
+    from speckit.playable import load_for_play
 
-    try:
-        implementation = load(path, spec.load("freecell"))
-        return Table(*(implementation.module(name) for name in ("card_adt", "stack_adt", "board_adt")))
-    except (ImplementationError, SuiteFailure) as e:
-        raise SystemExit(f"freecell: cannot play on {path}: {e}") from None
-    except AttributeError as e:
-        raise SystemExit(f"freecell: cannot play on {path}: {e}") from None
+    implementation = load_for_play(path, "freecell", program="freecell", types=["BoardT", "CardT", "StackT"])
+    return Table(*(implementation.module(name) for name in ("card_adt", "stack_adt", "board_adt")))
 
 
 class Illegal(Exception):

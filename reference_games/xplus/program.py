@@ -104,13 +104,9 @@ def configurations_class(impl: str | None):
         from .configurations import Configurations
 
         return Configurations
-    import spec
-    from speckit.impl import ImplementationError, SuiteFailure, load
+    from speckit.playable import load_for_play
 
-    try:
-        module = load(impl, spec.load("xplus")).module("configurations")
-    except (ImplementationError, SuiteFailure) as e:
-        raise SystemExit(f"xplus: {e}") from None
+    module = load_for_play(impl, "xplus", program="xplus", types=["Configurations"]).module("configurations")
     cls = getattr(module, "Configurations", None)
     if not isinstance(cls, type):
         raise SystemExit(f"xplus: {impl}: module configurations has no class Configurations")

@@ -55,6 +55,7 @@ def build(spec_name: str, out: Path, *, docs: bool = True) -> StudentBundle:
         supplied = _copy_supplied(stage, kit)
         hidden = _copy_visible_suite(stage, kit, rubric, supplied)
         _write_project(stage, spec_name, supplied)
+        refuse_solution(stage)
         out.mkdir(parents=True)
         wheel = _build_wheel(stage, out)
         site = _build_docs(stage, spec_name, out / "docs") if docs else None
@@ -113,6 +114,27 @@ def _copy_supplied(stage: Path, kit: registry.Kit) -> list[str]:
             (folder / "__init__.py").write_text('"""The modules the kit supplies to students (no reference implementation)."""\n', encoding="utf-8")
             folder = folder.parent
     return sorted(seen)
+
+
+def solution_modules(names) -> list[str]:
+    """The paths among ``names`` (``adt/grid.py``, relative to a bundle's root) that are a module
+    students write of some specification's reference implementation, each with whose it is."""
+    written = {}
+    for spec_name in registry.names():
+        reference = registry.kit(spec_name).reference
+        if not reference:
+            continue
+        for type_spec in spec_data.load(spec_name).types:
+            if not type_spec.supplied:
+                written[f"{reference.replace('.', '/')}/{type_spec.module}.py"] = f"{spec_name}'s {type_spec.name}"
+    return sorted(f"{name} ({written[name]})" for name in names if name in written)
+
+
+def refuse_solution(stage: Path) -> None:
+    """A BundleError if anything staged for the bundle is a module of a reference that students write."""
+    found = solution_modules(path.relative_to(stage).as_posix() for path in stage.rglob("*.py"))
+    if found:
+        raise BundleError(f"the student bundle would carry the solution: {', '.join(found)}; nothing was written")
 
 
 def _kit_imports(path: Path, package: str) -> list[str]:

@@ -10,8 +10,11 @@ import zipfile
 
 import pytest
 
-from speckit.bundle.student import build, without_hidden_tests, without_solution
+import spec as spec_data
+from speckit.bundle.source import BundleError
+from speckit.bundle.student import _copy_supplied, build, refuse_solution, solution_modules, without_hidden_tests, without_solution
 from speckit.paths import REPO_ROOT
+from speckit.registry import kit
 
 MODULE = textwrap.dedent(
     '''\
@@ -92,3 +95,47 @@ def test_a_student_installs_the_bundle_and_checks_a_type(tmp_path):
     assert "IndexType (index)  7 passed" in done.stdout, done.stdout
     refused = subprocess.run([str(speckit), "check"], cwd=work, capture_output=True, text=True)
     assert refused.returncode == 2 and "give your package's folder" in refused.stderr
+
+
+@pytest.mark.parametrize("spec_name", sorted(s for s in spec_data.available() if kit(s).reference))
+def test_every_specifications_supplied_modules_carry_no_module_students_write(tmp_path, spec_name):
+    supplied = _copy_supplied(tmp_path, kit(spec_name))
+    assert set(supplied) >= set(kit(spec_name).declaration.supplied)
+    assert solution_modules(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.py")) == []
+    refuse_solution(tmp_path)  # nothing to refuse
+
+
+@pytest.mark.parametrize("spec_name", sorted(s for s in spec_data.available() if kit(s).reference))
+def test_a_staged_module_students_write_is_refused_whichever_specification_it_is_of(tmp_path, spec_name):
+    written = next(t for t in spec_data.load(spec_name).types if not t.supplied)
+    path = tmp_path.joinpath(*kit(spec_name).reference.split("."), f"{written.module}.py")
+    path.parent.mkdir(parents=True)
+    path.write_text("", encoding="utf-8")
+    with pytest.raises(BundleError, match=rf"would carry the solution: .*{written.module}\.py \({spec_name}'s {written.name}\)"):
+        refuse_solution(tmp_path)
+
+
+@pytest.mark.slow
+def test_the_boardadt_bundles_player_plays_on_the_students_own_square(tmp_path):
+    bundle = build("boardadt", tmp_path / "bundle", docs=False)
+    names = zipfile.ZipFile(bundle.wheel).namelist()
+    assert "reference_games/boardadt/player.py" in names
+    assert solution_modules(names) == [] and "reference_games/boardadt/square.py" not in names
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(bundle.wheel).extractall(unpacked)
+    shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "alt_boardadt", tmp_path / "mine")
+    probe = textwrap.dedent(
+        """\
+        import importlib.util, sys
+        assert importlib.util.find_spec("reference_games.boardadt.square") is None
+        sys.path.insert(0, "."); from mine.board_adt import Board
+        board = Board(); board.Initialize()
+        for column in (1, 1, 2, 2, 3, 3):
+            board.Make_Move(column)
+        from reference_games.boardadt.player import Computer_Move
+        print(Computer_Move(board, level="greedy"))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(unpacked), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "4", done.stderr

@@ -185,6 +185,6 @@ def test_impl_plays_on_a_students_package(tmp_path):
 def test_a_missing_package_and_a_missing_display_get_one_line(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     env.pop("DISPLAY", None)
-    for extra, words in ((["--impl", str(tmp_path / "nowhere")], "cannot use"), (["--gui"], "cannot open a window")):
+    for extra, words in ((["--impl", str(tmp_path / "nowhere")], "cannot play on"), (["--gui"], "cannot open a window")):
         done = subprocess.run([*PROGRAM, *extra], capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env, stdin=subprocess.DEVNULL)
         assert done.returncode != 0 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -295,3 +295,69 @@ def test_fill_skeleton_sorts_every_file_into_written_unchanged_or_kept(tmp_path)
     assert (folder / "dimension.py").read_bytes() == b"\xff\xfe not utf-8"
     again = fill_skeleton(SPEC, folder, force=True)
     assert again.written == [] and len(again.unchanged) == len(expected) - 2
+
+
+# ---------------------------------------------------------------- enumerations and exception classes
+
+FREECELL = spec.load("freecell")
+
+
+@pytest.fixture(scope="module")
+def freecell_skeleton(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("freecell") / "fcpkg"
+    write_skeleton(FREECELL, folder)
+    return folder
+
+
+def test_the_freecell_skeleton_imports_with_its_enumerations_as_declared(freecell_skeleton):
+    card_adt = impl_loader.load(freecell_skeleton, FREECELL).module("card_adt")
+    for enumeration in FREECELL.type("CardT").enumerations:
+        cls = getattr(card_adt, enumeration.name)
+        assert [m.name for m in cls] == list(enumeration.members)
+    assert [int(r) for r in card_adt.RankT] == list(range(14)) and card_adt.RankT.KING > card_adt.RankT.QUEEN
+    assert len({card_adt.SuitT.SPADES, card_adt.SuitT.HEARTS, card_adt.SuitT.NAS}) == 3
+
+
+def test_the_freecell_skeleton_defines_each_exception_class_and_binds_its_other_names(freecell_skeleton):
+    exceptions = impl_loader.load(freecell_skeleton, FREECELL).module("exceptions")
+    declared = FREECELL.type("exceptions").exceptions
+    assert {e.name for e in declared} >= {"InvalidIndex", "StackEmpty", "NotAscendingRank"}
+    for e in declared:
+        cls = getattr(exceptions, e.name)
+        assert isinstance(cls, type) and issubclass(cls, Exception) and cls.__name__ == e.name
+        for alias in e.aliases:
+            assert getattr(exceptions, alias) is cls
+    assert exceptions.IsEmpty is exceptions.StackEmpty
+
+
+def test_an_enumeration_type_of_the_2015_design_is_written_as_its_enum():
+    c2015 = spec.load("connect4_2015")
+    from speckit.skeleton import skeleton_files
+
+    files = skeleton_files(c2015, "mine")
+    namespace: dict = {}
+    exec(compile(files["space.py"], "space.py", "exec"), namespace)
+    assert [m.name for m in namespace["Space"]] == ["Red", "Blue", "Empty"]
+    exec(compile(files["game_state.py"], "game_state.py", "exec"), namespace)
+    assert [m.name for m in namespace["GameState"]] == ["Win", "Ongoing", "Draw"]
+
+
+@pytest.mark.parametrize("entry, complaint", [
+    ({"name": "RankT", "members": ["ACE"], "meaning": "m", "base": "IntEnum"}, "one whole number per member"),
+    ({"name": "SuitT", "members": ["A", "A"], "meaning": "m"}, "each once"),
+    ({"name": "SuitT", "members": ["A"], "meaning": "m", "base": "Flag"}, "is not one of"),
+    ({"name": "SuitT", "members": ["A"], "meaning": "m", "colour": 1}, "unknown keys"),
+])  # fmt: skip
+def test_a_malformed_enumeration_is_refused_naming_it(entry, complaint):
+    from spec.loader import SpecDataError, _load_enumeration
+
+    with pytest.raises(SpecDataError, match=complaint):
+        _load_enumeration("card_adt.toml", entry)
+
+
+def test_check_reports_the_fresh_freecell_skeleton_as_not_implemented_not_as_import_failures(freecell_skeleton, capsys):
+    assert main(["check", "--spec", "freecell", str(freecell_skeleton)]) == 1
+    out = capsys.readouterr().out
+    assert "could not be imported" not in out and " ! " not in out, out
+    to_write = [op for t in FREECELL.types if not t.supplied for op in t.documented]
+    assert f"{len(to_write)} operations to implement: {len(to_write)} not implemented" in out, out

@@ -76,11 +76,13 @@ def test_impl_plays_on_another_package_and_refuses_a_bad_path(capsys, tmp_path):
     assert "xplus:" in str(stop.value.code)
 
 
-def test_a_failing_student_configurations_gets_a_one_line_message(tmp_path, capsys):
+def test_a_package_not_written_yet_is_refused_naming_its_first_operation(tmp_path, capsys):
     from speckit.cli import main as speckit
 
     assert speckit(["skeleton", "--spec", "xplus", str(tmp_path / "fresh")]) == 0
     capsys.readouterr()
-    assert main(["3", "3", "1", "--impl", str(tmp_path / "fresh")]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("xplus: the Configurations of") and "NotImplementedError" in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as stop:
+        main(["3", "3", "1", "--impl", str(tmp_path / "fresh")])
+    message = str(stop.value.code)
+    assert message.startswith(f"xplus: cannot play on {tmp_path / 'fresh'}: ") and "is not implemented yet" in message
+    assert "speckit check --spec xplus" in message
