@@ -30,7 +30,7 @@ from .. import trace
 from ..core import FailureKind, ImplementationError, MissingOperation, NotImplementedOperation, OperationFailed, Presence, SuiteFailure
 from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
-from .config import READ_LIMIT, SandboxConfig, target_ids
+from .config import READ_LIMIT, SandboxConfig, target_ids, wall_backstop
 from .isolation import probe_isolation
 from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
 from .process import ProtocolViolation, ServerDied, Server, bounded_text
@@ -151,6 +151,9 @@ class SandboxedImplementation(Implementation):
         """The handles of values read or answered, by id: read again, the test gets the same handle."""
         self._example: object = None
         self._test_used = 0.0
+        """Wall-clock time of this test's messages to the server: never less than its processor time."""
+        self._test_cpu: tuple[int | None, float | None] | None = None
+        """(server pid, its processor time) when this test began."""
         self._broken = ""
         self._down = False
         self._working: str | None = None
@@ -316,7 +319,7 @@ class SandboxedImplementation(Implementation):
                 raise
         entry = TRACE.call(op.label, args)
         problem = self.hung.get(op.qualname) if self.hung else None
-        if problem is None and self.config.test_seconds and self._test_used > self.config.test_seconds:
+        if problem is None and self.config.test_seconds and self._test_used > self.config.test_seconds and self._over_test_budget():
             problem = (
                 f"{op.qualname} was not called: this test's operations already took more than "
                 f"{self.config.test_seconds:g} s in all"
@@ -817,7 +820,25 @@ class SandboxedImplementation(Implementation):
 
     def begin_test(self) -> None:
         self._test_used = 0.0
+        self._test_cpu = (self.server.server_pid(), self.server.cpu_seconds()) if self.server.alive() else None
         self._example = None
+
+    def _over_test_budget(self) -> bool:
+        """Whether this test's operations used more than ``test_seconds`` of the server's processor
+        time, or their wall-clock backstop; asked only once their wall-clock time (never less
+        than their processor time) is over ``test_seconds``.
+
+        A server started during the test counts from its start (the processor time of one
+        that died is not counted: it is gone with it).
+        """
+        budget = self.config.test_seconds
+        if self._test_used > wall_backstop(budget, self.config.wall_factor):
+            return True
+        pid, cpu = self.server.server_pid(), self.server.cpu_seconds()
+        if cpu is None:
+            return True  # cannot be measured: the wall clock, which is over, decides
+        base = self._test_cpu[1] if self._test_cpu is not None and self._test_cpu[0] == pid and self._test_cpu[1] is not None else 0.0
+        return cpu - base > budget
 
     def end_test(self) -> None:
         self.flush()

@@ -26,23 +26,37 @@ import attrs
 from .. import impl as impl_loader
 from ..core import FailureKind, ImplementationError, MissingOperation, Presence, SuiteFailure, TimeLimitReached
 from ..impl import Implementation, bool_problem, failure_of
-from .config import READ_LIMIT, served_classes
+from .config import READ_LIMIT, served_classes, wall_backstop
 from .confine import confine, libc
 from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
 
 
 class _Watchdog:
-    """Stops an implementation's code at its deadline.
+    """Stops an implementation's code at its deadline, counted in processor time.
+
+    A call's limit is processor time (the process CPU clock), not wall-clock time: the
+    work a call does costs the same however busy the machine is, so a correct
+    implementation earns the same grade on a loaded machine (issue: grading is
+    deterministic). A call that waits without working (a sleep, a blocking read) uses no
+    processor time: a wall-clock *backstop*, ``wall_factor`` times its limit
+    (:func:`speckit.sandbox.config.wall_backstop`), stops it.
 
     While the server works on a message, a periodic timer ticks every :attr:`TICK`
-    seconds; a tick past the running call's deadline raises ``_TimeLimitReached`` in it.
-    Setting a deadline is then just a clock read, not two timer system calls per call.
+    seconds; a tick past the running call's deadline (either clock) raises
+    ``TimeLimitReached`` in it. Setting a deadline is then just two clock reads, not two
+    timer system calls per call. Code that blocks the tick (``SIGALRM`` masked, a long
+    computation in C) is stopped by the test process, which watches the server's
+    processor time from ``/proc`` and kills it.
     """
 
     TICK = 0.05
 
     def __init__(self) -> None:
         self.deadline = float("inf")
+        """The running call's deadline on the process CPU clock (:func:`time.process_time`)."""
+        self.backstop = float("inf")
+        """The running call's deadline on the wall clock (:func:`time.monotonic`)."""
+        self.wall_factor = 10.0
         self.ticking = False
         self.fired = False
         """Whether the deadline was reached since this was last cleared (even if the code swallowed it)."""
@@ -54,11 +68,19 @@ class _Watchdog:
     def stop(self) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         self.ticking = False
-        self.deadline = float("inf")
+        self.clear()
+
+    def arm(self, seconds: float) -> None:
+        """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop)."""
+        self.deadline = time.process_time() + seconds
+        self.backstop = time.monotonic() + wall_backstop(seconds, self.wall_factor)
+
+    def clear(self) -> None:
+        self.deadline = self.backstop = float("inf")
 
     def on_alarm(self, signum, frame) -> None:
-        if time.monotonic() >= self.deadline:
-            self.deadline = float("inf")
+        if time.process_time() >= self.deadline or time.monotonic() >= self.backstop:
+            self.clear()
             self.fired = True
             raise TimeLimitReached()
 
@@ -392,7 +414,7 @@ class _ServerState:
             stream.used = 0
         problem = raised = None
         watchdog = _WATCHDOG
-        watchdog.deadline = time.monotonic() + limit
+        watchdog.arm(limit)
         try:
             try:
                 result = function(*arguments)
@@ -417,7 +439,7 @@ class _ServerState:
         except BaseException as e:  # noqa: BLE001 - the description itself failed
             kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
-            watchdog.deadline = float("inf")
+            watchdog.clear()
         if problem is not None:
             error = {"kind": kind, "message": problem[:MAX_MESSAGE]}
             if raised is not None:
@@ -456,7 +478,7 @@ class _ServerState:
             return None, None
         label = "reading a value"
         watchdog = _WATCHDOG
-        watchdog.deadline = time.monotonic() + READ_LIMIT
+        watchdog.arm(READ_LIMIT)
         try:
             try:
                 label = _read_label(tag, subject, command)
@@ -477,7 +499,7 @@ class _ServerState:
             except BaseException:  # noqa: BLE001 - the description itself failed
                 kind, problem = FailureKind.FAILED, f"{label} raised {type(e).__name__} (and describing it failed)"
         finally:
-            watchdog.deadline = float("inf")
+            watchdog.clear()
         return None, {"kind": kind, "message": problem[:MAX_MESSAGE]}
 
 
@@ -601,11 +623,11 @@ def _limited(seconds: float, function, *args):
     started = not watchdog.ticking
     if started:
         watchdog.start()
-    watchdog.deadline = time.monotonic() + seconds
+    watchdog.arm(seconds)
     try:
         return function(*args)
     finally:
-        watchdog.deadline = float("inf")
+        watchdog.clear()
         if started:
             watchdog.stop()
 
@@ -648,6 +670,7 @@ def main() -> None:
     except OSError as e:
         _write_frame(reply, {"seq": 0, "fatal": str(e)})
         return
+    _WATCHDOG.wall_factor = float(config["wall_factor"])
     signal.signal(signal.SIGALRM, _WATCHDOG.on_alarm)
     random.seed(0)
     sys.stdout = _BoundedOutput(int(config["output_kb"]) * 1024)
@@ -680,6 +703,7 @@ def main() -> None:
         message = json.loads(bytes(buffer[HEADER.size : end]))
         del buffer[:end]
         _write_frame(reply, _answer(state, message, progress))
+
 
 
 def _map_progress(fd: int) -> ctypes.c_int64:
@@ -739,7 +763,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
             del state.held[id(value)]
         owner = type(value).__name__
         watchdog.fired = False
-        watchdog.deadline = time.monotonic() + READ_LIMIT
+        watchdog.arm(READ_LIMIT)
         try:
             del value  # runs the value's finalizers, if this was its last reference
             if watchdog.fired:  # the finalizer swallowed the time-out
@@ -751,7 +775,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
         except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
             pass
         finally:
-            watchdog.deadline = float("inf")
+            watchdog.clear()
     return problem
 
 
