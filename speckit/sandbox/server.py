@@ -36,30 +36,33 @@ class _Watchdog:
 
     A call's limit is processor time (the process CPU clock), not wall-clock time: the
     work a call does costs the same however busy the machine is, so a correct
-    implementation earns the same grade on a loaded machine (issue: grading is
-    deterministic). A call that waits without working (a sleep, a blocking read) uses no
-    processor time: a wall-clock *backstop*, ``wall_factor`` times its limit
+    implementation earns the same grade on a loaded machine (grading is deterministic).
+    A call that waits without working (a sleep, a blocking read) uses no processor time:
+    a wall-clock *backstop*, ``wall_factor`` times its limit
     (:func:`speckit.sandbox.config.wall_backstop`), stops it.
 
     While the server works on a message, a periodic timer ticks every :attr:`TICK`
-    seconds; a tick past the running call's deadline (either clock) raises
-    ``TimeLimitReached`` in it. Setting a deadline is then just two clock reads, not two
-    timer system calls per call. Code that blocks the tick (``SIGALRM`` masked, a long
-    computation in C) is stopped by the test process, which watches the server's
-    processor time from ``/proc`` and kills it.
+    seconds. Arming a call only numbers it; the first tick that sees a new number reads
+    both clocks as the call's start, and a later tick past either deadline raises
+    ``TimeLimitReached`` in it. So a call costs no clock read and no timer system call
+    (the server makes hundreds of thousands), and a limit is kept to within a tick. Code
+    that blocks the tick (``SIGALRM`` masked, a long computation in C) is stopped by the
+    test process, which watches the server's processor time in ``/proc`` and kills it.
     """
 
     TICK = 0.05
 
     def __init__(self) -> None:
-        self.deadline = float("inf")
-        """The running call's deadline on the process CPU clock (:func:`time.process_time`)."""
-        self.backstop = float("inf")
-        """The running call's deadline on the wall clock (:func:`time.monotonic`)."""
+        self.limit = float("inf")
+        """The running code's limit in seconds of processor time (infinite: none)."""
+        self.serial = 0
+        """Bumped by every :meth:`arm`: the number of the running code."""
         self.wall_factor = 10.0
         self.ticking = False
         self.fired = False
         """Whether the deadline was reached since this was last cleared (even if the code swallowed it)."""
+        self._seen = -1
+        self._cpu_start = self._wall_start = 0.0
 
     def start(self) -> None:
         self.ticking = True
@@ -68,19 +71,26 @@ class _Watchdog:
     def stop(self) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         self.ticking = False
-        self.clear()
+        self.limit = float("inf")
 
     def arm(self, seconds: float) -> None:
         """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop)."""
-        self.deadline = time.process_time() + seconds
-        self.backstop = time.monotonic() + wall_backstop(seconds, self.wall_factor)
+        self.serial += 1
+        self.limit = seconds
 
     def clear(self) -> None:
-        self.deadline = self.backstop = float("inf")
+        self.limit = float("inf")
 
     def on_alarm(self, signum, frame) -> None:
-        if time.process_time() >= self.deadline or time.monotonic() >= self.backstop:
-            self.clear()
+        limit = self.limit
+        if limit == float("inf"):
+            return
+        cpu, wall = time.process_time(), time.monotonic()
+        if self._seen != self.serial:
+            self._seen, self._cpu_start, self._wall_start = self.serial, cpu, wall
+            return
+        if cpu - self._cpu_start >= limit or wall - self._wall_start >= wall_backstop(limit, self.wall_factor):
+            self.limit = float("inf")
             self.fired = True
             raise TimeLimitReached()
 

@@ -52,6 +52,7 @@ def test_the_watchdog_counts_processor_time_not_the_wall_clock(monkeypatch):
     clocks = FakeClocks(monkeypatch)
     watchdog = server_side._Watchdog()
     watchdog.arm(2.0)
+    watchdog.on_alarm(None, None)  # the first tick of a call reads its start
     clocks.wall += 9.0  # a loaded machine: 9 s pass, the call has worked 1.9 s
     clocks.cpu += 1.9
     watchdog.on_alarm(None, None)  # still within its limit: no time-out
@@ -67,11 +68,29 @@ def test_a_call_that_waits_is_stopped_by_the_wall_clock_backstop(monkeypatch):
     watchdog = server_side._Watchdog()
     watchdog.wall_factor = 10.0
     watchdog.arm(2.0)
+    watchdog.on_alarm(None, None)
     clocks.wall += wall_backstop(2.0, 10.0) - 0.1  # asleep: no processor time used
     watchdog.on_alarm(None, None)
     clocks.wall += 0.2
     with pytest.raises(TimeLimitReached):
         watchdog.on_alarm(None, None)
+
+
+def test_a_new_call_starts_its_own_count(monkeypatch):
+    clocks = FakeClocks(monkeypatch)
+    watchdog = server_side._Watchdog()
+    watchdog.arm(2.0)
+    watchdog.on_alarm(None, None)
+    clocks.cpu += 1.5
+    watchdog.arm(2.0)  # the next call: 1.5 s more is within its own limit
+    watchdog.on_alarm(None, None)
+    clocks.cpu += 1.5
+    watchdog.on_alarm(None, None)
+    assert not watchdog.fired
+    watchdog.clear()  # between calls nothing is limited
+    clocks.cpu += 10
+    watchdog.on_alarm(None, None)
+    assert not watchdog.fired
 
 
 def _hogs(cpu: int, count: int) -> list[subprocess.Popen]:
