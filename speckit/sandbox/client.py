@@ -302,10 +302,12 @@ class SandboxedImplementation(Implementation):
 
     # -- calls ------------------------------------------------------------------------------
 
-    def call(self, op: "SandboxedOperation", args: tuple) -> Any:
+    def call(self, op: "SandboxedOperation", args: tuple, kwargs: dict[str, Any] | None = None) -> Any:
         """Call ``op`` in the server: at once, or (when the test needs no answer yet) with the next batch.
 
-        This runs for every operation call of a test, so its common path is kept short.
+        ``kwargs``: keyword arguments (``Computer_Move(board, level="greedy")``), which cross
+        as the positional ones do. This runs for every operation call of a test, so its
+        common path is kept short.
         """
         __tracebackhide__ = True
         if self._fields:
@@ -317,7 +319,7 @@ class SandboxedImplementation(Implementation):
             except MissingOperation:
                 self.flush()
                 raise
-        entry = TRACE.call(op.label, args)
+        entry = TRACE.call(op.label, args, kwargs)
         problem = self.hung.get(op.qualname) if self.hung else None
         if problem is None and self.config.test_seconds and self._test_used > self.config.test_seconds and self._over_test_budget():
             problem = (
@@ -327,13 +329,16 @@ class SandboxedImplementation(Implementation):
         twins: list = []
         mutable: list[int] = []
         """The test's lists, dicts and sets given to the call: they come back updated, as in process."""
+        keywords: list | None = None
         if problem is None:
-            encoded = self._plain_arguments(args)
+            encoded = self._plain_arguments(args) if not kwargs else None
             if encoded is None:
                 mutable = [i for i, a in enumerate(args) if type(a) in _MUTABLE]
                 encoder = Encoder(self)
                 try:
                     encoded = encoder.arguments(args)
+                    if kwargs:
+                        keywords = [[name, encoder.encode(value)] for name, value in kwargs.items()]
                 except StaleHandle as e:
                     problem = _stale(op.qualname, str(e))
                 twins = encoder.twins
@@ -343,8 +348,10 @@ class SandboxedImplementation(Implementation):
             _raise(OperationFailed(problem))
         self._next_id += 1
         command = [Command.CALL, op.number, self._next_id, encoded, Reply.KEEP]
-        if mutable:
+        if mutable or keywords:
             command.append(mutable)
+        if keywords:
+            command.append(keywords)
         pipelined = not twins and not mutable and (op.cannot_reach_kit_objects or not self.twins.pinned_ids)
         if pipelined and op.pipelinable:
             handle = Handle(self._next_id, self.generation, self)
@@ -938,9 +945,9 @@ class SandboxedOperation(TracedOperation):
         signature = self.impl.resolve(self)
         return RemoteFunction(self, signature)
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True
-        return self.impl.call(self, args)
+        return self.impl.call(self, args, kwargs)
 
 
 SandboxedImplementation.operation_class = SandboxedOperation
@@ -996,8 +1003,8 @@ class RemoteFunction:
             raise ValueError(f"{self._operation.label}: its signature cannot be inspected")
         return self._signature
 
-    def __call__(self, *args: Any) -> Any:
-        return self._operation(*args)
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._operation(*args, **kwargs)
 
 
 def _signature(data: Any):

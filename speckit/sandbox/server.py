@@ -414,11 +414,16 @@ class _ServerState:
             return None, {"kind": ErrorKind.MISSING, "message": str(e)}
         except TimeLimitReached:
             return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
+        keywords = {}
         try:
             arguments = [self.decode(a) for a in args]
+            for name, value in command[6] if len(command) > 6 else ():
+                if type(name) is not str or not name.isidentifier():
+                    raise LookupError(f"a keyword argument named {name!r}")
+                keywords[name] = self.decode(value)
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
-        if len(command) > 5:
+        if len(command) > 5 and command[5]:
             self.arguments = arguments  # sent back after the call, then dropped
         for stream in self.outputs:
             stream.used = 0
@@ -427,7 +432,7 @@ class _ServerState:
         watchdog.arm(limit)
         try:
             try:
-                result = function(*arguments)
+                result = function(*arguments, **keywords)
             except BaseException as e:  # noqa: BLE001 - classified as in-process
                 kind, problem = failure_of(qualname, e, limit)
                 if kind is None:
@@ -839,7 +844,7 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
                 answer["error"] = error
                 break
             handle_id, reply = command[2], command[4]
-            if len(command) > 5:  # the test's lists, dicts and sets, as the call left them
+            if len(command) > 5 and command[5]:  # the test's lists, dicts and sets, as the call left them
                 answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[5]]
                 state.arguments = []
             if reply == Reply.KEEP:
