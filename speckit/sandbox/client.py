@@ -649,7 +649,9 @@ class SandboxedImplementation(Implementation):
             self._lost(reason)
             raise ServerDied(index, reason) from None
         try:
-            self.twins.apply(reply.get("twins") or {})
+            twins = reply.get("twins")
+            if twins is not None:
+                self.twins.apply(twins)
         except ProtocolViolation as e:
             reason = f"it wrote into the grader's channel ({e})"
             self._lost(reason)

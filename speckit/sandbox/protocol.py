@@ -56,6 +56,7 @@ Answer (server to test process)::
      "error": None | {"at": command_index, "kind": kind, "message": text},
      "twins": {"out": [[id, text]], "marks": [[id, [[r, c, mark]]]], "used": [[id, n]], "free": [id],
                "state": [[id, {attribute: value}]]}}   # objects of other served classes
+                                                      # (only the parts that changed; absent if none)
 
 A mirrored object of a served class other than the Display and the Input (a recording
 fake, say) travels as its attributes (``vars``), a DICT value: the test's object is the

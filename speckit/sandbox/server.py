@@ -753,7 +753,10 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
             answer["error"] = {"at": len(commands), "kind": ErrorKind.RELEASE, "message": problem}
     finally:
         _WATCHDOG.stop()
-    answer["twins"] = state.twin_updates()
+    if state.twins:
+        updates = {key: items for key, items in state.twin_updates().items() if items}
+        if updates:
+            answer["twins"] = updates
     return answer
 
 
