@@ -138,7 +138,8 @@ def test_a_field_that_loops_forever_fails_with_the_time_limit(looping):
     started = time.monotonic()
     with pytest.raises(OperationFailed, match=r"Value\.stuck did not return within 2 s"):
         value.stuck
-    assert time.monotonic() - started < 2 + 3
+    # Stopped by its 2 s of processor time, before the wall-clock backstop (20 s), however busy the machine.
+    assert time.monotonic() - started < 20
     started = time.monotonic()
     with pytest.raises(OperationFailed, match="did not return within 2 s"):
         value.stuck  # remembered: not run again in this run
