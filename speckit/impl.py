@@ -383,18 +383,18 @@ class TracedOperation:
         if not callable(getattr(cls, name, None)):
             raise MissingOperation(f"class {class_name} has no method {name} ({qualname})", qualname)
 
-        def call_method(instance: Any, *args: Any) -> Any:
-            return getattr(instance, name)(*args)
+        def call_method(instance: Any, *args: Any, **kwargs: Any) -> Any:
+            return getattr(instance, name)(*args, **kwargs)
 
         return call_method
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True
         qualname = self.operation.qualname
         function = self._found
         if function is None:
             function = self._found = self.function()  # MissingOperation is not kept: it is raised each time
-        entry = TRACE.call(self.label, args)
+        entry = TRACE.call(self.label, args, kwargs)
         # An operation that hung once fails at once from now on, from the same line,
         # so Hypothesis sees one consistent failure and shrinks it quickly.
         problem = self.impl.hung.get(qualname)
@@ -405,7 +405,7 @@ class TracedOperation:
                 if limited:
                     _Alarm.arm(self.time_limit)
                 try:
-                    result = function(*args)
+                    result = function(*args, **kwargs)
                 finally:
                     if limited:
                         _Alarm.disarm()

@@ -72,12 +72,14 @@ class Trace:
         self._names = {}
         self._keep = []
 
-    def call(self, label: str, args: tuple[Any, ...]) -> Entry:
+    def call(self, label: str, args: tuple[Any, ...], keywords: dict[str, Any] | None = None) -> Entry:
         owner = current_example()
         if owner is not None and owner is not self._owner:
             self.reset(owner)
         names = self._names
         arguments = [f"v{names[id(a)]}" if id(a) in names else _shown(a) for a in args]
+        if keywords:
+            arguments += [f"{k}=v{names[id(a)]}" if id(a) in names else f"{k}={_shown(a)}" for k, a in keywords.items()]
         entry = Entry(self, label, arguments)
         self.entries.append(entry)
         return entry

@@ -13,8 +13,10 @@ process or takes too long) is graded type by type this way in every mode, with t
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import stat
 import shutil
 import tempfile
 import threading
@@ -37,7 +39,12 @@ from .reports import Cleaner
 from .scoring import failed_run, score_type, summary
 
 UID_BASE = 61000
-"""The unprivileged uids (and gids) of the operation servers: UID_BASE + job slot, skipping used ones."""
+"""The unprivileged uids (and gids) of the operation servers: from UID_BASE up, skipping used ones."""
+UID_SPAN = 4000
+"""How many uids from UID_BASE the graders of one machine share."""
+UID_LOCKS = ("/run/lock", "/run", tempfile.gettempdir())
+"""Where the graders of one machine claim their uids (the first that exists): a root-only folder
+``speckit-uids`` holding one lock file per uid, locked while a grader uses that uid."""
 
 
 class Grader:
@@ -58,6 +65,8 @@ class Grader:
         self.confinement = ""
         """What the server said is in force, once :meth:`check_sandbox` ran."""
         self.private = self.shared = None
+        self._claims: list[int] = []
+        """Open lock files of the uids this grader claimed (released on close)."""
         try:
             self.private = Path(tempfile.mkdtemp(prefix="speckit-grade-"))
             os.chmod(self.private, 0o700)
@@ -85,21 +94,31 @@ class Grader:
         for folder in (self.private, self.shared):
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
+        for fd in self._claims:
+            os.close(fd)  # releases the uid's lock
+        self._claims.clear()
 
     # -- set-up ----------------------------------------------------------------------------
 
     def _slot_ids(self) -> list[int | None]:
+        """One unprivileged uid per job, used by no account, no running process and no other
+        grader: two graders running at once never share a uid (each claims its own by a lock)."""
         if not self.root:
             return [None] * self.jobs
         import grp
         import pwd
 
-        used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()}
-        ids, candidate = [], UID_BASE
-        while len(ids) < self.jobs:
-            if candidate not in used:
+        used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()} | _running_uids()
+        folder = _claims_folder()
+        ids = []
+        for candidate in range(UID_BASE, UID_BASE + UID_SPAN):
+            if len(ids) == self.jobs:
+                break
+            if candidate not in used and (claim := _claim(folder, candidate)) is not None:
+                self._claims.append(claim)
                 ids.append(candidate)
-            candidate += 1
+        if len(ids) < self.jobs:
+            raise GradeError(f"no free uid for the sandbox between {UID_BASE} and {UID_BASE + UID_SPAN - 1} (other graders hold them)")
         return ids
 
     def _copy_suite(self) -> Path:
@@ -130,10 +149,16 @@ class Grader:
 
     def _sandbox_file(self, slot: int, hide: list[str]) -> Path:
         uid = self.slots[slot]
-        settings = {"uid": uid, "gid": uid, **sandbox_settings(self.rubric.limits), "hide": hide}
+        settings = {"uid": uid, "gid": uid, **sandbox_settings(self.rubric.limits), "hide": hide, "kit_files": self._kit_files()}
         path = self.private / f"sandbox-{slot}.json"
         path.write_text(json.dumps(settings, indent=1, sort_keys=True), encoding="utf-8")
         return path
+
+    def _kit_files(self) -> list[str]:
+        """The kit's files the sandbox binds, worked out once here rather than in every suite run."""
+        from ..sandbox.bubblewrap import kit_files
+
+        return list(kit_files(self.rubric.spec))
 
     def files_for(self, entries: list[TypeRubric]) -> list[Path]:
         names = sorted({f for e in entries for f in e.tests} | set(self.rubric.common))
@@ -253,6 +278,9 @@ class Grader:
             tests=self.files_for(entries),
             timeout=self.rubric.limits.run_seconds,
             extra=(f"--sandbox-config={self.sandbox_files[slot]}",),
+            # The suite and the kit are compiled (assertions rewritten) once for the whole run,
+            # not once per submission. Student code is never compiled here: it runs in the server.
+            bytecode_cache=self.private / "pycache",
         )
 
     def _hybrid(self, entry: TypeRubric, submitted: TypeGrade, found: Path, stage: Path, gid, slot: int, clean: Cleaner) -> TypeGrade:
@@ -284,6 +312,43 @@ class Grader:
             other = summary("as submitted", submitted) if submitted.tests else ""
             return attrs.evolve(hybrid, other=other, note=_join(hybrid.note, submitted.note if not submitted.tests else ""))
         return attrs.evolve(submitted, other=summary("with the reference's other modules", hybrid))
+
+
+def _claims_folder() -> Path:
+    """The root-only folder where graders claim uids; GradeError if it is not safe to use."""
+    base = next(Path(p) for p in UID_LOCKS if os.path.isdir(p))
+    folder = base / "speckit-uids"
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    info = folder.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0 or info.st_mode & 0o022:
+        raise GradeError(f"{folder} is not a folder only root may write: uids cannot be claimed safely")
+    return folder
+
+
+def _claim(folder: Path, uid: int) -> int | None:
+    """An open, locked lock file for ``uid``, or None if another grader holds it."""
+    fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _running_uids() -> set[int]:
+    """The real uids of the processes running now (a uid in use by a process is not free)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                found.add(os.stat(f"/proc/{entry}").st_uid)
+            except OSError:
+                pass
+    return found
 
 
 def _join(*parts: str) -> str:

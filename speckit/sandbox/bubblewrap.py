@@ -140,8 +140,11 @@ def command(
     scratch_mb: int,
     work: str,
     folders: str | None = None,
+    kit: tuple[str, ...] | None = None,
 ) -> list[str]:
-    """The ``bwrap`` command line that runs ``boot`` (the server's own command line) confined."""
+    """The ``bwrap`` command line that runs ``boot`` (the server's own command line) confined.
+
+    ``kit``: the kit's files to bind (default: :func:`kit_files` of ``spec_name``)."""
     args = [program, "--unshare-all", "--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "sandbox"]
     if uid is not None:
         args += ["--uid", str(uid), "--gid", str(gid)]
@@ -159,7 +162,7 @@ def command(
         args += ["--bind", folders, FOLDERS]
     for root in python_roots():
         args += ["--ro-bind", root, root]
-    for path in kit_files(spec_name):
+    for path in kit if kit is not None else kit_files(spec_name):
         args += ["--ro-bind", path, path]
     args += ["--ro-bind", package, SUBMISSION]
     args += ["--remount-ro", "/", "--chdir", work, "--"]  # the folders made for the binds stay empty

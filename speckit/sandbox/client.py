@@ -30,7 +30,7 @@ from .. import trace
 from ..core import FailureKind, ImplementationError, MissingOperation, NotImplementedOperation, OperationFailed, Presence, SuiteFailure
 from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
-from .config import READ_LIMIT, SandboxConfig, target_ids
+from .config import READ_LIMIT, SandboxConfig, target_ids, wall_backstop
 from .isolation import probe_isolation
 from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
 from .process import ProtocolViolation, ServerDied, Server, bounded_text
@@ -151,6 +151,9 @@ class SandboxedImplementation(Implementation):
         """The handles of values read or answered, by id: read again, the test gets the same handle."""
         self._example: object = None
         self._test_used = 0.0
+        """Wall-clock time of this test's messages to the server: never less than its processor time."""
+        self._test_cpu: tuple[int | None, float | None] | None = None
+        """(server pid, its processor time) when this test began."""
         self._broken = ""
         self._down = False
         self._working: str | None = None
@@ -299,10 +302,12 @@ class SandboxedImplementation(Implementation):
 
     # -- calls ------------------------------------------------------------------------------
 
-    def call(self, op: "SandboxedOperation", args: tuple) -> Any:
+    def call(self, op: "SandboxedOperation", args: tuple, kwargs: dict[str, Any] | None = None) -> Any:
         """Call ``op`` in the server: at once, or (when the test needs no answer yet) with the next batch.
 
-        This runs for every operation call of a test, so its common path is kept short.
+        ``kwargs``: keyword arguments (``Computer_Move(board, level="greedy")``), which cross
+        as the positional ones do. This runs for every operation call of a test, so its
+        common path is kept short.
         """
         __tracebackhide__ = True
         if self._fields:
@@ -314,9 +319,9 @@ class SandboxedImplementation(Implementation):
             except MissingOperation:
                 self.flush()
                 raise
-        entry = TRACE.call(op.label, args)
+        entry = TRACE.call(op.label, args, kwargs)
         problem = self.hung.get(op.qualname) if self.hung else None
-        if problem is None and self.config.test_seconds and self._test_used > self.config.test_seconds:
+        if problem is None and self.config.test_seconds and self._test_used > self.config.test_seconds and self._over_test_budget():
             problem = (
                 f"{op.qualname} was not called: this test's operations already took more than "
                 f"{self.config.test_seconds:g} s in all"
@@ -324,13 +329,16 @@ class SandboxedImplementation(Implementation):
         twins: list = []
         mutable: list[int] = []
         """The test's lists, dicts and sets given to the call: they come back updated, as in process."""
+        keywords: list | None = None
         if problem is None:
-            encoded = self._plain_arguments(args)
+            encoded = self._plain_arguments(args) if not kwargs else None
             if encoded is None:
                 mutable = [i for i, a in enumerate(args) if type(a) in _MUTABLE]
                 encoder = Encoder(self)
                 try:
                     encoded = encoder.arguments(args)
+                    if kwargs:
+                        keywords = [[name, encoder.encode(value)] for name, value in kwargs.items()]
                 except StaleHandle as e:
                     problem = _stale(op.qualname, str(e))
                 twins = encoder.twins
@@ -340,8 +348,10 @@ class SandboxedImplementation(Implementation):
             _raise(OperationFailed(problem))
         self._next_id += 1
         command = [Command.CALL, op.number, self._next_id, encoded, Reply.KEEP]
-        if mutable:
+        if mutable or keywords:
             command.append(mutable)
+        if keywords:
+            command.append(keywords)
         pipelined = not twins and not mutable and (op.cannot_reach_kit_objects or not self.twins.pinned_ids)
         if pipelined and op.pipelinable:
             handle = Handle(self._next_id, self.generation, self)
@@ -639,7 +649,9 @@ class SandboxedImplementation(Implementation):
             self._lost(reason)
             raise ServerDied(index, reason) from None
         try:
-            self.twins.apply(reply.get("twins") or {})
+            twins = reply.get("twins")
+            if twins is not None:
+                self.twins.apply(twins)
         except ProtocolViolation as e:
             reason = f"it wrote into the grader's channel ({e})"
             self._lost(reason)
@@ -817,7 +829,25 @@ class SandboxedImplementation(Implementation):
 
     def begin_test(self) -> None:
         self._test_used = 0.0
+        self._test_cpu = (self.server.server_pid(), self.server.cpu_seconds()) if self.server.alive() else None
         self._example = None
+
+    def _over_test_budget(self) -> bool:
+        """Whether this test's operations used more than ``test_seconds`` of the server's processor
+        time, or their wall-clock backstop; asked only once their wall-clock time (never less
+        than their processor time) is over ``test_seconds``.
+
+        A server started during the test counts from its start (the processor time of one
+        that died is not counted: it is gone with it).
+        """
+        budget = self.config.test_seconds
+        if self._test_used > wall_backstop(budget, self.config.wall_factor):
+            return True
+        pid, cpu = self.server.server_pid(), self.server.cpu_seconds()
+        if cpu is None:
+            return True  # cannot be measured: the wall clock, which is over, decides
+        base = self._test_cpu[1] if self._test_cpu is not None and self._test_cpu[0] == pid and self._test_cpu[1] is not None else 0.0
+        return cpu - base > budget
 
     def end_test(self) -> None:
         self.flush()
@@ -917,9 +947,9 @@ class SandboxedOperation(TracedOperation):
         signature = self.impl.resolve(self)
         return RemoteFunction(self, signature)
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True
-        return self.impl.call(self, args)
+        return self.impl.call(self, args, kwargs)
 
 
 SandboxedImplementation.operation_class = SandboxedOperation
@@ -975,8 +1005,8 @@ class RemoteFunction:
             raise ValueError(f"{self._operation.label}: its signature cannot be inspected")
         return self._signature
 
-    def __call__(self, *args: Any) -> Any:
-        return self._operation(*args)
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._operation(*args, **kwargs)
 
 
 def _signature(data: Any):

@@ -24,13 +24,50 @@ import attrs
 
 from ..paths import REPO_ROOT
 from . import bubblewrap
-from .config import SandboxConfig, SandboxError, target_ids
+from .config import SandboxConfig, SandboxError, target_ids, wall_backstop
 from .isolation import BUBBLEWRAP, bwrap_path, probe_isolation
 from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
 
 
 BUBBLEWRAP_WORK = "/tmp/speckit-work"
 """The server's working folder under bubblewrap, in its private /tmp."""
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+"""Units of the processor times in ``/proc/PID/stat``, per second."""
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """Processor time (user and system) process ``pid`` has used, from ``/proc``; None if unknown.
+
+    Read by the test process from the kernel, so the server cannot misreport it.
+    """
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            data = stat.read()
+        fields = data[data.rindex(b")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def first_child(pid: int) -> int | None:
+    """The first child process of ``pid`` (bubblewrap's one child is the server), or None."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
+            found = children.read().split()
+        return int(found[0]) if found else None
+    except (OSError, ValueError):
+        pass
+    for entry in os.listdir("/proc"):  # kernels without the children file
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    data = stat.read()
+            except OSError:
+                continue
+            if int(data[data.rindex(b")") + 2 :].split()[1]) == pid:
+                return int(entry)
+    return None
 
 
 class ServerDied(Exception):
@@ -72,12 +109,15 @@ class Server:
         self.exit_code: int | None = None
         """How the last server ended: its exit status, or minus the signal that ended it."""
         self.isolation = probe_isolation(config)
+        self._pid: int | None = None
+        """The server's own process id, once known (under bubblewrap, bwrap's child)."""
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
     def start(self) -> dict:
         self.kill()
+        self._pid = None
         request_read, self.request = os.pipe()
         self.reply, reply_write = os.pipe()
         progress_fd = os.memfd_create("speckit-progress", 0)
@@ -107,7 +147,7 @@ class Server:
                 "uid": None if wrapped else uid,
                 "gid": None if wrapped else gid,
                 "work": work,
-                "kit": list(bubblewrap.kit_files(self.spec_name)),
+                "kit": list(self.kit_files()),
             }
         )
         environment = {
@@ -173,10 +213,11 @@ class Server:
             scratch_mb=self.config.scratch_mb,
             work=work,
             folders=str(self.folders),
+            kit=self.kit_files(),
         )
         if uid is None:
             return argv, {}
-        sources = [*bubblewrap.python_roots(), *bubblewrap.kit_files(self.spec_name), str(self.package)]
+        sources = [*bubblewrap.python_roots(), *self.kit_files(), str(self.package)]
         folders = bubblewrap.unreachable_ancestors(sources)
         if not folders:
             return argv, {"user": uid, "group": gid, "extra_groups": []}
@@ -184,6 +225,21 @@ class Server:
         launch = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.launch import main; main()"
         request = json.dumps({"uid": uid, "gid": gid, "masks": masks, "argv": argv})
         return [sys.executable, "-c", launch, request], {}
+
+    def kit_files(self) -> tuple[str, ...]:
+        """The kit's files the server reads: as the settings give them, else worked out (once per process)."""
+        return self.config.kit_files or bubblewrap.kit_files(self.spec_name)
+
+    def server_pid(self) -> int | None:
+        """The process that runs the implementation: the one started, or bubblewrap's child."""
+        if self._pid is None and self.process is not None and self.process.poll() is None:
+            self._pid = first_child(self.process.pid) if self.isolation.mechanism == BUBBLEWRAP else self.process.pid
+        return self._pid
+
+    def cpu_seconds(self) -> float | None:
+        """Processor time the running server has used so far (None if it cannot be read)."""
+        pid = self.server_pid()
+        return None if pid is None else process_cpu_seconds(pid)
 
     def server_path(self, host: Path) -> str:
         """Where the server sees ``host``, a folder under :attr:`folders`."""
@@ -227,10 +283,17 @@ class Server:
             select.select([], [self.request], [], min(remaining, 0.25))
 
     def _read(self, seq: int, limits: list[float], startup: bool = False) -> Any:
+        """The answer to request ``seq``; ServerDied if the server dies or overruns a limit.
+
+        ``limits`` are the commands' limits in processor time, read from ``/proc`` (a server
+        whose own watchdog was defeated is killed past its limit and the grace); a command
+        that waits instead of working is killed past its wall-clock backstop.
+        """
         grace = self.config.grace
+        factor = self.config.wall_factor
         now = time.monotonic()
-        hard_deadline = now + sum(limits) + grace + 2.0
-        current, since = None, now
+        hard_deadline = now + sum(wall_backstop(limit, factor) for limit in limits) + grace + 2.0
+        current, since, cpu_since = None, now, None
         while True:
             frame = self._frame()
             if frame is not None:
@@ -252,10 +315,14 @@ class Server:
                 continue
             now = time.monotonic()
             index = 0 if startup else self.progress_index(seq)
+            cpu = self.cpu_seconds()
             if index != current:
-                current, since = index, now
+                current, since, cpu_since = index, now, cpu
+            elif cpu_since is None:
+                cpu_since = cpu
             limit = limits[index] if index < len(limits) else limits[-1]
-            if now - since > limit + grace or now > hard_deadline:
+            worked = cpu - cpu_since if cpu is not None and cpu_since is not None else 0.0
+            if worked > limit + grace or now - since > wall_backstop(limit, factor) + grace or now > hard_deadline:
                 self.kill()
                 raise ServerDied(index, f"it did not return within {limit:g} s", hung=True)
 

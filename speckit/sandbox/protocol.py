@@ -19,6 +19,8 @@ Commands, by their first element (:class:`Command`)::
     [CALL, op_number, handle_id, [argument, ...], reply, [index, ...]]
                                        # the answer's "arguments" gives back these arguments
                                        # (the test's lists, dicts, sets) as the call left them
+    [CALL, op_number, handle_id, [argument, ...], reply, [index, ...], [[name, argument], ...]]
+                                       # with keyword arguments (level="greedy", say)
     [RESOLVE, module, name]            # the operation's signature, or why it is missing
     [PRESENCE, [qualname, ...]]        # present / missing / not implemented, each
     [FIELD, value, name, handle_id, [spare_id, ...]]   # a field of a value, and its record's others
@@ -54,6 +56,7 @@ Answer (server to test process)::
      "error": None | {"at": command_index, "kind": kind, "message": text},
      "twins": {"out": [[id, text]], "marks": [[id, [[r, c, mark]]]], "used": [[id, n]], "free": [id],
                "state": [[id, {attribute: value}]]}}   # objects of other served classes
+                                                      # (only the parts that changed; absent if none)
 
 A mirrored object of a served class other than the Display and the Input (a recording
 fake, say) travels as its attributes (``vars``), a DICT value: the test's object is the

@@ -26,26 +26,43 @@ import attrs
 from .. import impl as impl_loader
 from ..core import FailureKind, ImplementationError, MissingOperation, Presence, SuiteFailure, TimeLimitReached
 from ..impl import Implementation, bool_problem, failure_of
-from .config import READ_LIMIT, served_classes
+from .config import READ_LIMIT, served_classes, wall_backstop
 from .confine import confine, libc
 from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
 
 
 class _Watchdog:
-    """Stops an implementation's code at its deadline.
+    """Stops an implementation's code at its deadline, counted in processor time.
+
+    A call's limit is processor time (the process CPU clock), not wall-clock time: the
+    work a call does costs the same however busy the machine is, so a correct
+    implementation earns the same grade on a loaded machine (grading is deterministic).
+    A call that waits without working (a sleep, a blocking read) uses no processor time:
+    a wall-clock *backstop*, ``wall_factor`` times its limit
+    (:func:`speckit.sandbox.config.wall_backstop`), stops it.
 
     While the server works on a message, a periodic timer ticks every :attr:`TICK`
-    seconds; a tick past the running call's deadline raises ``_TimeLimitReached`` in it.
-    Setting a deadline is then just a clock read, not two timer system calls per call.
+    seconds. Arming a call only numbers it; the first tick that sees a new number reads
+    both clocks as the call's start, and a later tick past either deadline raises
+    ``TimeLimitReached`` in it. So a call costs no clock read and no timer system call
+    (the server makes hundreds of thousands), and a limit is kept to within a tick. Code
+    that blocks the tick (``SIGALRM`` masked, a long computation in C) is stopped by the
+    test process, which watches the server's processor time in ``/proc`` and kills it.
     """
 
     TICK = 0.05
 
     def __init__(self) -> None:
-        self.deadline = float("inf")
+        self.limit = float("inf")
+        """The running code's limit in seconds of processor time (infinite: none)."""
+        self.serial = 0
+        """Bumped by every :meth:`arm`: the number of the running code."""
+        self.wall_factor = 10.0
         self.ticking = False
         self.fired = False
         """Whether the deadline was reached since this was last cleared (even if the code swallowed it)."""
+        self._seen = -1
+        self._cpu_start = self._wall_start = 0.0
 
     def start(self) -> None:
         self.ticking = True
@@ -54,11 +71,26 @@ class _Watchdog:
     def stop(self) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         self.ticking = False
-        self.deadline = float("inf")
+        self.limit = float("inf")
+
+    def arm(self, seconds: float) -> None:
+        """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop)."""
+        self.serial += 1
+        self.limit = seconds
+
+    def clear(self) -> None:
+        self.limit = float("inf")
 
     def on_alarm(self, signum, frame) -> None:
-        if time.monotonic() >= self.deadline:
-            self.deadline = float("inf")
+        limit = self.limit
+        if limit == float("inf"):
+            return
+        cpu, wall = time.process_time(), time.monotonic()
+        if self._seen != self.serial:
+            self._seen, self._cpu_start, self._wall_start = self.serial, cpu, wall
+            return
+        if cpu - self._cpu_start >= limit or wall - self._wall_start >= wall_backstop(limit, self.wall_factor):
+            self.limit = float("inf")
             self.fired = True
             raise TimeLimitReached()
 
@@ -382,20 +414,25 @@ class _ServerState:
             return None, {"kind": ErrorKind.MISSING, "message": str(e)}
         except TimeLimitReached:
             return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
+        keywords = {}
         try:
             arguments = [self.decode(a) for a in args]
+            for name, value in command[6] if len(command) > 6 else ():
+                if type(name) is not str or not name.isidentifier():
+                    raise LookupError(f"a keyword argument named {name!r}")
+                keywords[name] = self.decode(value)
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
-        if len(command) > 5:
+        if len(command) > 5 and command[5]:
             self.arguments = arguments  # sent back after the call, then dropped
         for stream in self.outputs:
             stream.used = 0
         problem = raised = None
         watchdog = _WATCHDOG
-        watchdog.deadline = time.monotonic() + limit
+        watchdog.arm(limit)
         try:
             try:
-                result = function(*arguments)
+                result = function(*arguments, **keywords)
             except BaseException as e:  # noqa: BLE001 - classified as in-process
                 kind, problem = failure_of(qualname, e, limit)
                 if kind is None:
@@ -417,7 +454,7 @@ class _ServerState:
         except BaseException as e:  # noqa: BLE001 - the description itself failed
             kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
-            watchdog.deadline = float("inf")
+            watchdog.clear()
         if problem is not None:
             error = {"kind": kind, "message": problem[:MAX_MESSAGE]}
             if raised is not None:
@@ -456,7 +493,7 @@ class _ServerState:
             return None, None
         label = "reading a value"
         watchdog = _WATCHDOG
-        watchdog.deadline = time.monotonic() + READ_LIMIT
+        watchdog.arm(READ_LIMIT)
         try:
             try:
                 label = _read_label(tag, subject, command)
@@ -477,7 +514,7 @@ class _ServerState:
             except BaseException:  # noqa: BLE001 - the description itself failed
                 kind, problem = FailureKind.FAILED, f"{label} raised {type(e).__name__} (and describing it failed)"
         finally:
-            watchdog.deadline = float("inf")
+            watchdog.clear()
         return None, {"kind": kind, "message": problem[:MAX_MESSAGE]}
 
 
@@ -601,11 +638,11 @@ def _limited(seconds: float, function, *args):
     started = not watchdog.ticking
     if started:
         watchdog.start()
-    watchdog.deadline = time.monotonic() + seconds
+    watchdog.arm(seconds)
     try:
         return function(*args)
     finally:
-        watchdog.deadline = float("inf")
+        watchdog.clear()
         if started:
             watchdog.stop()
 
@@ -648,6 +685,7 @@ def main() -> None:
     except OSError as e:
         _write_frame(reply, {"seq": 0, "fatal": str(e)})
         return
+    _WATCHDOG.wall_factor = float(config["wall_factor"])
     signal.signal(signal.SIGALRM, _WATCHDOG.on_alarm)
     random.seed(0)
     sys.stdout = _BoundedOutput(int(config["output_kb"]) * 1024)
@@ -682,6 +720,7 @@ def main() -> None:
         _write_frame(reply, _answer(state, message, progress))
 
 
+
 def _map_progress(fd: int) -> ctypes.c_int64:
     """Map the progress page without keeping its file open (Python's mmap would keep a copy of the fd)."""
     c = libc()
@@ -714,7 +753,10 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
             answer["error"] = {"at": len(commands), "kind": ErrorKind.RELEASE, "message": problem}
     finally:
         _WATCHDOG.stop()
-    answer["twins"] = state.twin_updates()
+    if state.twins:
+        updates = {key: items for key, items in state.twin_updates().items() if items}
+        if updates:
+            answer["twins"] = updates
     return answer
 
 
@@ -739,7 +781,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
             del state.held[id(value)]
         owner = type(value).__name__
         watchdog.fired = False
-        watchdog.deadline = time.monotonic() + READ_LIMIT
+        watchdog.arm(READ_LIMIT)
         try:
             del value  # runs the value's finalizers, if this was its last reference
             if watchdog.fired:  # the finalizer swallowed the time-out
@@ -751,7 +793,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
         except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
             pass
         finally:
-            watchdog.deadline = float("inf")
+            watchdog.clear()
     return problem
 
 
@@ -805,7 +847,7 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
                 answer["error"] = error
                 break
             handle_id, reply = command[2], command[4]
-            if len(command) > 5:  # the test's lists, dicts and sets, as the call left them
+            if len(command) > 5 and command[5]:  # the test's lists, dicts and sets, as the call left them
                 answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[5]]
                 state.arguments = []
             if reply == Reply.KEEP:

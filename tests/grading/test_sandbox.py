@@ -336,13 +336,15 @@ def test_a_restart_invalidates_the_old_values_with_a_clear_reason(tmp_path):
 
 def test_a_server_that_defeats_its_alarm_is_killed_on_time(tmp_path):
     package = malicious_package(tmp_path / "stubborn", "stubborn")
-    config = SandboxConfig(uid=61504, grace=1.0)
+    # A wall-clock backstop of 60 s: a kill before it is the test process's, by the
+    # server's processor time (2 s and the grace), however busy the machine is.
+    config = SandboxConfig(uid=61504, grace=1.0, wall_factor=30)
     implementation = load_sandboxed(package, CONNECT4, config)
     try:
         started = time.monotonic()
         with pytest.raises(OperationFailed, match="did not return within 2 s"):
             implementation.index.equals(implementation.index.increment(implementation.index.newIndexType()), implementation.index.newIndexType())
-        assert time.monotonic() - started < 2 + config.grace + 2.5
+        assert time.monotonic() - started < 60
     finally:
         implementation.close()
 

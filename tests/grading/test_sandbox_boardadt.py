@@ -138,7 +138,8 @@ def test_a_field_that_loops_forever_fails_with_the_time_limit(looping):
     started = time.monotonic()
     with pytest.raises(OperationFailed, match=r"Value\.stuck did not return within 2 s"):
         value.stuck
-    assert time.monotonic() - started < 2 + 3
+    # Stopped by its 2 s of processor time, before the wall-clock backstop (20 s), however busy the machine.
+    assert time.monotonic() - started < 20
     started = time.monotonic()
     with pytest.raises(OperationFailed, match="did not return within 2 s"):
         value.stuck  # remembered: not run again in this run
@@ -183,3 +184,31 @@ def test_grade_gives_full_marks_to_a_correct_package_and_fewer_to_a_faulty_one(t
     assert bob["value_type"] < 5 and bob["square_type"] == 5 and bob["board_type"] == 10
     rows = (tmp_path / "out" / "grades.csv").read_text().splitlines()
     assert rows[0] == "student,submission,square_type,value_type,board_type,total,max,note"
+
+
+def test_keyword_arguments_cross_into_the_server():
+    """``Computer_Move(board, level=...)``: keyword arguments reach the served call, in the
+    sandbox as in process, and show in the trace of calls."""
+    from speckit.impl import load
+    from speckit.trace import TRACE
+
+    moves = [4, 4, 3, 3, 2, 1]  # red (to move) wins at once in column 5: greedy sees it
+    columns = {}
+    for name, implementation in (("in process", load(str(REFERENCE), BOARDADT)), ("sandbox", load_sandboxed(REFERENCE, BOARDADT, SandboxConfig(uid=61592)))):
+        try:
+            board = implementation.board_adt.Board()
+            implementation.board_adt.Initialize(board)
+            for column in moves:
+                implementation.board_adt.Make_Move(board, column)
+            columns[name] = (
+                implementation.player.Computer_Move(board, level="greedy"),
+                implementation.player.Computer_Move(board, level="random", rng=None),
+            )
+            assert "level='greedy'" in TRACE.render()
+            with pytest.raises(OperationFailed, match="level"):
+                implementation.player.Computer_Move(board, level="no such level")
+        finally:
+            if hasattr(implementation, "close"):
+                implementation.close()
+    assert columns["sandbox"][0] == columns["in process"][0] == 5, columns
+    assert all(1 <= c <= 7 for c in columns["sandbox"])
