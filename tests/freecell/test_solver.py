@@ -1,9 +1,12 @@
 """The solver: its solutions, replayed through the reference's MIS routines, win (not a conformance test)."""
 
+import random
+
 import pytest
 
-from reference_games.freecell import board_adt, card_adt, stack_adt
+from reference_games.freecell import board_adt, card_adt, solver_model, stack_adt
 from reference_games.freecell.deals import deal
+from reference_games.freecell.exceptions import FreecellError
 from reference_games.freecell.game import Table
 from reference_games.freecell.solver import Position, solve
 
@@ -40,6 +43,59 @@ def test_the_hardest_deals_of_the_first_thousand_are_solved_and_their_solutions_
     position = Position(tuple(map(tuple, deal(number))))
     found = solve(position)
     assert found.solved and replay(position, found.calls).hasWon()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [285, 392, 657, 672, 679, 771, 821, 851, 917])
+def test_the_deals_the_single_estimate_solver_lost_are_solved_and_their_solutions_win(number):
+    # Each stalled one greedy estimate within 100,000 positions; the later estimates win them.
+    position = Position(tuple(map(tuple, deal(number))))
+    found = solve(position)
+    assert found.solved and replay(position, found.calls).hasWon()
+
+
+ROUTINES = [("moveColToCol", 8, 8), ("moveColToFree", 8, 4), ("moveFreeToCol", 4, 8), ("moveColToWin", 8, 4), ("moveFreeToWin", 4, 4)]
+
+
+def legal_moves(position: Position):
+    """Every single-card MIS call the reference accepts on ``position``, with the position after it."""
+    for routine, sources, targets in ROUTINES:
+        for a in range(sources):
+            for b in range(targets):
+                board = TABLE.new_board(position)
+                try:
+                    getattr(board, routine)(a, b)
+                except FreecellError:
+                    continue
+                yield (routine, a, b), TABLE.read(board)
+
+
+def model_state(position: Position):
+    cascades = [[solver_model.code(*c) for c in cascade] for cascade in position.cascades]
+    cells = [solver_model.code(*c) for c in position.cells if c]
+    home = [0] * 4
+    for top in position.foundations:
+        if top:
+            home[solver_model.SUITS.index(top[0])] = top[1]
+    solver_model.settle(cascades, cells, home)
+    return solver_model.state(cascades, cells, home)
+
+
+@pytest.mark.parametrize("seed", [0] + [pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 6)])
+def test_every_legal_single_card_move_leads_to_a_state_the_search_generates(seed):
+    # The proof that a deal has no solution rests on this: the search misses no move.
+    rng = random.Random(seed)
+    position = Position(tuple(map(tuple, deal(rng.randint(1, 32000)))))
+    for _ in range(40):
+        start = model_state(position)
+        reached = {after for _, after in solver_model.successors(start)}
+        moves = list(legal_moves(position))
+        if not moves:
+            break
+        for call, after in moves:
+            state = model_state(after)
+            assert state in reached or state == start, f"{call} from {position} is not searched"
+        position = rng.choice(moves)[1]
 
 
 @pytest.mark.slow
