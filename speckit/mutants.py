@@ -281,6 +281,18 @@ def tests_for(mutant: Mutant, coverage: dict[str, tuple[str, ...]], specificatio
     return found
 
 
+def reference_copy(spec_name: str, destination: Path) -> Path:
+    """A copy of the reference at ``destination`` shaped as a student's package is: the modules of the
+    supplied types re-export the kit's, so what they define (an exception class) is the kit's own."""
+    from .skeleton import supplied_source
+
+    shutil.copytree(kit(spec_name).reference_dir, destination, ignore=shutil.ignore_patterns("__pycache__"))
+    for t in spec_data.load(spec_name).types:
+        if t.supplied and (destination / f"{t.module}.py").is_file():
+            (destination / f"{t.module}.py").write_text(supplied_source(t, kit(spec_name).reference), encoding="utf-8")
+    return destination
+
+
 def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dict], None] | None = None) -> dict[str, dict]:
     """Test every mutant; each result says whether it was killed, and by which test or why."""
     if not mutants:
@@ -295,8 +307,7 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
 
         def one(numbered: tuple[int, Mutant]) -> tuple[str, dict]:
             number, mutant = numbered
-            package = Path(scratch) / f"mutant_{number}"
-            shutil.copytree(reference, package, ignore=shutil.ignore_patterns("__pycache__"))
+            package = reference_copy(spec_name, Path(scratch) / f"mutant_{number}")
             (package / f"{mutant.module}.py").write_text(_mutate(sources[mutant.module], mutant.operator, mutant.occurrence), encoding="utf-8")
             tests = tests_for(mutant, coverage, specification)
             outcome = run_suite(spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT)

@@ -18,8 +18,10 @@ from .strategies import (
     COMPUTER,
     EMPTY,
     HUMAN,
+    PLUS_ARMS,
     SIZES,
     UNDECIDED,
+    X_ARMS,
     BoardModel,
     boards,
     configuration_of,
@@ -172,4 +174,22 @@ def test_rule_XR2_the_board_variable_exists(impl):
 @settings(max_examples=1500)
 @given(model=st.one_of(boards(), shaped_boards(), boards(fill=True)))
 def test_the_rules_hold_on_many_more_boards(impl, model):
+    expect_rules(impl, model)
+
+
+@covers("Configurations.wins", "Configurations.evalBoard")
+@given(n=st.sampled_from(list(SIZES)), data=st.data())
+def test_an_arm_ends_at_the_edge_of_the_board(impl, n, data):
+    """A shape centred on an edge square: each arm that would leave the board has, instead, the same tile on the
+    square across the board (where an index of -1 reaches in a Python list), which does not make it an arm."""
+    symbol = data.draw(st.sampled_from([HUMAN, COMPUTER]), label="symbol")
+    arms = data.draw(st.sampled_from([X_ARMS, PLUS_ARMS]), label="shape")
+    edge = data.draw(st.sampled_from(["top", "bottom", "left", "right"]), label="edge")
+    along = data.draw(st.integers(0, n - 1), label="square along the edge")
+    row, col = {"top": (0, along), "bottom": (n - 1, along), "left": (along, 0), "right": (along, n - 1)}[edge]
+    tiles = {(row, col): symbol}
+    for dr, dc in arms:
+        r, c = row + dr, col + dc
+        tiles[(r % n, c % n)] = symbol  # on the board, or across it when the arm would leave it
+    model = BoardModel(n, data.draw(st.integers(2, 5), label="k"), tiles)
     expect_rules(impl, model)
