@@ -4,7 +4,7 @@ from hypothesis import given
 
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import squares
+from .strategies import COLUMNS, ROWS, squares
 
 
 @covers("square_type.Square")
@@ -24,3 +24,15 @@ def test_squares_are_independent_records(impl, first, second):
     other = impl.square.Square(*second)
     expect_equal((one.column, one.row), first, f"making Square{second} after Square{first} leaves the first record alone")
     expect_equal((other.column, other.row), second, f"Square{second} holds its own column and row")
+
+
+@covers("square_type.Square")
+def test_a_square_ranges_over_the_declared_columns_and_rows(impl):
+    """The unit's constants fix the range of a square's column and row (column_type, row_type)."""
+    unit = impl.module("board_adt")
+    for name, number, field in (("number_of_columns", COLUMNS, "column"), ("number_of_rows", ROWS, "row")):
+        expect_equal(getattr(unit, name, None), number, f"the unit defines {name} = {number}, the largest {field} of a square")
+    for column in range(1, COLUMNS + 1):
+        for row in range(1, ROWS + 1):
+            made = impl.square.Square(column, row)
+            expect_equal((made.column, made.row), (column, row), f"Square({column}, {row}), a square of the {COLUMNS} x {ROWS} board, holds its column and row")

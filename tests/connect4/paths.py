@@ -301,10 +301,14 @@ def numbers(rnd, kind: str, model: int, depth: int = 2) -> Path:
 
     steps, models = [], []
     n = _walk(rnd, steps, models, start_model, choices, 4 if depth else 1)
-    while n != model:
-        step, n = up(rnd, n) if n < model else down(rnd, n)
-        steps.append(step)
-        models.append(n)
+    # Then by way of a peak and a valley: a random walk of a few steps seldom goes down
+    # twice and then up (it would catch a value whose increment depends on its past).
+    waypoints = (max(n, model) + rnd.randint(0, 2), rnd.randint(model - 3 if lowest is None else lowest, model)) if depth else ()
+    for target in (*waypoints, model):
+        while n != target:
+            step, n = up(rnd, n) if n < target else down(rnd, n)
+            steps.append(step)
+            models.append(n)
     return Path(kind, start, start_model, tuple(steps), tuple(models))
 
 

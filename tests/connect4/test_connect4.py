@@ -495,6 +495,24 @@ def test_play_ends_a_scripted_game_as_the_rules_allow(impl, data, model, person,
     expect(announcement != "", f"{where} announces the outcome after showing the final grid", actual=repr(announcement))
 
 
+@covers("Connect4Type.play", "Connect4Type.gameOver")
+@few()
+@given(data=st.data())
+def test_play_from_the_empty_grid_with_the_computer_first_ends_the_game(impl, data):
+    side, make = 4, TreeMaker(impl)
+    script = data.draw(st.permutations(squares(side)), label="the person's moves, in order")
+    game, _, shown = new_game(impl, starts=False, look=1, moves=[f"{r} {c}" for r, c in script])
+    game = impl.connect4.play(put(make, game, side, {}))
+    where = f"play from the empty {side} x {side} grid, the computer (red) moving first, the person answering {', '.join(f'{r} {c}' for r, c in script)}"
+    final = position(make, game, side)
+    expect_equal(impl.connect4.gameOver(game), True, f"gameOver of the game returned by {where}")
+    reds, blues = sum(1 for v in final.values() if v == RED), sum(1 for v in final.values() if v == BLUE)
+    expect(reds - blues in (0, 1), f"the grid at the end of {where} holds the moves of both, red first (E34)", actual=picture(side, final))
+    drawn, announcement = last_board(shown.getvalue(), side)
+    expect_equal(drawn, board(side, final), f"the last board shown by {where} is the final grid")
+    expect(announcement != "", f"{where} announces the outcome after showing the final grid", actual=repr(announcement))
+
+
 @covers("Connect4Type.play")
 def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
     make = TreeMaker(impl)

@@ -538,7 +538,7 @@ def test_each_set_changes_its_component_and_nothing_else(impl, pool, start, step
 
 @covers(
     "GameTreeType.generateLevel", "GameTreeType.getChild", "GameTreeType.getSibling", "GameTreeType.getGrid",
-    "GameTreeType.getLevel", "GameTreeType.getParent",
+    "GameTreeType.getLevel", "GameTreeType.getParent", "GridType.evaluateGrid",  # each child's worth is its evaluateGrid (E29)
 )
 @given(model=positions(empties=st.integers(1, 10), finished_ok=True), first=colours, level=st.integers(0, 3))
 def test_generate_level_gives_one_child_per_empty_square(impl, model, first, level):

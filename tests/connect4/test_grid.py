@@ -959,3 +959,46 @@ def test_evaluate_grid_orders_even_the_hardest_won_grid_above_the_best_grid_not_
         f"evaluateGrid for {colour}: {picture(side, lost)} (the opponent has won) is worth less than {picture(side, fine)} "
         "(the opponent has not won, however promising it looks for them) (E24)",
     )
+
+
+OPEN_THREES = {
+    4: ((1, 2), (2, 4), (3, 3), (4, 1)),
+    6: ((1, 3), (2, 3), (2, 6), (3, 1), (3, 4), (4, 2), (4, 4), (4, 5), (5, 4), (6, 3), (6, 6)),
+}
+"""Squares left empty in a grid filled otherwise with one colour's marks so that nearly every
+line holds three of them and none four: at side 4 all ten lines do (one empty square per row,
+column and diagonal); at side 6 most of the 54 (found by a seeded hill-climb). No random grid
+comes near them: they are the most promising grids not won these sizes allow."""
+
+
+def _full_with_one_line(side: int, owner: str) -> dict:
+    """A full grid where ``owner`` fills the first four squares of row 1 and no other line is filled.
+
+    Elsewhere the colours alternate down each column and by pairs along each row, which
+    fills no line in any direction. Full, so a quick win or loss counts for nothing.
+    """
+    marks = {(r, c): owner if ((c - 1) // 2 + r - 1) % 2 else OTHER[owner] for r in range(1, side + 1) for c in range(1, side + 1)}
+    return marks | {(1, c): owner for c in range(1, 5)}
+
+
+@covers("GridType.evaluateGrid")
+@given(side=st.sampled_from(sorted(OPEN_THREES)), colour=colours)
+def test_evaluate_grid_orders_a_won_grid_above_a_grid_of_open_threes(impl, side, colour):
+    make = Maker(impl)
+    for player, owner in ((colour, colour), (colour, OTHER[colour])):
+        finished = _full_with_one_line(side, owner)
+        threes = {(r, c): owner for r in range(1, side + 1) for c in range(1, side + 1) if (r, c) not in OPEN_THREES[side]}
+        done = impl.grid.evaluateGrid(make.grid(side, finished), make.player(player))
+        going = impl.grid.evaluateGrid(make.grid(side, threes), make.player(player))
+        if owner == player:
+            expect(
+                impl.worth.greaterThan(done, going),
+                f"evaluateGrid for {player}: {picture(side, finished)} ({player} has won) is worth more than "
+                f"{picture(side, threes)} ({player} has not won, but has three in nearly every line) (E24)",
+            )
+        else:
+            expect(
+                impl.worth.lessThan(done, going),
+                f"evaluateGrid for {player}: {picture(side, finished)} ({owner} has won) is worth less than "
+                f"{picture(side, threes)} ({owner} has not won, but has three in nearly every line) (E24)",
+            )
