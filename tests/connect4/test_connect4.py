@@ -309,6 +309,22 @@ def test_how_smart_is_computer_asks_the_games_input_for_a_look_ahead_of_1_or_mor
     expect(impl.level_number.equals(level, make.level_probe(look)), f"{where} is the level number {look}")
 
 
+@covers("Connect4Type.howSmartIsComputer", "Connect4Type.whatSizeGrid", "Connect4Type.newConnect4Type")
+def test_every_side_the_game_accepts_offers_a_look_ahead_of_1(impl):
+    """E40 lets a game refuse sides above 6, but a side it accepts must be playable."""
+    make = TreeMaker(impl)
+    game, _, _ = new_game(impl)
+    for side in range(4, 13):
+        source = scripted([side, 4])
+        impl.connect4.whatSizeGrid(impl.connect4.setInput(game, source))
+        if not left(source):
+            continue  # refused, as E40 allows: the 4 after it was read instead
+        offered, source, _ = new_game(impl, side=side, look=1)
+        where = f"newConnect4Type, the person answering {side} (accepted by whatSizeGrid), y, then a look-ahead of 1"
+        expect_equal(left(source), [], f"answers left unread by {where}")
+        check_level(make, offered, 1, where)
+
+
 @covers("Connect4Type.whatIsHumanMove", "Connect4Type.setInput")
 @given(data=st.data(), side=SIDES, refused=st.sampled_from([None, "row", "column"]), comma=st.booleans())
 def test_what_is_human_move_asks_the_games_input_for_a_square_of_its_grid(impl, data, side, refused, comma):
