@@ -341,6 +341,31 @@ def test_blockL_report_tests(impl, test):
         expect_equal(kit.pair(found, "blockL"), expected, f"blockL(grid, Red) {test}: {what}{shown(model)}")
 
 
+def l_of(column: int, side: int) -> Model:
+    """Two red discs in ``column`` and two beside the square above them, on ``side`` (+1 right, -1 left)."""
+    return Model({(column, 0): RED, (column, 1): RED, (column + side, 2): RED, (column + 2 * side, 2): RED})
+
+
+L_BOUNDS = {
+    "right_at_1": (l_of(1, +1), (1, 2)), "right_at_4": (l_of(4, +1), (4, 2)), "right_at_0": (l_of(0, +1), None),
+    "left_at_5": (l_of(5, -1), (5, 2)), "left_at_2": (l_of(2, -1), (2, 2)), "left_at_6": (l_of(6, -1), None),
+}
+
+
+@covers("GameLogic.blockL")
+@pytest.mark.parametrize("test", L_BOUNDS)
+def test_blockL_keeps_to_the_bounds_of_checkL_table(impl, test):
+    model, expected = L_BOUNDS[test]
+    assert {s for s in SQUARES if model_check_l(model, *s, RED)} == ({expected} if expected else set())
+    kit = Kit(impl)
+    found = kit.logic_ops.blockL(kit.logic(), kit.new_grid(model), kit.space(RED))
+    what = "a right L needs 0 < i < 5, a left L 1 < i < 6 (checkL's table)"
+    if expected is None:
+        expect(found is None, f"blockL(grid, Red) {test}: {what}{shown(model)}", expected=None, actual=found)
+    else:
+        expect_equal(kit.pair(found, "blockL"), expected, f"blockL(grid, Red) {test}: {what}{shown(model)}")
+
+
 @covers("GameLogic.blockL")
 @given(model=st.one_of(played_grids, free_grids), colour=colours)
 def test_blockL_finds_an_L_exactly_when_there_is_one(impl, model, colour):
@@ -425,6 +450,8 @@ MOVES = {
     "bb1": (Model(), [], 2, "canPlaceCheck = True: that column"),
     "bb2": (Model(), [[x, 0] for x in range(WIDTH)], 2, "canPlaceCheck = False and reps reaches the width: a legal column all the same"),
     "bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: the next column on"),
+    "bb2_full": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells), [[x, 0] for x in range(WIDTH)], 2,
+                 "every column refused and the first ones full: the first column on that is not full (erratum S11)"),
 }
 
 
