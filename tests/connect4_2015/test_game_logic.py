@@ -349,6 +349,9 @@ def l_of(column: int, side: int) -> Model:
 L_BOUNDS = {
     "right_at_1": (l_of(1, +1), (1, 2)), "right_at_4": (l_of(4, +1), (4, 2)), "right_at_0": (l_of(0, +1), None),
     "left_at_5": (l_of(5, -1), (5, 2)), "left_at_2": (l_of(2, -1), (2, 2)), "left_at_6": (l_of(6, -1), None),
+    # A disc beside the square at the edge: checkL must not look past the grid for a second one.
+    "right_at_5_by_the_edge": (Model({(5, 0): RED, (5, 1): RED, (6, 2): RED}), None),
+    "left_at_1_by_the_edge": (Model({(1, 0): RED, (1, 1): RED, (0, 2): RED}), None),
 }
 
 
