@@ -453,8 +453,9 @@ MOVES = {
     "bb1": (Model(), [], 2, "canPlaceCheck = True: that column"),
     "bb2": (Model(), [[x, 0] for x in range(WIDTH)], 2, "canPlaceCheck = False and reps reaches the width: a legal column all the same"),
     "bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: the next column on"),
-    "bb2_full": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells), [[x, 0] for x in range(WIDTH)], 2,
-                 "every column refused and the first ones full: the first column on that is not full (erratum S11)"),
+    "bb2_full": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells | {(0, 0): RED, (4, 0): BLUE}),
+                 [[x, 0] for x in range(WIDTH)], 2,
+                 "every column refused and the first ones full: the first column on that is not full, empty or not (erratum S11)"),
 }
 
 
