@@ -456,6 +456,8 @@ MOVES = {
     "bb2_full": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells | {(0, 0): RED, (4, 0): BLUE}),
                  [[x, 0] for x in range(WIDTH)], 2,
                  "every column refused and the first ones full: the first column on that is not full, empty or not (erratum S11)"),
+    "bb2_full_then_empty": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells), [[x, 0] for x in range(WIDTH)], 2,
+                            "every column refused and the first ones full: the first column on that is not full (erratum S11)"),
 }
 
 
