@@ -266,10 +266,22 @@ def under_red_three() -> Model:
     return model
 
 
+def under_red_top_row() -> Model:
+    """under_red_three one row up: red on the top row of columns 0-2, and (3,4) supports (3,5)."""
+    model = Model({(x, y): c for (x, y), c in SUPPORT.items() if x <= 3})
+    for x, colours_up in enumerate(((BLUE, RED), (RED, BLUE), (BLUE, RED))):
+        model.put(x, 3, colours_up[0])
+        model.put(x, 4, colours_up[1])
+        model.put(x, 5, RED)
+    model.put(3, 3, BLUE)
+    return model
+
+
 UNSUPPORTED = {
     "bb1": (under_red_three(), {(3, 3)}, "(3,3) Empty and a red disc on (3,4) would complete four"),
     "bb2": (Model({(x, y): c for (x, y), c in SUPPORT.items() if x <= 3}), set(), "(3,3) Empty, nothing completed above it"),
     "bb3": (Model({**under_red_three().cells, (3, 3): BLUE, (3, 4): BLUE}), set(), "(3,3) not Empty"),
+    "bb1_top_row": (under_red_top_row(), {(3, 4)}, "(3,4) Empty and a red disc on (3,5), the top row, would complete four"),
 }
 
 
