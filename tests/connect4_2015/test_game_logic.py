@@ -367,6 +367,18 @@ L_BOUNDS = {
 }
 
 
+def broken_l(column: int, side: int, square: tuple[int, int]) -> Model:
+    """l_of(column, side) with ``square`` (one of its discs, or the square it completes) taken by a blue disc."""
+    model = l_of(column, side)
+    model.put(*square, BLUE)
+    return model
+
+
+for _column, _side in ((2, +1), (4, -1)):
+    for _square in (*l_of(_column, _side).cells, (_column, 2)):
+        L_BOUNDS[f"{'right' if _side > 0 else 'left'}_at_{_column}_but_{_square[0]}_{_square[1]}_blue"] = (broken_l(_column, _side, _square), None)
+
+
 @covers("GameLogic.blockL")
 @pytest.mark.parametrize("test", L_BOUNDS)
 def test_blockL_keeps_to_the_bounds_of_checkL_table(impl, test):
@@ -405,6 +417,8 @@ CAN_PLACE = {
     "bb1": (Model(), [[3, 0]], 3, False, "pair[0] == x_Pos"),
     "bb2": (full_column(3), [[5, 0]], 3, False, "pair[0] != x_Pos and the top of the column is not Empty"),
     "bb3": (Model(), [[5, 0]], 3, True, "pair[0] != x_Pos and the top of the column is Empty"),
+    "bb3_five": (Model({(3, y): RED if y % 2 else BLUE for y in range(HEIGHT - 1)}), [[5, 0]], 3, True,
+                 "pair[0] != x_Pos and the top of the column is Empty, the square under it taken"),
 }
 
 
@@ -421,6 +435,7 @@ FIND_Y = {
     "bb1_off_right": (Model(), 7, -1, "x > g.getWidth() - 1"),
     "bb1_full": (full_column(3), 3, -1, "the column is full"),
     "bb2": (Model({(3, y): RED if y % 2 else BLUE for y in range(4)}), 3, 4, "(3,4) is Empty: it returns 4"),
+    "bb2_top": (Model({(3, y): RED if y % 2 else BLUE for y in range(HEIGHT - 1)}), 3, 5, "(3,5), the top square, is Empty: it returns 5"),
 }
 
 
