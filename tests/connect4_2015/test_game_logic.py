@@ -497,6 +497,8 @@ def test_moveRight_and_moveLeft_report_tests(impl, test):
     for name, step in (("moveRight", 1), ("moveLeft", -1)):
         found = getattr(kit.logic_ops, name)(kit.logic(), grid, list(dont_place), x, 0)
         expect_equal(kit.pair(found, name), model_move(model, dont_place, x, step), f"{name}(grid, {dont_place}, {x}, 0) {test}: {what}{shown(model)}")
+        found = getattr(kit.logic_ops, name)(kit.logic(), grid, list(dont_place), x)
+        expect_equal(kit.pair(found, name), model_move(model, dont_place, x, step), f"{name}(grid, {dont_place}, {x}), reps left out (erratum S11) {test}: {what}{shown(model)}")
 
 
 @covers("GameLogic.moveRight", "GameLogic.moveLeft", "GameLogic.canPlaceCheck", "GameLogic.findY", "GameLogic.findSpot")
@@ -527,6 +529,8 @@ def test_column_choices_agree_with_the_model(impl, game, x, reps, dont, four):
 FIND_SPOT = {
     "bb1": (Model(), [], 2, "canPlaceCheck = True: returns the pair in column 2"),
     "bb2_bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: moveRight's or moveLeft's pair, chosen at random"),
+    "bb2_bb3_all_refused": (full_column(4), [[x, 0] for x in range(WIDTH)], 2,
+                            "canPlaceCheck = False for every column: moveRight's or moveLeft's pair, both column 2 (erratum S11)"),
 }
 
 
