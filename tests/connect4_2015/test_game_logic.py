@@ -266,10 +266,22 @@ def under_red_three() -> Model:
     return model
 
 
+def under_red_top_row() -> Model:
+    """under_red_three one row up: red on the top row of columns 0-2, and (3,4) supports (3,5)."""
+    model = Model({(x, y): c for (x, y), c in SUPPORT.items() if x <= 3})
+    for x, colours_up in enumerate(((BLUE, RED), (RED, BLUE), (BLUE, RED))):
+        model.put(x, 3, colours_up[0])
+        model.put(x, 4, colours_up[1])
+        model.put(x, 5, RED)
+    model.put(3, 3, BLUE)
+    return model
+
+
 UNSUPPORTED = {
     "bb1": (under_red_three(), {(3, 3)}, "(3,3) Empty and a red disc on (3,4) would complete four"),
     "bb2": (Model({(x, y): c for (x, y), c in SUPPORT.items() if x <= 3}), set(), "(3,3) Empty, nothing completed above it"),
     "bb3": (Model({**under_red_three().cells, (3, 3): BLUE, (3, 4): BLUE}), set(), "(3,3) not Empty"),
+    "bb1_top_row": (under_red_top_row(), {(3, 4)}, "(3,4) Empty and a red disc on (3,5), the top row, would complete four"),
 }
 
 
@@ -341,6 +353,46 @@ def test_blockL_report_tests(impl, test):
         expect_equal(kit.pair(found, "blockL"), expected, f"blockL(grid, Red) {test}: {what}{shown(model)}")
 
 
+def l_of(column: int, side: int) -> Model:
+    """Two red discs in ``column`` and two beside the square above them, on ``side`` (+1 right, -1 left)."""
+    return Model({(column, 0): RED, (column, 1): RED, (column + side, 2): RED, (column + 2 * side, 2): RED})
+
+
+L_BOUNDS = {
+    "right_at_1": (l_of(1, +1), (1, 2)), "right_at_4": (l_of(4, +1), (4, 2)), "right_at_0": (l_of(0, +1), None),
+    "left_at_5": (l_of(5, -1), (5, 2)), "left_at_2": (l_of(2, -1), (2, 2)), "left_at_6": (l_of(6, -1), None),
+    # A disc beside the square at the edge: checkL must not look past the grid for a second one.
+    "right_at_5_by_the_edge": (Model({(5, 0): RED, (5, 1): RED, (6, 2): RED}), None),
+    "left_at_1_by_the_edge": (Model({(1, 0): RED, (1, 1): RED, (0, 2): RED}), None),
+}
+
+
+def broken_l(column: int, side: int, square: tuple[int, int]) -> Model:
+    """l_of(column, side) with ``square`` (one of its discs, or the square it completes) taken by a blue disc."""
+    model = l_of(column, side)
+    model.put(*square, BLUE)
+    return model
+
+
+for _column, _side in ((2, +1), (4, -1)):
+    for _square in (*l_of(_column, _side).cells, (_column, 2)):
+        L_BOUNDS[f"{'right' if _side > 0 else 'left'}_at_{_column}_but_{_square[0]}_{_square[1]}_blue"] = (broken_l(_column, _side, _square), None)
+
+
+@covers("GameLogic.blockL")
+@pytest.mark.parametrize("test", L_BOUNDS)
+def test_blockL_keeps_to_the_bounds_of_checkL_table(impl, test):
+    model, expected = L_BOUNDS[test]
+    assert {s for s in SQUARES if model_check_l(model, *s, RED)} == ({expected} if expected else set())
+    kit = Kit(impl)
+    found = kit.logic_ops.blockL(kit.logic(), kit.new_grid(model), kit.space(RED))
+    what = "a right L needs 0 < i < 5, a left L 1 < i < 6 (checkL's table)"
+    if expected is None:
+        expect(found is None, f"blockL(grid, Red) {test}: {what}{shown(model)}", expected=None, actual=found)
+    else:
+        expect_equal(kit.pair(found, "blockL"), expected, f"blockL(grid, Red) {test}: {what}{shown(model)}")
+
+
 @covers("GameLogic.blockL")
 @given(model=st.one_of(played_grids, free_grids), colour=colours)
 def test_blockL_finds_an_L_exactly_when_there_is_one(impl, model, colour):
@@ -365,6 +417,8 @@ CAN_PLACE = {
     "bb1": (Model(), [[3, 0]], 3, False, "pair[0] == x_Pos"),
     "bb2": (full_column(3), [[5, 0]], 3, False, "pair[0] != x_Pos and the top of the column is not Empty"),
     "bb3": (Model(), [[5, 0]], 3, True, "pair[0] != x_Pos and the top of the column is Empty"),
+    "bb3_five": (Model({(3, y): RED if y % 2 else BLUE for y in range(HEIGHT - 1)}), [[5, 0]], 3, True,
+                 "pair[0] != x_Pos and the top of the column is Empty, the square under it taken"),
 }
 
 
@@ -381,6 +435,7 @@ FIND_Y = {
     "bb1_off_right": (Model(), 7, -1, "x > g.getWidth() - 1"),
     "bb1_full": (full_column(3), 3, -1, "the column is full"),
     "bb2": (Model({(3, y): RED if y % 2 else BLUE for y in range(4)}), 3, 4, "(3,4) is Empty: it returns 4"),
+    "bb2_top": (Model({(3, y): RED if y % 2 else BLUE for y in range(HEIGHT - 1)}), 3, 5, "(3,5), the top square, is Empty: it returns 5"),
 }
 
 
@@ -425,6 +480,11 @@ MOVES = {
     "bb1": (Model(), [], 2, "canPlaceCheck = True: that column"),
     "bb2": (Model(), [[x, 0] for x in range(WIDTH)], 2, "canPlaceCheck = False and reps reaches the width: a legal column all the same"),
     "bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: the next column on"),
+    "bb2_full": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells | {(0, 0): RED, (4, 0): BLUE}),
+                 [[x, 0] for x in range(WIDTH)], 2,
+                 "every column refused and the first ones full: the first column on that is not full, empty or not (erratum S11)"),
+    "bb2_full_then_empty": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells), [[x, 0] for x in range(WIDTH)], 2,
+                            "every column refused and the first ones full: the first column on that is not full (erratum S11)"),
 }
 
 
@@ -437,6 +497,8 @@ def test_moveRight_and_moveLeft_report_tests(impl, test):
     for name, step in (("moveRight", 1), ("moveLeft", -1)):
         found = getattr(kit.logic_ops, name)(kit.logic(), grid, list(dont_place), x, 0)
         expect_equal(kit.pair(found, name), model_move(model, dont_place, x, step), f"{name}(grid, {dont_place}, {x}, 0) {test}: {what}{shown(model)}")
+        found = getattr(kit.logic_ops, name)(kit.logic(), grid, list(dont_place), x)
+        expect_equal(kit.pair(found, name), model_move(model, dont_place, x, step), f"{name}(grid, {dont_place}, {x}), reps left out (erratum S11) {test}: {what}{shown(model)}")
 
 
 @covers("GameLogic.moveRight", "GameLogic.moveLeft", "GameLogic.canPlaceCheck", "GameLogic.findY", "GameLogic.findSpot")
@@ -467,6 +529,8 @@ def test_column_choices_agree_with_the_model(impl, game, x, reps, dont, four):
 FIND_SPOT = {
     "bb1": (Model(), [], 2, "canPlaceCheck = True: returns the pair in column 2"),
     "bb2_bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: moveRight's or moveLeft's pair, chosen at random"),
+    "bb2_bb3_all_refused": (full_column(4), [[x, 0] for x in range(WIDTH)], 2,
+                            "canPlaceCheck = False for every column: moveRight's or moveLeft's pair, both column 2 (erratum S11)"),
 }
 
 

@@ -242,3 +242,19 @@ def test_off_the_grid_no_spot_is_valid_and_no_square_can_be_read_or_set(impl, sq
     expect(raises_index_error(lambda: kit.grid_ops.getSpaceType(grid, *square)), f"getSpaceType{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
     expect(raises_index_error(lambda: kit.grid_ops.setSpace(grid, *square, kit.space(RED))), f"setSpace{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
     expect(kit.read(grid) == model, f"a refused setSpace{square} changes nothing", expected=shown(model), actual=shown(kit.read(grid)))
+
+
+JUST_OFF = [(-1, 0), (WIDTH, 0), (0, -1), (0, HEIGHT), (-1, -1), (WIDTH, HEIGHT), (WIDTH - 1, -1), (WIDTH - 1, HEIGHT)]
+
+
+@covers("Grid.isValidSpot", "Grid.isSupported", "Grid.getSpaceType", "Grid.setSpace")
+@pytest.mark.parametrize("square", JUST_OFF, ids=lambda s: f"{s[0]}_{s[1]}")
+def test_the_squares_just_off_each_edge_are_off_the_grid(impl, square):
+    kit = Kit(impl)
+    for model in (Model(), all_of(RED)):
+        grid = kit.new_grid(model)
+        expect_equal(kit.grid_ops.isValidSpot(grid, *square), False, f"isValidSpot{square}: one step off the {WIDTH} x {HEIGHT} grid{shown(model)}")
+        expect(raises_index_error(lambda: kit.grid_ops.getSpaceType(grid, *square)), f"getSpaceType{square} one step off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    grid = kit.grid_ops.Grid()
+    expect(raises_index_error(lambda: kit.grid_ops.setSpace(grid, *square, kit.space(RED))), f"setSpace{square} one step off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(kit.read(grid) == Model(), f"a refused setSpace{square} changes nothing", expected=shown(Model()), actual=shown(kit.read(grid)))

@@ -148,3 +148,31 @@ def test_aiTurn_on_the_empty_grid_and_the_report_openings(impl):
     kit = Kit(impl)
     ai_move(kit, Model(), RED, "on the empty grid")
     ai_move(kit, Model({(3, 0): BLUE}), RED, "after the player took (3, 0)")
+
+
+@covers("Player.aiTurn")
+@given(game=unfinished_games)
+def test_aiTurn_asked_again_about_the_same_grid_still_answers_by_the_rules(impl, game):
+    """aiTurn is a query: the controller may ask again before any disc is placed (nothing new from the opponent)."""
+    model, _, to_move = game
+    kit = Kit(impl)
+    grid = kit.new_grid(model)
+    player = kit.impl.player.Player(kit.space(to_move), True)
+    wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
+    for asked in range(1, 4):
+        square = kit.pair(kit.impl.player.aiTurn(player, grid), f"aiTurn asked {asked} times")
+        expect(model.valid(*square), f"aiTurn asked {asked} times about the same grid returns a square where a disc may be placed{shown(model)}", expected="a valid spot", actual=square)
+        if wins or losses:
+            expect(square in (wins or losses), f"aiTurn asked {asked} times takes a win in one, else blocks{shown(model)}", expected=squares_text(wins or losses), actual=square)
+    got = kit.read(grid)
+    expect(got == model, "aiTurn leaves the grid as it was: the controller places the disc", expected=shown(model), actual=shown(got))
+
+
+@covers("Player.aiTurn")
+@pytest.mark.parametrize("taken", [(4, 0), (2, 0)], ids=["right_of_3_0_taken", "left_of_3_0_taken"])
+def test_aiTurn_opening_beside_a_taken_square_stays_valid(impl, taken):
+    """The opponent holds (3, 0) and one square beside it: the opening's random side may be taken (precondition allows it)."""
+    kit = Kit(impl)
+    model = Model({(3, 0): BLUE, taken: BLUE})
+    for _ in range(16):  # fresh players: both random sides are drawn
+        ai_move(kit, model, RED, f"after the opponent took (3, 0) and {taken}")
