@@ -173,3 +173,22 @@ def _entry_points(wheel) -> str:
     """The wheel's console scripts, as its entry_points.txt lists them."""
     archive = zipfile.ZipFile(wheel)
     return archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt"))).decode()
+
+
+@pytest.mark.slow
+def test_the_xplus_bundles_program_plays_only_on_the_students_package(tmp_path):
+    bundle = build("xplus", tmp_path / "bundle", docs=False)
+    names = zipfile.ZipFile(bundle.wheel).namelist()
+    assert "reference_games/xplus/program.py" in names and solution_modules(names) == []
+    assert "xplus = reference_games.xplus.program:main" in _entry_points(bundle.wheel)
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(bundle.wheel).extractall(unpacked)
+    shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "alt_xplus", tmp_path / "mine")
+    env = {"PYTHONPATH": str(unpacked), "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    program = [sys.executable, "-m", "reference_games.xplus.program", "3", "3", "1"]
+    alone = subprocess.run(program, cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert alone.returncode == 1 and alone.stdout == ""
+    assert alone.stderr == "xplus: give your package with --impl PATH (for instance: xplus --impl mypkg); this kit has no reference implementation to play on\n"
+    played = subprocess.run([*program, "--impl", "mine"], input="1 1\n", cwd=tmp_path, capture_output=True, text=True, env=env, timeout=900)
+    assert played.returncode == 0 and "Traceback" not in played.stderr, played.stderr
+    assert "The computer plays row" in played.stdout
