@@ -13,8 +13,9 @@ The computer's play is deterministic: among equally good moves it takes the firs
 by row. ``--seed`` seeds Python's random numbers all the same, so that a session stays
 reproducible should the game ever use them.
 
-``--impl PATH`` plays on a student's package instead: once it passes the conformance
-check of :func:`speckit.playable.load_for_play`, each game is the package's own
+``--impl PATH`` plays on a student's package instead (:mod:`adt.play_package`, the
+student bundle's ``connect4``): once it passes the conformance check of
+:func:`speckit.playable.load_for_play`, each game is the package's own
 ``newConnect4Type`` (asking its questions) and ``play``, on the supplied display and
 input. The options that answer questions apply to the reference only.
 """
@@ -22,9 +23,7 @@ input. The options that answer questions apply to the reference only.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
 from collections.abc import Sequence
 
 from . import colour as colour_adt
@@ -32,16 +31,14 @@ from . import connect4
 from . import display as display_adt
 from . import game_tree as game_tree_adt
 from . import grid as grid_adt
-from . import input as input_adt
 from . import player as player_adt
 from . import symbol as symbol_adt
 from .connect4 import LARGEST, LOOK_AHEAD_LIMITS, Connect4
 from .dimension import SMALLEST, Dimension
 from .display import Display
-from .input import EndOfInput, Input
+from .input import Input
 from .level_number import LevelNumber
-
-RULES = "Connect-4: get four of your marks in a line, across, down or diagonally. Any empty square is a move."
+from .play_package import package_game, session
 
 
 def main(argv: Sequence[str] | None = None, *, input: Input | None = None, display: Display | None = None) -> int:
@@ -51,31 +48,9 @@ def main(argv: Sequence[str] | None = None, *, input: Input | None = None, displ
     """
     options = _options(argv)
     random.seed(options.seed)
-    game = _reference_game if options.impl is None else _package_game(options)
-    input = input_adt.newInputType() if input is None else input
-    display = display_adt.newDisplayType() if display is None else display
-    try:
-        display_adt.showMessage(display, RULES)
-        try:
-            while True:
-                game(input, display, options)
-                if not input_adt.readYesNo(input, "Play again? (y/n) "):
-                    break
-        except EndOfInput:
-            pass
-        except KeyboardInterrupt:
-            display_adt.showMessage(display, "\nGoodbye.")
-            return 130
-        except PackageFailed as e:
-            print(f"connect4: {e}", file=sys.stderr)
-            return 1
-        display_adt.showMessage(display, "Goodbye.")
-    except BrokenPipeError:
-        # The reader of the output has gone (``connect4 | head``): leave quietly, and point
-        # standard output at the null device so Python's flush at exit cannot fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
-    return 0
+    if options.impl is not None:
+        return session(package_game(options.impl), input=input, display=display)
+    return session(lambda input, display: _reference_game(input, display, options), input=input, display=display)
 
 
 def _options(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -132,33 +107,6 @@ def _whole_number(low: int, high: int):
 def _reference_game(input: Input, display: Display, options: argparse.Namespace) -> None:
     """Play one game on the reference."""
     connect4.play(_new_game(input, display, options))
-
-
-class PackageFailed(Exception):
-    """An operation of the package given with ``--impl`` raised an exception during a game."""
-
-
-def _package_game(options: argparse.Namespace):
-    """A function playing one game with the Connect4Type of the package at ``--impl``, once it passes the check."""
-    from speckit.impl import _where
-    from speckit.playable import load_for_play
-
-    implementation = load_for_play(options.impl, "connect4", program="connect4", types=["Connect4Type"])
-    game_ops = implementation.module("connect4")
-
-    def play(input: Input, display: Display, options: argparse.Namespace) -> None:
-        operation = "newConnect4Type"
-        try:
-            game = game_ops.newConnect4Type(input, display)
-            operation = "play"
-            game_ops.play(game)
-        except (EndOfInput, KeyboardInterrupt, BrokenPipeError):
-            raise
-        except Exception as e:  # noqa: BLE001 - whatever the package's code raised, said in one line
-            where = _where(e, implementation.package.__path__[0])
-            raise PackageFailed(f"the package's Connect4Type.{operation} raised {type(e).__name__}{where}: {e}") from None
-
-    return play
 
 
 def _new_game(input: Input, display: Display, options: argparse.Namespace) -> Connect4:

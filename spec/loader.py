@@ -91,6 +91,7 @@ def _load_kit(table: dict | None) -> KitDeclaration:
             other_tests=tuple(table.get("other_tests", ())),
             time_limits={name: float(seconds) for name, seconds in table.get("time_limits", {}).items()},
             scripts=tuple(table.get("scripts", ())),
+            student_scripts=dict(table.get("student_scripts", {})),
             main=bool(table.get("main", False)),
         )
     except KeyError as e:

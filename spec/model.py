@@ -256,6 +256,10 @@ class KitDeclaration:
     """Seconds one call may take, for the operations that search or play (``Type.operation``)."""
     scripts: tuple[str, ...] = ()
     """The console scripts of the specification's programs."""
+    student_scripts: dict[str, str] = attrs.field(factory=dict)
+    """The programs a student bundle ships, as console script name -> ``module:function``
+    (``connect4 = "adt.play_package:main"``): each plays on a student's package
+    (``--impl PATH``) and, with the kit modules it imports, carries no module students write."""
     main: bool = False
     """The kit's main specification: what a command that is not told ``--spec`` works on."""
 

@@ -15,15 +15,21 @@ that fails, unless
 So a game never stops halfway with a traceback from an operation not written yet. A
 package that passed is remembered by the content of its files (in the user's cache
 folder), and its next game starts at once.
+
+A student bundle ships the programs its specification's ``[kit] student_scripts``
+declares, with no reference: run without ``--impl`` they say so (:func:`needs_a_package`),
+and a program reaches the reference only through :func:`reference_module`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
 
 import spec as spec_data
 
@@ -66,6 +72,22 @@ def load_for_play(path: str | os.PathLike, spec_name: str, *, program: str, type
             raise Refused(f"{where}: {problem}\n{_advice(specification, folder)}")
         _remember(digest)
     return implementation
+
+
+def needs_a_package(program: str) -> Refused:
+    """The refusal of a program run without ``--impl`` in a kit that holds no reference (a student bundle)."""
+    return Refused(
+        f"{program}: give your package with --impl PATH (for instance: {program} --impl mypkg); "
+        "this kit has no reference implementation to play on"
+    )
+
+
+def reference_module(spec_name: str, module: str, *, program: str) -> ModuleType:
+    """The module ``module`` of the specification's reference; :func:`needs_a_package` where the kit has none."""
+    reference = spec_data.load(spec_name).kit.reference
+    if not reference:
+        raise needs_a_package(program)
+    return importlib.import_module(f"{reference}.{module}")
 
 
 def needed_types(specification, types: Iterable[str]) -> list[str]:

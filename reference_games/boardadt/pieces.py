@@ -4,7 +4,8 @@ Both programs, their console and their turtle window reach a package only throug
 :class:`Pieces`, which holds the contract's names: the class ``Board``, the colours
 ``red`` and ``blue`` (told apart with ``==`` only, as the contract allows) and the record
 class ``Square``. :func:`reference` gives the reference's; :func:`of_package` a student's
-package given with ``--impl PATH``, once it passes the conformance check.
+package given with ``--impl PATH``, once it passes the conformance check. The reference
+is reached by name only, so that the student bundle ships both programs without it.
 """
 
 from __future__ import annotations
@@ -41,13 +42,16 @@ class Pieces:
         return self.blue if colour == self.red else self.red
 
 
-def reference() -> Pieces:
-    """The reference implementation's pieces."""
-    from .board_adt import Board
-    from .color import blue, red
-    from .square import Square
+def reference(program: str = "boardadt") -> Pieces:
+    """The reference implementation's pieces (where the kit has no reference, a student
+    bundle's, SystemExit saying that ``program`` needs ``--impl PATH``)."""
+    from speckit.playable import reference_module
 
-    return Pieces(Board, red, blue, Square)
+    def module(name: str):
+        return reference_module("boardadt", name, program=program)
+
+    color = module("color")
+    return Pieces(module("board_adt").Board, color.red, color.blue, module("square").Square)
 
 
 def of_package(path: str, program: str) -> Pieces:
@@ -61,4 +65,4 @@ def of_package(path: str, program: str) -> Pieces:
 
 def chosen(path: str | None, program: str) -> Pieces:
     """The pieces of ``--impl PATH``, or the reference's when no path is given."""
-    return reference() if path is None else of_package(path, program)
+    return reference(program) if path is None else of_package(path, program)

@@ -99,12 +99,12 @@ def play_game(configurations, size: int, max_levels: int, *, ask=input, out: Tex
 
 
 def configurations_class(impl: str | None):
-    """The Configurations class of the package at ``impl``, or the reference's."""
-    if impl is None:
-        from .configurations import Configurations
+    """The Configurations class of the package at ``impl``, or the reference's (reached by name,
+    so that the student bundle ships this program without it)."""
+    from speckit.playable import load_for_play, reference_module
 
-        return Configurations
-    from speckit.playable import load_for_play
+    if impl is None:
+        return reference_module("xplus", "configurations", program="xplus").Configurations
 
     module = load_for_play(impl, "xplus", program="xplus", types=["Configurations"]).module("configurations")
     cls = getattr(module, "Configurations", None)

@@ -1,7 +1,8 @@
 """The student bundle: what an instructor hands to students, with no solution and no hidden test.
 
 It holds an installable wheel (the kit's machinery, one specification's data, the
-modules the contract supplies, under their own import names, and the visible part of
+modules the contract supplies, under their own import names, the programs ``[kit]
+student_scripts`` declares, which play on the student's package, and the visible part of
 the conformance suite, so that ``speckit check`` and ``speckit skeleton`` work) and a
 docs site built from the same data. It leaves out the reference implementation, the
 zoo, the alternative implementations, the rubric and every test the rubric hides: a
@@ -54,7 +55,7 @@ def build(spec_name: str, out: Path, *, docs: bool = True) -> StudentBundle:
         _copy_spec(stage, spec_name)
         supplied = _copy_supplied(stage, kit)
         hidden = _copy_visible_suite(stage, kit, rubric, supplied)
-        _write_project(stage, spec_name, supplied)
+        _write_project(stage, spec_name, supplied, kit.declaration.student_scripts)
         refuse_solution(stage)
         out.mkdir(parents=True)
         wheel = _build_wheel(stage, out)
@@ -93,15 +94,19 @@ def without_solution(text: str) -> str:
 
 
 def _copy_supplied(stage: Path, kit: registry.Kit) -> list[str]:
-    """The supplied modules under their import names, with the kit modules they import; never a contract module."""
+    """The supplied modules and the student programs' modules under their import names, with
+    the kit modules they import; never a contract module."""
     contract = {f"{kit.reference}.{t.module}" for t in spec_data.load(kit.spec).types if not t.supplied}
-    wanted, seen = list(kit.declaration.supplied), []
+    programs = [entry.partition(":")[0] for entry in kit.declaration.student_scripts.values()]
+    wanted, seen = [*kit.declaration.supplied, *programs], []
     while wanted:
         module = wanted.pop()
         if module in seen:
             continue
         if module in contract:
-            raise BundleError(f"the supplied modules import {module}, a module students write: it cannot go into a student bundle")
+            raise BundleError(
+                f"the supplied modules or the student programs import {module}, a module students write: it cannot go into a student bundle"
+            )
         seen.append(module)
         path = REPO_ROOT.joinpath(*module.split(".")).with_suffix(".py")
         target = stage.joinpath(*module.split(".")).with_suffix(".py")
@@ -222,7 +227,7 @@ dependencies = {dependencies}
 
 [project.scripts]
 speckit = "speckit.cli:main"
-
+{scripts}
 [tool.hatch.build.targets.wheel]
 only-include = {include}
 exclude = ["__pycache__", "*.pyc"]
@@ -232,7 +237,7 @@ exclude = ["__pycache__", "*.pyc"]
 """
 
 
-def _write_project(stage: Path, spec_name: str, supplied: list[str]) -> None:
+def _write_project(stage: Path, spec_name: str, supplied: list[str], scripts: dict[str, str]) -> None:
     import tomllib
 
     kit_project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -244,6 +249,7 @@ def _write_project(stage: Path, spec_name: str, supplied: list[str]) -> None:
             title=spec_data.load(spec_name).title.replace('"', "'"),
             dependencies=_toml_list(kit_project["dependencies"]),
             include=_toml_list(roots),
+            scripts="".join(f'"{name}" = "{entry}"\n' for name, entry in sorted(scripts.items())),
         ),
         encoding="utf-8",
     )

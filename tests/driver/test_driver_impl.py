@@ -104,3 +104,40 @@ def test_the_types_checked_are_those_named_and_every_type_they_use():
     everything = playable.needed_types(connect4_spec, ["Connect4Type"])
     assert "DisplayType" not in everything and "InputType" not in everything  # supplied: not the student's
     assert everything == [t.name for t in connect4_spec.types if not t.supplied]
+
+
+def test_the_student_bundles_connect4_plays_a_finished_package(cache):
+    """``adt.play_package`` is the student bundle's ``connect4``: the same game, with no reference module loaded."""
+    program = (
+        "import sys; from adt.play_package import main; status = main(sys.argv[1:]); "
+        "assert not {'adt.connect4', 'adt.grid', 'adt.driver'} & set(sys.modules), sorted(sys.modules); sys.exit(status)"
+    )
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", program, "--impl", str(FINISHED)], input="4\ny\n1\n1 1\n",
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    last_board = done.stdout.split("Row and column:")[-2]
+    assert "1 R" in last_board and last_board.count("B") == 1
+    assert done.stdout.rstrip().endswith("Goodbye.")
+
+
+def test_the_student_bundles_connect4_without_a_package_says_it_needs_one():
+    from adt import play_package
+
+    with pytest.raises(SystemExit, match=r"^connect4: give your package with --impl PATH .*no reference implementation to play on$"):
+        play_package.main([])
+
+
+def test_a_program_asking_for_the_reference_of_a_kit_without_one_is_told_to_give_impl(monkeypatch):
+    import attrs
+
+    import spec as spec_data
+
+    load = spec_data.load
+    monkeypatch.setattr(playable.spec_data, "load", lambda name: attrs.evolve(load(name), kit=attrs.evolve(load(name).kit, reference="")))
+    with pytest.raises(playable.Refused, match=r"^boardadt-connect: give your package with --impl PATH"):
+        playable.reference_module("boardadt", "board_adt", program="boardadt-connect")
+    from reference_games.boardadt.pieces import chosen
+
+    with pytest.raises(playable.Refused, match=r"^boardadt-play-two: give your package"):
+        chosen(None, "boardadt-play-two")

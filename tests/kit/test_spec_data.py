@@ -75,6 +75,9 @@ def test_the_kit_declaration_names_parts_that_exist(name):
     scripts = tomllib.loads((parts.suite_dir.parents[1] / "pyproject.toml").read_text())["project"]["scripts"]
     for script in declared.scripts:
         assert script in scripts, f"{name}: console script {script} is not in pyproject.toml"
+    for script, entry in declared.student_scripts.items():
+        module, _, function = entry.partition(":")
+        assert callable(getattr(importlib.import_module(module), function, None)), f"{name}: student script {script} names {entry}, not a function"
 
 
 def test_exactly_one_specification_is_the_main_one():
