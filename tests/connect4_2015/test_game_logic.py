@@ -6,7 +6,7 @@ changes the grid it is given).
 """
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
@@ -178,6 +178,27 @@ def test_endRegularPlay_report_tests(impl, test):
     kit = Kit(impl)
     found = kit.pairs(kit.logic_ops.endRegularPlay(kit.logic(), kit.new_grid(model)), "endRegularPlay")
     expect(found == expected, f"endRegularPlay {test}: {what}{shown(model)}", expected=squares_text(expected), actual=squares_text(found))
+
+
+@covers("GameLogic.isConnect4", "Grid.setSpace")
+@given(model=grids, updates=st.lists(st.tuples(st.sampled_from(SQUARES), st.sampled_from((RED, BLUE, EMPTY))), min_size=1, max_size=6))
+@example(model=RISING, updates=[((5, 1), EMPTY)])
+def test_one_logic_answers_for_the_grid_as_it_is_now(impl, model, updates):
+    """A grid reached by more setSpace calls after a question gets the answer for its new discs, not the old ones."""
+    kit = Kit(impl)
+    grid = kit.new_grid(model)
+    logic, ops = kit.logic(), kit.logic_ops
+    model = model.copy()
+    history = []
+    for step in [None, *updates]:
+        if step is not None:
+            (x, y), colour = step
+            kit.grid_ops.setSpace(grid, x, y, kit.space(colour))
+            model.put(x, y, colour)
+            history.append(f"setSpace({x}, {y}, {colour})")
+        connected = impl.batch(lambda: [ops.isConnect4(logic, grid, x, y) for x, y in SQUARES])
+        for (x, y), c in zip(SQUARES, connected):
+            expect_equal(c, model.in_four(x, y), f"isConnect4(grid, {x}, {y}) asked again of one GameLogic after {history or 'no change'}{shown(model)}")
 
 
 @covers("GameLogic.isWin", "GameLogic.isConnect4", "GameLogic.endRegularPlay")
