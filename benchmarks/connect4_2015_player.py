@@ -19,18 +19,18 @@ games affordable. Its time per move is printed both per position solved and per 
 played. ``--max-seconds`` stops a match early (the counts then say how many games were
 played).
 
-Figures of one run (2026-11-25, ``nice -n 10`` on 2 cores shared with seven other
-engineers, seed 2015, budget 0.5 s, ``--max-seconds 420``)::
+Figures of one run (2026-11-25, ``nice -n 19`` on 2 cores while a CI run used them,
+seed 2015, budget 0.5 s, no ``--max-seconds``)::
 
-    report player vs random: 1000 games, W/D/L 968/9/23 (96.8% won), 33 s
-      time per move: report player 2.840 ms, random 0.113 ms (9969 and 9494 moves)
-      ratio: a report move costs 25.1 x a random move (baseline, same run)
-    report player vs perfect: 741 games (stopped after 420 s of 1000), W/D/L 6/34/701 (0.8% won), 421 s
-      time per move: report player 3.042 ms, perfect 44.843 ms (8407 and 8737 moves)
-      perfect player: 3684 distinct positions solved (3252 proven within the budget), 106.0 ms per position solved
+    report player vs random: 1000 games, W/D/L 968/9/23 (96.8% won), 7 s
+      time per move: report player 0.613 ms, random 0.021 ms (9969 and 9494 moves)
+      ratio: a report move costs 29.1 x a random move (baseline, same run)
+    report player vs perfect: 1000 games, W/D/L 14/38/948 (1.4% won), 272 s
+      time per move: report player 0.651 ms, perfect 21.827 ms (11630 and 12078 moves)
+      perfect player: 4839 distinct positions solved (4595 proven within the budget), 54.4 ms per position solved
 
 The perfect player's few losses and draws come from early positions it could not prove
-within its half second (432 of them): there it plays the best guess of a short search.
+within its half second (244 of them): there it plays the best guess of a short search.
 """
 
 from __future__ import annotations
