@@ -77,7 +77,8 @@ class Grader:
             self.suite = self._copy_suite()
             self.graded, self.skipped = self._graded_types()
             hide = [str(self.private), str(self.out), str(self.submissions), str(Path(rubric.source).resolve()), *map(str, extra_hidden)]
-            self.sandbox_files = [self._sandbox_file(slot, hide) for slot in range(self.jobs)]
+            kit_files = self._kit_files()
+            self.sandbox_files = [self._sandbox_file(slot, hide, kit_files) for slot in range(self.jobs)]
         except BaseException:
             self.close()
             raise
@@ -147,15 +148,16 @@ class Grader:
             raise GradeError("no type of the rubric has tests: nothing to grade")
         return graded, skipped
 
-    def _sandbox_file(self, slot: int, hide: list[str]) -> Path:
+    def _sandbox_file(self, slot: int, hide: list[str], kit_files: list[str]) -> Path:
         uid = self.slots[slot]
-        settings = {"uid": uid, "gid": uid, **sandbox_settings(self.rubric.limits), "hide": hide, "kit_files": self._kit_files()}
+        settings = {"uid": uid, "gid": uid, **sandbox_settings(self.rubric.limits), "hide": hide, "kit_files": kit_files}
         path = self.private / f"sandbox-{slot}.json"
         path.write_text(json.dumps(settings, indent=1, sort_keys=True), encoding="utf-8")
         return path
 
     def _kit_files(self) -> list[str]:
-        """The kit's files the sandbox binds, worked out once here rather than in every suite run."""
+        """The kit's files the sandbox binds, worked out once per grader (a probe in a fresh
+        interpreter) rather than in every suite run or for every job."""
         from ..sandbox.bubblewrap import kit_files
 
         return list(kit_files(self.rubric.spec))
