@@ -36,6 +36,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import time
 import traceback
 import types
 from pathlib import Path
@@ -139,7 +140,7 @@ def _with_import_limit(load: Callable[[], Any]) -> Any:
     Where a timer is already running (the operation server's watchdog keeps its own), it is
     left alone: that timer limits the import instead.
     """
-    if not _Alarm.usable() or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0):
+    if not _Alarm.usable() or not _Alarm.pending and signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0):
         return load()
     previous = signal.getsignal(signal.SIGALRM)
     _Alarm.arm(IMPORT_SECONDS)
@@ -148,6 +149,7 @@ def _with_import_limit(load: Callable[[], Any]) -> Any:
     finally:
         _Alarm.disarm()
         if previous is not None and previous is not _on_alarm:
+            _Alarm.cancel()
             signal.signal(signal.SIGALRM, previous)  # whoever had the alarm before has it back
 
 
@@ -348,6 +350,7 @@ class TracedOperation:
         self.operation = operation
         self.module_name = module_name
         self.label = f"{module_name}.{operation.name}"
+        self.qualname = operation.qualname
         primitive = impl.spec.primitives.get(operation.result, "")
         self.expects_bool = primitive == "bool"
         self.time_limit = impl.spec.kit.time_limits.get(operation.qualname, DEFAULT_TIME_LIMIT)
@@ -390,14 +393,14 @@ class TracedOperation:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True
-        qualname = self.operation.qualname
         function = self._found
         if function is None:
             function = self._found = self.function()  # MissingOperation is not kept: it is raised each time
         entry = TRACE.call(self.label, args, kwargs)
         # An operation that hung once fails at once from now on, from the same line,
         # so Hypothesis sees one consistent failure and shrinks it quickly.
-        problem = self.impl.hung.get(qualname)
+        hung = self.impl.hung
+        problem = hung.get(self.qualname) if hung else None
         raised = None
         if problem is None:
             limited = _Alarm.usable()
@@ -408,23 +411,23 @@ class TracedOperation:
                     result = function(*args, **kwargs)
                 finally:
                     if limited:
-                        _Alarm.disarm()
+                        _Alarm.deadline = None
             except BaseException as e:  # noqa: BLE001 - classified below, the rest re-raised
-                kind, problem = failure_of(qualname, e, self.time_limit)
+                kind, problem = failure_of(self.qualname, e, self.time_limit)
                 if kind is None:
                     raise
                 if kind == NOT_IMPLEMENTED:
-                    raise NotImplementedOperation(problem, qualname) from None
+                    raise NotImplementedOperation(problem, self.qualname) from None
                 if kind == HUNG:
-                    self.impl.hung[qualname] = problem
+                    hung[self.qualname] = problem
                 elif kind == FAILED:
                     raised = type(e)
             else:
-                if self.expects_bool:
-                    problem = bool_problem(qualname, result)
+                if self.expects_bool and result is not True and result is not False:
+                    problem = bool_problem(self.qualname, result)
         if problem is not None:
             entry.failed(problem)
-            failure = OperationFailed(problem, qualname)
+            failure = OperationFailed(problem, self.qualname)
             failure.raised = raised
             raise failure
         entry.returned(result, self.expects_bool)
@@ -465,30 +468,65 @@ def bool_problem(qualname: str, result: Any) -> str | None:
 
 
 def _on_alarm(signum, frame):
-    raise _TimeLimitReached()
+    """The timer went off: stop the running call if it is overdue, else wait for its deadline."""
+    _Alarm.pending = False
+    deadline = _Alarm.deadline
+    if deadline is None:  # between calls: the timer lapses
+        return
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise _TimeLimitReached()
+    _Alarm.set_timer(left)
 
 
 class _Alarm:
-    """Interrupts a call that runs too long (main thread only; elsewhere there is no limit).
+    """Interrupts a call that runs past its time limit (main thread only; elsewhere there is no limit).
 
-    The handler is installed once and the timer armed per call, which keeps a traced call
-    cheap; a handler someone else installed in between is put back in place.
+    One timer serves every call, so that a traced call makes no system call: arming a call
+    records its deadline, and the timer is set only when none is pending or the pending one
+    would go off after that deadline. When the timer goes off it stops the running call if
+    that call is overdue, sets itself for the running call's deadline if not, and lapses
+    between calls. A handler someone else installed meanwhile is put back in place when
+    the next call is armed.
     """
 
-    active = False
+    deadline: float | None = None
+    """When the running call is overdue (:func:`time.monotonic`); None between calls."""
+    pending = False
+    """Whether the timer is set."""
+    expiry = 0.0
+    """When the pending timer goes off."""
+    _main = threading.main_thread().ident
+    _available = hasattr(signal, "setitimer")
 
     @classmethod
     def usable(cls) -> bool:
-        return not cls.active and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        return cls.deadline is None and cls._available and threading.get_ident() == cls._main
 
     @classmethod
     def arm(cls, seconds: float) -> None:
-        if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
-            signal.signal(signal.SIGALRM, _on_alarm)
-        cls.active = True
+        now = time.monotonic()
+        cls.deadline = now + seconds
+        if not cls.pending or cls.expiry > cls.deadline or _signal.getsignal(signal.SIGALRM) is not _on_alarm:
+            if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
+                signal.signal(signal.SIGALRM, _on_alarm)
+            cls.set_timer(seconds, now)
+
+    @classmethod
+    def set_timer(cls, seconds: float, now: float | None = None) -> None:
+        cls.expiry = (time.monotonic() if now is None else now) + seconds
+        cls.pending = True
         signal.setitimer(signal.ITIMER_REAL, seconds)
 
     @classmethod
     def disarm(cls) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        cls.active = False
+        """The call is over (the timer, if pending, lapses when it goes off)."""
+        cls.deadline = None
+
+    @classmethod
+    def cancel(cls) -> None:
+        """Stop the timer too: before the alarm's handler is handed back to someone else."""
+        cls.deadline = None
+        if cls.pending:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            cls.pending = False

@@ -20,40 +20,43 @@ MAX_LINES = 40
 
 
 class Entry:
-    """One call: what was called with what, and what came of it."""
+    """One call: what was called with what, and what came of it.
 
-    __slots__ = ("trace", "label", "arguments", "name", "outcome")
+    Recording a call keeps only references (it runs on every operation); the text of a
+    call is made when a failure shows the trace (:meth:`Trace.render`).
+    """
 
-    def __init__(self, trace: "Trace", label: str, arguments: list[str]):
-        self.trace = trace
+    __slots__ = ("label", "args", "keywords", "result", "named", "problem")
+
+    def __init__(self, label: str, args: tuple, keywords: dict[str, Any] | None):
         self.label = label
-        self.arguments = arguments
-        """Each argument as it appears: its short name, or its repr."""
-        self.name = 0
-        """The short name (``v<name>``) given to the value the call returned, if any."""
-        self.outcome = ""
-        """What is shown after the call: `` -> value`` or ``  !! problem``."""
-
-    @property
-    def args(self) -> str:
-        return ", ".join(self.arguments)
+        self.args = args
+        self.keywords = keywords
+        self.result: Any = _NO_RESULT
+        """What the call returned, once it has returned."""
+        self.named = False
+        """Whether the result is a value the trace names (``v3``) rather than shows."""
+        self.problem = ""
+        """Why the call failed, if it did."""
 
     def returned(self, value: Any, primitive: bool) -> None:
-        if primitive or value is None or isinstance(value, (int, str, float, tuple)) and not self.trace.knows(value):
-            self.outcome = f" -> {value!r}"
-        else:
-            self.name = self.trace.number(value)
+        self.result = value
+        self.named = not (primitive or value is None or isinstance(value, (int, str, float, tuple)))
 
     def failed(self, problem: str) -> None:
-        self.outcome = "  !! " + problem
+        self.problem = problem
 
-    def render(self) -> str:
-        call = f"{self.label}({self.args})"
-        if self.outcome:
-            return call + self.outcome
-        if self.name:
-            return f"v{self.name} = {call}"
-        return call
+    @property
+    def outcome(self) -> str:
+        """What is shown after the call: `` -> value``, ``  !! problem``, or "" (a named value)."""
+        if self.problem:
+            return "  !! " + self.problem
+        if self.result is _NO_RESULT or self.named:
+            return ""
+        return f" -> {self.result!r}"
+
+
+_NO_RESULT = object()
 
 
 class Trace:
@@ -62,42 +65,47 @@ class Trace:
     def __init__(self) -> None:
         self._owner: object = None
         self.entries: list[Entry] = []
-        self._names: dict[int, int] = {}
-        self._keep: list[Any] = []
 
     def reset(self, owner: object = None) -> None:
         """Start a new trace (for a new test, or a new Hypothesis example)."""
         self._owner = owner
         self.entries = []
-        self._names = {}
-        self._keep = []
 
     def call(self, label: str, args: tuple[Any, ...], keywords: dict[str, Any] | None = None) -> Entry:
+        """Record a call (its arguments are shown as they are named when the trace is rendered)."""
         owner = current_example()
         if owner is not None and owner is not self._owner:
             self.reset(owner)
-        names = self._names
-        arguments = [f"v{names[id(a)]}" if id(a) in names else _shown(a) for a in args]
-        if keywords:
-            arguments += [f"{k}=v{names[id(a)]}" if id(a) in names else f"{k}={_shown(a)}" for k, a in keywords.items()]
-        entry = Entry(self, label, arguments)
+        entry = Entry(label, args, keywords)
         self.entries.append(entry)
         return entry
 
-    def number(self, value: Any) -> int:
-        """Give a value returned by an operation its short name's number (the newest name wins)."""
-        keep = self._keep
-        keep.append(value)  # keeps ids from being reused while the trace lives
-        self._names[id(value)] = len(keep)
-        return len(keep)
-
-    def knows(self, value: Any) -> bool:
-        return id(value) in self._names
-
     def render(self) -> str:
-        """The calls as numbered lines, the middle elided when there are many."""
+        """The calls as numbered lines, the middle elided when there are many.
+
+        Values are named in the order calls returned them (``v1``, ``v2``, ...; a value
+        returned again takes its newest name), and an argument is shown by the name its
+        value had when the call was made; an argument no call returned (a number the test
+        chose, say) is shown by its ``repr``.
+        """
         self._follow_example()
-        lines = [entry.render() for entry in self.entries]
+        names: dict[int, int] = {}
+        count = 0
+        lines = []
+        for entry in self.entries:
+            shown = [f"v{names[id(a)]}" if id(a) in names else _shown(a) for a in entry.args]
+            if entry.keywords:
+                shown += [f"{k}=v{names[id(a)]}" if id(a) in names else f"{k}={_shown(a)}" for k, a in entry.keywords.items()]
+            call = f"{entry.label}({', '.join(shown)})"
+            outcome = entry.outcome
+            if outcome:
+                lines.append(call + outcome)
+            elif entry.named:
+                count += 1
+                names[id(entry.result)] = count
+                lines.append(f"v{count} = {call}")
+            else:
+                lines.append(call)
         if len(lines) > MAX_LINES:
             head, tail = lines[:10], lines[-(MAX_LINES - 11):]
             lines = head + [f"... {len(lines) - len(head) - len(tail)} more calls ..."] + tail
