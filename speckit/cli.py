@@ -152,6 +152,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     _spec_option(zoo)
     zoo.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
+    zoo.add_argument(
+        "--examples", type=int, default=None, metavar="N",
+        help="examples per property test instead of the grading profile's (does the suite still catch every variant with N?)",
+    )
     zoo.set_defaults(run=_zoo)
 
     from .mutants import configure_parser as configure_mutants
@@ -347,11 +351,13 @@ def _zoo(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")
+    if args.examples is not None and args.examples < 1:
+        raise UserError("--examples must be at least 1")
     if not kit(args.spec).declaration.zoo:
         raise UserError("this kit carries no zoo of faulty variants (a student bundle)")
     mutants = load_mutants(args.spec)
     with tempfile.TemporaryDirectory(prefix="speckit-zoo-") as scratch:
-        runs = run_zoo(mutants, Path(scratch), jobs=args.jobs)
+        runs = run_zoo(mutants, Path(scratch), jobs=args.jobs, examples=args.examples)
     survivors = []
     for mutant in mutants:
         run = runs[mutant.id]

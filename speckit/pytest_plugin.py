@@ -89,6 +89,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         choices=sorted(PROFILES),
         help="grading: deterministic, fixed examples (default); dev: more examples, remembers failures",
     )
+    group.addoption(
+        "--examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="examples per property test, in place of the profile's (to measure what fewer examples still catch)",
+    )
 
 
 MARKERS = (
@@ -104,7 +111,14 @@ def pytest_configure(config: pytest.Config) -> None:
     given = config.getoption("--spec")
     if given and given not in registry.names():
         raise pytest.UsageError(f"--spec {given}: no such specification (known: {', '.join(registry.names())})")
-    settings.load_profile(f"speckit-{config.getoption('--profile')}")
+    profile = f"speckit-{config.getoption('--profile')}"
+    examples = config.getoption("--examples")
+    if examples is not None:
+        if examples < 1:
+            raise pytest.UsageError(f"--examples {examples}: give at least 1")
+        settings.register_profile(f"{profile}-examples", settings.get_profile(profile), max_examples=examples)
+        profile = f"{profile}-examples"
+    settings.load_profile(profile)
 
 
 _LOADED: dict[str, impl_loader.Implementation] = {}

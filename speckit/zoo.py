@@ -91,13 +91,17 @@ def suite_files(mutant: Mutant) -> list[Path]:
     return sorted(p for m in modules if (p := suite / f"test_{m}.py").is_file())
 
 
-def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2) -> dict[str, SuiteRun]:
+def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, examples: int | None = None) -> dict[str, SuiteRun]:
     """Run each mutant's tests in its own child process, ``jobs`` at a time.
+
+    ``examples``, if given, is the number of examples per property test instead of the
+    profile's: how few still catch every mutant.
 
     A mutant needs only one failing test, so each run stops at the first failure and
     does not shrink it (the ``zoo`` profile); the tests that cover the broken
     operation run first, and the rest of its type's tests only if those all pass.
     """
+    extra = ("-x",) if examples is None else ("-x", f"--examples={examples}")
     coverage = {spec_name: covering_tests(spec_data.load(spec_name), suite_only=True) for spec_name in {m.spec for m in mutants}}
 
     def run(mutant: Mutant) -> tuple[str, SuiteRun]:
@@ -107,10 +111,10 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2) -> dict[str,
             return mutant.id, SuiteRun((), {}, -1, crash="no test module for the broken type")
         first = list(coverage[mutant.spec].get(mutant.breaks, ()))
         if first:
-            outcome = run_suite(mutant.spec, package, tests=first, profile="zoo", extra=("-x",))
+            outcome = run_suite(mutant.spec, package, tests=first, profile="zoo", extra=extra)
             if killed(outcome):
                 return mutant.id, outcome
-        return mutant.id, run_suite(mutant.spec, package, tests=files, profile="zoo", extra=("-x",))
+        return mutant.id, run_suite(mutant.spec, package, tests=files, profile="zoo", extra=extra)
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
