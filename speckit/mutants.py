@@ -36,6 +36,7 @@ import spec as spec_data
 from .paths import REPO_ROOT
 from .registry import kit
 from .runner import run_suite
+from .skeleton import reference_copy
 from .traceability import covering_tests
 
 BINARY_SWAPS = {
@@ -279,18 +280,6 @@ def tests_for(mutant: Mutant, coverage: dict[str, tuple[str, ...]], specificatio
     for qualname in operations:
         found += [t for t in coverage.get(qualname, ()) if t not in found]
     return found
-
-
-def reference_copy(spec_name: str, destination: Path) -> Path:
-    """A copy of the reference at ``destination`` shaped as a student's package is: the modules of the
-    supplied types re-export the kit's, so what they define (an exception class) is the kit's own."""
-    from .skeleton import supplied_source
-
-    shutil.copytree(kit(spec_name).reference_dir, destination, ignore=shutil.ignore_patterns("__pycache__"))
-    for t in spec_data.load(spec_name).types:
-        if t.supplied and (destination / f"{t.module}.py").is_file():
-            (destination / f"{t.module}.py").write_text(supplied_source(t, kit(spec_name).reference), encoding="utf-8")
-    return destination
 
 
 def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dict], None] | None = None) -> dict[str, dict]:

@@ -21,11 +21,13 @@ kit's own, from the specification's reference package (:func:`speckit.registry.k
 from __future__ import annotations
 
 import re
+import shutil
 import textwrap
 from pathlib import Path
 
 import attrs
 
+import spec as spec_data
 from spec import Enumeration, ExceptionClass, Operation, Parameter, Specification, TypeSpec
 
 from .core import UserError
@@ -131,6 +133,19 @@ def supplied_source(t: TypeSpec, reference: str) -> str:
         f"from {kit_module} import {', '.join(names)}  # noqa: F401\n\n"
         f"__all__ = sorted({{*getattr(_kit, '__all__', ()), {', '.join(repr(n) for n in names)}}})\n"
     )
+
+
+def reference_copy(spec_name: str, destination: Path) -> Path:
+    """A copy of the specification's reference at ``destination``, shaped as a student's package is:
+    the modules of the supplied types re-export the kit's (:func:`supplied_source`), so what they
+    define (a class, an exception class) is the kit's own, as the suite and the grading sandbox
+    expect. The zoo and mutation analysis build every faulty variant on such a copy."""
+    reference = kit(spec_name)
+    shutil.copytree(reference.reference_dir, destination, ignore=shutil.ignore_patterns("__pycache__"))
+    for t in spec_data.load(spec_name).types:
+        if t.supplied and (destination / f"{t.module}.py").is_file():
+            (destination / f"{t.module}.py").write_text(supplied_source(t, reference.reference), encoding="utf-8")
+    return destination
 
 
 def module_source(spec: Specification, t: TypeSpec) -> str:

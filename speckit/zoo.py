@@ -3,12 +3,13 @@
 Each mutant is a one-place textual patch of one reference module, kept as data in
 ``tests/zoo/<spec>/<module>.toml``; its ``find`` text must occur exactly once, so a
 change to the reference that invalidates a mutant is reported instead of silently
-making the mutant correct. A mutant is *killed* when a test of the suite fails on it.
+making the mutant correct. A mutant is built as a student's package is (its supplied
+modules re-export the kit's), as mutation analysis builds its own. A mutant is *killed*
+when a test of the suite fails on it.
 """
 
 from __future__ import annotations
 
-import shutil
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,6 +21,7 @@ import spec as spec_data
 from .core import UserError
 from .registry import kit
 from .runner import SuiteRun, resume, run_suite, stop_all
+from .skeleton import reference_copy
 from .traceability import covering_tests
 
 
@@ -69,17 +71,19 @@ def load_mutants(spec_name: str) -> list[Mutant]:
 
 
 def materialise(mutant: Mutant, destination: Path) -> Path:
-    """Write the mutant as a package at ``destination`` (a copy of the reference, patched)."""
-    source = kit(mutant.spec).reference_dir
-    shutil.copytree(source, destination, ignore=shutil.ignore_patterns("__pycache__"))
-    target = destination / f"{mutant.module}.py"
-    if not target.is_file():
+    """Write the mutant as a package at ``destination``: the reference shaped as a student's package
+    (:func:`speckit.skeleton.reference_copy`: the supplied modules re-export the kit's), with the
+    mutant's module patched. A mutant of a supplied module (BoardADT's player) replaces the
+    re-export with the patched text of the kit's own module."""
+    source = kit(mutant.spec).reference_dir / f"{mutant.module}.py"
+    if not source.is_file():
         raise ZooError(f"mutant {mutant.id}: the reference has no module {mutant.module}")
-    text = target.read_text(encoding="utf-8")
+    text = source.read_text(encoding="utf-8")
     count = text.count(mutant.find)
     if count != 1:
         raise ZooError(f"mutant {mutant.id}: its find text occurs {count} times in {mutant.module}.py (must be once)")
-    target.write_text(text.replace(mutant.find, mutant.replace), encoding="utf-8")
+    reference_copy(mutant.spec, destination)
+    (destination / f"{mutant.module}.py").write_text(text.replace(mutant.find, mutant.replace), encoding="utf-8")
     return destination
 
 

@@ -87,6 +87,31 @@ def test_computer_move_takes_an_immediate_win(impl, moves):
     )
 
 
+@covers("Player.Computer_Move", "board_type.Make_Move", "board_type.Get_Value", "board_type.Get_Current_Color")
+@given(moves=won_games, data=st.data())
+def test_computer_move_reads_a_board_asked_before_afresh(impl, moves, data):
+    """One board asked at an earlier point of its game, then played on: the player answers for
+    the board as it is now (a board reached by another path than a new one)."""
+    before = moves[:-1]
+    earlier = data.draw(st.integers(0, len(before) - 1), label="moves played when first asked")
+    play = Play(impl)
+    board = play.new_board(before[:earlier])
+    computer_move(impl, play, board, before[:earlier], level="greedy")
+    for column in before[earlier:]:
+        impl.board_adt.Make_Move(board, column)
+    model = Model(before)
+    winning = model.winning_columns(model.current)
+    column = computer_move(impl, play, board, before, level="greedy")
+    expect(
+        column in winning,
+        f"Computer_Move asked {after(before[:earlier])}, then again on the same board {after(before)}: {model.current} wins"
+        f" at once in column(s) {sorted(winning)}, and the kit's player takes an immediate win at every level but"
+        f" random (erratum B14)\n{model.picture()}",
+        expected=sorted(winning),
+        actual=column,
+    )
+
+
 @covers("Player.Computer_Move", "board_type.Get_Value", "board_type.Get_Current_Color")
 @given(moves=won_games.filter(lambda moves: len(moves) >= 2))
 def test_computer_move_blocks_a_lone_immediate_threat(impl, moves):

@@ -577,6 +577,22 @@ def test_build_game_holds_every_legal_move_down_to_the_depth(impl, game, start, 
     expect(ops.isEmpty(ops.getSibling(tree)), f"getSibling of the root of {what} is the empty tree")
 
 
+@covers("GameTreeType.buildGame", "GameTreeType.getChild", "GameTreeType.getGrid", "GameTreeType.getLevel", "GameTreeType.isEmpty")
+@given(model=positions(empties=st.integers(1, 10)), first=colours, start=st.sampled_from(["empty", "root"]))
+def test_build_game_to_depth_0_is_the_root_alone(impl, model, first, start):
+    """Depth 0 is a level number like any other: the tree stops at its root, so even a game
+    that goes on gets no children (E28)."""
+    side, marks = model
+    make, ops = TreeMaker(impl), impl.game_tree
+    if start == "empty":
+        tree, made = ops.newGameTreeType(), "the empty tree"
+    else:
+        tree, made = ops.newGameTreeType(make.grid(side, marks), make.level(0)), "a one-node tree of the grid at level 0"
+    tree = ops.buildGame(tree, make.grid(side, marks), *players(make, first), make.level(0))
+    what = f"buildGame({made}, {picture(side, marks)}, first player {first}, depth 0)"
+    walk(make, tree, side, first, game_model(side, marks, first, 0), what=what)
+
+
 @covers("GameTreeType.buildGame", "GameTreeType.findMove", "GameTreeType.adjustLevel", "GameTreeType.chooseBest")
 @given(
     data=st.data(),
