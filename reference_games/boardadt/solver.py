@@ -1,13 +1,18 @@
 """A strong Connect Four (7 x 6) solver in pure Python.
 
 The design follows Pascal Pons' tutorial "Solving Connect 4: how to build a perfect
-AI" (final version, without the opening book):
+AI" (final version, without the opening book), with three additions (marked +):
 
 * bitboards: a position is two integers, ``current`` (stones of the side to move)
   and ``mask`` (all stones), 7 bits per column (6 cells plus a sentinel bit);
 * negamax with alpha-beta pruning, driven by null-window searches that narrow
-  the score interval (:meth:`Solver.solve`);
-* a transposition table keeping an upper or a lower bound per position;
+  the score interval (:meth:`Solver.solve`); (+) the first searches find the
+  value (is it a win? if not, a draw?), the next ones the exact score;
+* a transposition table keeping an upper or a lower bound per position, (+) and
+  the move that refuted the position, tried first when it is met again;
+* (+) enhanced transposition cutoff: before searching its moves, a position
+  looks its children up in the table; a child known to lose decides at once,
+  a child known not to be good enough is skipped;
 * only moves that do not hand the opponent an immediate win are explored, and
   a position whose opponent has two threats is recognised as lost at once;
 * move ordering: the moves creating the most winning cells first, ties broken
@@ -271,7 +276,10 @@ class SearchTimeout(Exception):
 _LOSS = tuple(-((_SIZE - m) // 2) for m in range(_SIZE + 1))  # opponent wins next move
 _LOW = tuple(-((_SIZE - 2 - m) // 2) for m in range(_SIZE + 1))  # opponent cannot win next
 _HIGH = tuple((_SIZE - 1 - m) // 2 for m in range(_SIZE + 1))  # we cannot win next
-_LOWER_TAG = 64  # table values >= 32 are lower bounds stored as bound + 64
+# A table entry holds, in its low 7 bits, an upper bound + 32 or a lower bound + 96;
+# above them (entry >> 7), the cell of the move that refuted the position, or 0.
+_UPPER_TAG = 32
+_LOWER_TAG = 96
 
 # Searches check their deadline (and the table size) once every 1024 nodes.
 _CHECK_EVERY = 0x3FF
@@ -280,12 +288,16 @@ _CHECK_EVERY = 0x3FF
 def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: int, clock=time.monotonic):
     """Build the recursive negamax over ``table``; return it and a node counter.
 
-    ``negamax(cur, mask, opp_win, moves, alpha, beta)`` scores the position
-    with stones ``cur`` for the side to move, all stones ``mask`` after
-    ``moves`` moves, and ``opp_win`` the opponent's winning cells.  The side to
-    move must not be able to win at once.  The result r satisfies: if
-    alpha < r < beta it is the exact score; if r <= alpha the score is <= r;
-    if r >= beta the score is >= r.
+    ``negamax(cur, mask, opp_win, moves, alpha)`` is a null-window search (beta
+    is alpha + 1, the only window :meth:`Solver.solve` uses): is the score of the
+    position with stones ``cur`` for the side to move, all stones ``mask`` after
+    ``moves`` moves, and ``opp_win`` the opponent's winning cells, above
+    ``alpha``?  The side to move must not be able to win at once.  The result r
+    satisfies: if r > alpha the score is >= r; if r <= alpha the score is <= r.
+
+    The node counter counts negamax calls.  The table's refuting moves and the
+    look-ups of children (enhanced transposition cutoff) save calls, so the
+    counts are lower than those Pons published for the same positions.
     """
     nodes = 0
     table_get = table.get
@@ -296,7 +308,7 @@ def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: in
     order_ranks = tuple((COLUMN[c], WIDTH - 1 - i) for i, c in enumerate(COLUMN_ORDER))
     loss, low, high = _LOSS, _LOW, _HIGH
     draw_moves = _SIZE - 2
-    lower_tag = _LOWER_TAG
+    lower_tag, upper_tag = _LOWER_TAG, _UPPER_TAG
     check_every = _CHECK_EVERY
 
     def housekeeping() -> None:
@@ -305,7 +317,7 @@ def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: in
         if len(table) > max_entries:
             table.clear()
 
-    def negamax(cur: int, mask: int, opp_win: int, moves: int, alpha: int, beta: int) -> int:
+    def negamax(cur: int, mask: int, opp_win: int, moves: int, alpha: int) -> int:
         nonlocal nodes
         nodes += 1
         if not nodes & check_every:
@@ -326,36 +338,63 @@ def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: in
 
         # Score bounds: the opponent cannot win next move, we cannot win now.
         bound = low[moves]
-        if alpha < bound:
-            alpha = bound
-            if alpha >= beta:
-                return alpha
+        if bound > alpha:
+            return bound
         bound = high[moves]
-        if beta > bound:
-            beta = bound
-            if alpha >= beta:
-                return beta
+        if bound <= alpha:
+            return bound
 
         key = cur + mask
-        bound = table_get(key)
-        if bound is not None:
-            if bound >= 32:  # lower bound
+        entry = table_get(key)
+        first = 0
+        if entry is not None:
+            bound = entry & 127
+            if bound >= 64:  # lower bound
                 bound -= lower_tag
-                if alpha < bound:
-                    alpha = bound
-                    if alpha >= beta:
-                        return alpha
-            elif beta > bound:  # upper bound
-                beta = bound
-                if alpha >= beta:
-                    return beta
+                if bound > alpha:
+                    return bound
+            else:  # upper bound
+                bound -= upper_tag
+                if bound <= alpha:
+                    return bound
+            first = entry >> 7
+
+        opp = cur ^ mask
+        moves += 1
+        child_alpha = -alpha - 1
+        empty = board_mask ^ mask
+        if first:  # the move that refuted this position last time
+            p = cur | first
+            a1 = p * k1
+            b1 = p * km1
+            r = a1 & p * k2 & (p * k3 | b1) | b1 & p * km2 & (a1 | p * km3)
+            r |= r >> lane2
+            r |= r >> lane
+            score = -negamax(opp, mask | first, (r >> base) & (empty ^ first), moves, child_alpha)
+            if score > alpha:
+                table[key] = score + lower_tag | first << 7
+                return score
+            possible ^= first
+            if not possible:
+                table[key] = alpha + upper_tag | first << 7
+                return alpha
 
         # Order the moves by the number of winning cells they create.
-        empty = board_mask ^ mask
         children = []
+        child_key = opp + mask
         for col_mask, rank in order_ranks:
             move = possible & col_mask
             if move:
+                entry = table_get(child_key + move)
+                if entry is not None:
+                    bound = entry & 127
+                    if bound < 64:  # the child's upper bound: our lower bound
+                        bound = upper_tag - bound
+                        if bound > alpha:
+                            table[key] = bound + lower_tag | move << 7
+                            return bound
+                    elif lower_tag - bound <= alpha:  # this move fails low: skip it
+                        continue
                 # win = winning_cells(cur | move, mask | move), inlined
                 p = cur | move
                 a1 = p * k1
@@ -368,16 +407,12 @@ def _make_negamax(table: dict[int, int], deadline: float | None, max_entries: in
         if len(children) > 1:
             children.sort(reverse=True)
 
-        opp = cur ^ mask
-        moves += 1
         for _, move, win in children:
-            score = -negamax(opp, mask | move, win, moves, -beta, -alpha)
-            if score >= beta:
-                table[key] = score + lower_tag
-                return score
+            score = -negamax(opp, mask | move, win, moves, child_alpha)
             if score > alpha:
-                alpha = score
-        table[key] = alpha
+                table[key] = score + lower_tag | move << 7
+                return score
+        table[key] = alpha + upper_tag | first << 7
         return alpha
 
     def explored() -> int:
@@ -440,12 +475,17 @@ class Solver:
         opp_win = winning_cells(cur ^ mask, mask)
         try:
             while lo < hi:  # narrow [lo, hi] with null-window searches
-                med = lo + (hi - lo) // 2
-                if med <= 0 and _cdiv2(lo) < med:
-                    med = _cdiv2(lo)
-                elif med >= 0 and _cdiv2(hi) > med:
-                    med = _cdiv2(hi)
-                r = negamax(cur, mask, opp_win, moves, med, med + 1)
+                if lo < 0 < hi:  # first the value: a win?
+                    med = 0
+                elif lo < 0 == hi:  # not a win: a draw?
+                    med = -1
+                else:  # then the exact score
+                    med = lo + (hi - lo) // 2
+                    if med <= 0 and _cdiv2(lo) < med:
+                        med = _cdiv2(lo)
+                    elif med >= 0 and _cdiv2(hi) > med:
+                        med = _cdiv2(hi)
+                r = negamax(cur, mask, opp_win, moves, med)
                 if r <= med:
                     hi = r
                 else:
@@ -502,7 +542,7 @@ class Solver:
                 child_cur = cur ^ mask
                 child_mask = mask | move
                 child_opp_win = winning_cells(cur | move, child_mask)
-                r = negamax(child_cur, child_mask, child_opp_win, moves + 1, -score, -score + 1)
+                r = negamax(child_cur, child_mask, child_opp_win, moves + 1, -score)
                 if r <= -score:
                     return col, score
         finally:
@@ -540,7 +580,7 @@ class Solver:
                     continue
                 # Is the child at most -value for the opponent (a loss when we win, a draw when we draw)?
                 child_mask = mask | move
-                r = negamax(cur ^ mask, child_mask, winning_cells(cur | move, child_mask), moves + 1, -value, -value + 1)
+                r = negamax(cur ^ mask, child_mask, winning_cells(cur | move, child_mask), moves + 1, -value)
                 if r <= -value:
                     return col, value
         finally:

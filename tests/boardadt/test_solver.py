@@ -169,9 +169,14 @@ def test_benchmark_sample_solved_exactly(name):
     assert not wrong, f"wrong scores (moves, expected, got): {wrong[:5]}"
 
 
-@pytest.mark.parametrize("name, most", [("L3_R1", 2326), ("L2_R1", 8558)])
+@pytest.mark.parametrize("name, most", [("L3_R1", 1592), ("L2_R1", 7163)])
 def test_benchmark_sample_pruning_still_works(name, most):
-    """Positions explored on the sample, at most as many as when this was written."""
+    """Positions explored on the sample, at most as many as when this was written.
+
+    Pons' algorithm explores 2326 and 8558 positions here (benchmarks/pons.py shows
+    it, its port beside our previous solver); ours fewer, with the table's refuting
+    moves and the look-up of children.
+    """
     solver, total = Solver(), 0
     for moves, _score in benchmark_cases(name, 30):
         solver.reset()
