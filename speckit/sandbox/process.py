@@ -1,6 +1,7 @@
 """The operation server process, seen from the test process.
 
-:class:`Server` starts the server, exchanges length-prefixed JSON frames with it,
+:class:`Server` starts the server, exchanges length-prefixed frames with it (requests in
+marshal, answers in JSON: :mod:`speckit.sandbox.protocol`),
 watches its progress page, kills it and says why it ended (:func:`describe_exit`);
 :func:`probe` starts one to say how it is confined.
 """
@@ -8,6 +9,7 @@ watches its progress page, kills it and says why it ended (:func:`describe_exit`
 from __future__ import annotations
 
 import json
+import marshal
 import mmap
 import os
 import select
@@ -258,7 +260,7 @@ class Server:
         return index if at_seq == seq else 0
 
     def exchange(self, message: dict, limits: list[float]) -> dict:
-        data = json.dumps(message, separators=(",", ":")).encode()
+        data = marshal.dumps(message)  # a request: the trusted direction (protocol.py)
         self._send(HEADER.pack(len(data)) + data, deadline=time.monotonic() + 10.0 + self.config.grace)
         reply = self._read(message["seq"], limits)
         if not isinstance(reply, dict) or reply.get("seq") != message["seq"]:

@@ -1,8 +1,13 @@
 """The wire protocol between the test process and the operation server: the one place it is defined.
 
 The two processes exchange *frames*: a 4-byte big-endian length (:data:`HEADER`), then that
-many bytes of JSON (never pickle). The test process sends a **request**, the server sends
-one **answer** to it; the server's first frame, sent unasked, is its **greeting**.
+many bytes. The test process sends a **request**, the server sends one **answer** to it;
+the server's first frame, sent unasked, is its **greeting**. Answers and the greeting, which
+come from the untrusted side, are JSON (never pickle or marshal), checked value by value by
+the test process. Requests, the grader's own data, are :mod:`marshal` data of the same
+shapes (lists, ints, strings, ``None``, floats, dicts with string keys): a run sends some
+35 MB of them, which marshal writes and reads many times faster than JSON, and the server
+trusts its grader anyway.
 
 Request (test process to server)::
 
