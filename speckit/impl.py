@@ -24,6 +24,7 @@ builds on this module, never the other way round.
 from __future__ import annotations
 
 import ast
+import atexit
 import contextlib
 import hashlib
 import inspect
@@ -525,8 +526,13 @@ class _Alarm:
 
     @classmethod
     def cancel(cls) -> None:
-        """Stop the timer too: before the alarm's handler is handed back to someone else."""
+        """Stop the timer too: before the alarm's handler is handed back to someone else, and at exit."""
         cls.deadline = None
         if cls.pending:
             signal.setitimer(signal.ITIMER_REAL, 0)
             cls.pending = False
+
+
+# A timer still pending at exit would go off after Python has put back the default
+# handler, which kills the process ("Alarm clock") with its work done.
+atexit.register(_Alarm.cancel)

@@ -4,10 +4,14 @@ One timer serves every call: arming records a deadline and sets the timer only w
 needed. These tests pin down what that must still guarantee: an overdue call is
 stopped at its own limit, a call within its limit is never stopped by a timer left
 by an earlier call, the timer does nothing between calls, and a handler someone else
-installed gets no alarm of ours.
+installed gets no alarm of ours, and a process that exits while the timer is pending
+is not killed by it.
 """
 
 import signal
+import subprocess
+import sys
+import textwrap
 import time
 
 import pytest
@@ -78,3 +82,22 @@ def test_the_import_limit_hands_a_foreign_handler_back_with_no_timer_pending():
         assert received == []
     finally:
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_timer_pending_at_exit_does_not_kill_the_process():
+    # Python puts the default SIGALRM handler back while it shuts down; a timer left by
+    # the last call must not go off then (the slow shutdown stands in for a big session's).
+    program = textwrap.dedent("""
+        import time
+        from speckit.impl import _Alarm
+
+        class SlowToCollect:
+            def __del__(self):
+                time.sleep(0.6)
+
+        left_for_shutdown = SlowToCollect()
+        _Alarm.arm(0.3)
+        _Alarm.disarm()
+    """)
+    finished = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 0, (finished.returncode, finished.stderr)
