@@ -226,7 +226,7 @@ def _types(specification, names: list[str]) -> list[str]:
 def _check_once(args: argparse.Namespace, specification, target, origin: str, types: list[str]) -> int:
     """Run the suite (or the tests of ``types``) once and print the table; the exit status."""
     from . import check
-    from .runner import run_suite
+    from .runner import run_suite, user_bytecode_cache
     from .traceability import selected_tests
 
     what = f" ({', '.join(types)})" if types else ""
@@ -239,7 +239,7 @@ def _check_once(args: argparse.Namespace, specification, target, origin: str, ty
     try:
         run = run_suite(
             args.spec, target, profile=args.profile, tests=tests, progress=progress if progress.live else None,
-            bytecode_cache=_bytecode_cache(), own_temporary_folder=True,
+            bytecode_cache=user_bytecode_cache(), own_temporary_folder=True,
         )  # fmt: skip
     finally:
         progress.clear()
@@ -249,17 +249,6 @@ def _check_once(args: argparse.Namespace, specification, target, origin: str, ty
     rows = check.statuses(specification, run, types)
     print(check.render(specification, rows, origin=origin, explain_lines=args.lines, import_problems=run.import_problems))
     return EXIT_OK if check.ok(rows) else EXIT_FAILED
-
-
-def _bytecode_cache() -> Path | None:
-    """The user's cache of compiled modules for ``speckit check`` (outside every package folder), or None."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    folder = base / "speckit" / "pycache"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder if os.access(folder, os.W_OK) else None
 
 
 class _ProgressLine:

@@ -299,7 +299,10 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
             package = reference_copy(spec_name, Path(scratch) / f"mutant_{number}")
             (package / f"{mutant.module}.py").write_text(_mutate(sources[mutant.module], mutant.operator, mutant.occurrence), encoding="utf-8")
             tests = tests_for(mutant, coverage, specification)
-            outcome = run_suite(spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT)
+            outcome = run_suite(
+                spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT,
+                bytecode_cache=Path(scratch) / "pycache",  # compiled once for every mutant
+            )  # fmt: skip
             shutil.rmtree(package, ignore_errors=True)
             failed = outcome.failed_tests()
             if failed:

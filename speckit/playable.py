@@ -123,7 +123,7 @@ def first_absent(implementation: Implementation, types: list[str]) -> str:
 def first_failing(spec_name: str, folder: Path, types: list[str], program: str) -> str:
     """The first operation of ``types`` whose conformance tests fail, with why; "" when they all pass."""
     from .check import statuses
-    from .runner import run_suite
+    from .runner import run_suite, user_bytecode_cache
     from .traceability import selected_tests
 
     specification = spec_data.load(spec_name)
@@ -132,7 +132,10 @@ def first_failing(spec_name: str, folder: Path, types: list[str], program: str) 
         return ""
     print(f"{program}: checking {folder} against {specification.title} before playing ...", file=sys.stderr, flush=True)
     # -x: the first failing test is enough to refuse, and a broken package is refused sooner.
-    run = run_suite(spec_name, folder, tests=tests, profile="check", extra=("-x",), own_temporary_folder=True)
+    run = run_suite(
+        spec_name, folder, tests=tests, profile="check", extra=("-x",), own_temporary_folder=True,
+        bytecode_cache=user_bytecode_cache(),
+    )  # fmt: skip
     if run.crash:
         return f"its conformance tests could not run: {run.crash}"
     rows = statuses(specification, run, types)

@@ -106,6 +106,9 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, examples: in
     operation run first, and the rest of its type's tests only if those all pass.
     """
     extra = ("-x",) if examples is None else ("-x", f"--examples={examples}")
+    # One cache of compiled modules for the whole zoo: every run after the first starts
+    # without compiling pytest, Hypothesis, the kit and the suite again.
+    cache = scratch / "pycache"
     coverage = {spec_name: covering_tests(spec_data.load(spec_name), suite_only=True) for spec_name in {m.spec for m in mutants}}
 
     def run(mutant: Mutant) -> tuple[str, SuiteRun]:
@@ -115,10 +118,10 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, examples: in
             return mutant.id, SuiteRun((), {}, -1, crash="no test module for the broken type")
         first = list(coverage[mutant.spec].get(mutant.breaks, ()))
         if first:
-            outcome = run_suite(mutant.spec, package, tests=first, profile="zoo", extra=extra)
+            outcome = run_suite(mutant.spec, package, tests=first, profile="zoo", extra=extra, bytecode_cache=cache)
             if killed(outcome):
                 return mutant.id, outcome
-        return mutant.id, run_suite(mutant.spec, package, tests=files, profile="zoo", extra=extra)
+        return mutant.id, run_suite(mutant.spec, package, tests=files, profile="zoo", extra=extra, bytecode_cache=cache)
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
