@@ -21,6 +21,7 @@ import spec as spec_data
 
 from . import impl as impl_loader
 from . import registry
+from .core import MissingOperation, NotImplementedOperation, SuiteFailure
 from .registry import kit
 from .testing import use_spec
 
@@ -156,6 +157,39 @@ def _sandboxed() -> list:
     return [i for i in _LOADED.values() if hasattr(i, "begin_test")]
 
 
+class _NoOtherExample(BaseException):
+    """Carries a failure that no other example could avoid out of Hypothesis at once.
+
+    Hypothesis shrinks any failing example (an Exception), which for a large input can take
+    a minute; an operation that is missing or not implemented yet fails every example alike,
+    so its test stops at the first. A BaseException is not one Hypothesis shrinks.
+    """
+
+    def __init__(self, failure: SuiteFailure):
+        super().__init__(str(failure))
+        self.failure = failure
+
+
+def _stop_at_unrunnable(inner_test):
+    def run_example(*args, **kwargs):
+        try:
+            return inner_test(*args, **kwargs)
+        except (MissingOperation, NotImplementedOperation) as failure:
+            raise _NoOtherExample(failure) from failure
+
+    run_example._speckit_stops_at_unrunnable = True
+    return run_example
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Hypothesis documents ``test.hypothesis.inner_test`` as the place to wrap what runs each example.
+    for item in items:
+        handle = getattr(getattr(item, "obj", None), "hypothesis", None)
+        inner = getattr(handle, "inner_test", None)
+        if inner is not None and not getattr(inner, "_speckit_stops_at_unrunnable", False):
+            handle.inner_test = _stop_at_unrunnable(inner)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
     """In the sandbox, pipelined calls still pending when a test ends are run, and fail it if they fail."""
@@ -163,12 +197,14 @@ def pytest_runtest_call(item: pytest.Item):
         implementation.begin_test()
     try:
         result = yield
-    except BaseException:
+    except BaseException as error:
         for implementation in _sandboxed():
             try:
                 implementation.end_test()
             except impl_loader.SuiteFailure:
                 pass  # the test already failed: its own failure is the one reported
+        if isinstance(error, _NoOtherExample):
+            raise error.failure from error.failure.__cause__
         raise
     for implementation in _sandboxed():
         implementation.end_test()
