@@ -230,6 +230,8 @@ class Implementation:
             except KeyError:
                 raise AttributeError(f"{self.spec.name} has no type with module {module_name!r}") from None
             facades[module_name] = ModuleFacade(self, type_spec.name, module_name)
+        # Kept as an attribute too, so that later uses (every operation call) skip this method.
+        self.__dict__[module_name] = facades[module_name]
         return facades[module_name]
 
     def batch(self, queries: Callable[[], Any]) -> Any:
@@ -340,6 +342,7 @@ class ModuleFacade:
             except KeyError:
                 raise AttributeError(f"{self._type_name} has no documented operation {name!r}") from None
             self._ops[name] = self._impl.operation_class(self._impl, operation, self._module_name)
+        self.__dict__[name] = self._ops[name]  # later uses skip this method
         return self._ops[name]
 
 
