@@ -12,6 +12,7 @@ instead of importing it into the test process (see :mod:`speckit.sandbox`);
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,9 @@ class _NoOtherExample(BaseException):
 
 
 def _stop_at_unrunnable(inner_test):
+    # wraps: Hypothesis derives a derandomized test's examples from the source of the function
+    # it runs; without it every test would get this wrapper's examples (the same ones).
+    @functools.wraps(inner_test)
     def run_example(*args, **kwargs):
         try:
             return inner_test(*args, **kwargs)

@@ -2,7 +2,8 @@
 
 Every example fails such a test alike, so the plugin carries the failure past Hypothesis's
 shrinking (which can take a minute on a large input) and reports it as it was raised.
-A failure of behaviour is still shrunk to its smallest example.
+A failure of behaviour is still shrunk to its smallest example, and every test keeps
+the examples it had without the plugin (Hypothesis derives them from the test's source).
 """
 
 pytest_plugins = ["pytester"]
@@ -46,3 +47,32 @@ def test_a_missing_operation_fails_at_the_first_example(pytester):
 def test_a_failed_operation_is_still_shrunk_to_its_smallest_example(pytester):
     examples, _ = run(pytester, "OperationFailed")
     assert len(examples) > 1 and examples[-1] == "[0, 0, 0]", examples[-5:]
+
+
+EXAMPLES = '''
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+
+@settings(derandomize=True, database=None, max_examples=8)
+@given(st.integers())
+def test_{name}(number):
+    with Path("{name}.txt").open("a") as examples:
+        examples.write(repr(number) + "\\n")
+'''
+
+
+def test_each_test_keeps_its_own_examples(pytester):
+    pytester.makepyfile(test_first=EXAMPLES.format(name="first"), test_second=EXAMPLES.format(name="second"))
+
+    def examples(*options: str) -> dict[str, list[str]]:
+        for name in ("first", "second"):
+            (pytester.path / f"{name}.txt").unlink(missing_ok=True)
+        pytester.runpytest_subprocess("-p", "no:cacheprovider", *options).assert_outcomes(passed=2)
+        return {name: (pytester.path / f"{name}.txt").read_text().splitlines() for name in ("first", "second")}
+
+    plain = examples()
+    with_plugin = examples("-p", "speckit.pytest_plugin")
+    assert with_plugin == plain
+    assert plain["first"] != plain["second"]
