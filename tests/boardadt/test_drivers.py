@@ -18,6 +18,8 @@ import pytest
 
 from speckit.paths import REPO_ROOT
 
+from ..signals import interruptible
+
 from .strategies import Model, drawn_game_filled_last_in
 
 PLAY_TWO = [sys.executable, "-m", "reference_games.boardadt.play_two"]
@@ -188,7 +190,10 @@ def test_turtle_graphics_without_a_display_is_a_one_line_error():
 
 def test_ctrl_c_leaves_cleanly():
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(sys.executable, ["-m", "reference_games.boardadt.play_two"], cwd=str(REPO_ROOT), env=dict(os.environ, NO_COLOR="1"), encoding="utf-8", timeout=30)
+    child = pexpect.spawn(
+        sys.executable, ["-m", "reference_games.boardadt.play_two"], cwd=str(REPO_ROOT), env=dict(os.environ, NO_COLOR="1"),
+        encoding="utf-8", timeout=30, preexec_fn=interruptible,
+    )  # fmt: skip
     child.expect_exact("Red, your move (column 1-7): ")
     child.sendline("4")
     child.expect_exact("Blue, your move (column 1-7): ")

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from ..signals import interruptible
+
 pexpect = pytest.importorskip("pexpect")
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +30,8 @@ def spawn():
 
     def start(*options: str):
         child = pexpect.spawn(
-            sys.executable, ["-m", "adt", *options], cwd=str(ROOT), encoding="utf-8", timeout=30, dimensions=(40, 120)
+            sys.executable, ["-m", "adt", *options], cwd=str(ROOT), encoding="utf-8", timeout=30, dimensions=(40, 120),
+            preexec_fn=interruptible,
         )
         child.logfile_read = io.StringIO()
         children.append(child)

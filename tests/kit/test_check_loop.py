@@ -25,6 +25,8 @@ from speckit.runner import SuiteRun, run_suite
 from speckit.traceability import selected_tests
 from speckit.watch import affected_types, watch
 
+from ..signals import interruptible
+
 SPEC = spec.load("connect4")
 
 
@@ -207,7 +209,7 @@ def test_ctrl_c_stops_the_check_at_once_and_leaves_no_temporary_folder_or_proces
     scratch.mkdir()
     child = subprocess.Popen(
         [sys.executable, "-m", "speckit.cli", "check"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, TMPDIR=str(scratch)),
+        env=dict(os.environ, TMPDIR=str(scratch)), preexec_fn=interruptible,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while not any(scratch.glob("speckit-run-*/progress")) and not any(scratch.glob("speckit-run-*/output")):
@@ -269,7 +271,7 @@ def test_check_watch_from_the_command_line_turns_green_after_a_fix(tmp_path):
     child = subprocess.Popen(
         [sys.executable, "-m", "speckit.cli", "check", "--watch", "--type", "IndexType", str(package)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, preexec_fn=interruptible,
     )  # fmt: skip
     seen: list[str] = []
     reader = threading.Thread(target=lambda: seen.extend(child.stdout), daemon=True)
