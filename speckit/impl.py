@@ -172,7 +172,6 @@ class Implementation:
         self.spec = spec
         self.origin = origin
         self._modules: dict[str, types.ModuleType | SuiteFailure] = {}
-        self._facades: dict[str, ModuleFacade] = {}
         self.hung: dict[str, str] = {}
 
     def __repr__(self) -> str:
@@ -223,16 +222,13 @@ class Implementation:
         """``impl.grid`` is the grid module's operations, traced: ``impl.grid.occupySquare(g, l, s)``."""
         if module_name.startswith("_"):
             raise AttributeError(module_name)
-        facades = self.__dict__.setdefault("_facades", {})
-        if module_name not in facades:
-            try:
-                type_spec = self.spec.type(module_name)
-            except KeyError:
-                raise AttributeError(f"{self.spec.name} has no type with module {module_name!r}") from None
-            facades[module_name] = ModuleFacade(self, type_spec.name, module_name)
-        # Kept as an attribute too, so that later uses (every operation call) skip this method.
-        self.__dict__[module_name] = facades[module_name]
-        return facades[module_name]
+        try:
+            type_spec = self.spec.type(module_name)
+        except KeyError:
+            raise AttributeError(f"{self.spec.name} has no type with module {module_name!r}") from None
+        # Kept as an attribute, so that later uses (every operation call) skip this method.
+        facade = self.__dict__[module_name] = ModuleFacade(self, type_spec.name, module_name)
+        return facade
 
     def batch(self, queries: Callable[[], Any]) -> Any:
         """Call ``queries`` and return what it returns, with every operation result in it filled in.
@@ -331,19 +327,16 @@ class ModuleFacade:
         self._impl = impl
         self._type_name = type_name
         self._module_name = module_name
-        self._ops: dict[str, TracedOperation] = {}
 
     def __getattr__(self, name: str) -> "TracedOperation":
         if name.startswith("_"):
             raise AttributeError(name)
-        if name not in self._ops:
-            try:
-                operation = self._impl.spec.operation(f"{self._type_name}.{name}")
-            except KeyError:
-                raise AttributeError(f"{self._type_name} has no documented operation {name!r}") from None
-            self._ops[name] = self._impl.operation_class(self._impl, operation, self._module_name)
-        self.__dict__[name] = self._ops[name]  # later uses skip this method
-        return self._ops[name]
+        try:
+            operation = self._impl.spec.operation(f"{self._type_name}.{name}")
+        except KeyError:
+            raise AttributeError(f"{self._type_name} has no documented operation {name!r}") from None
+        traced = self.__dict__[name] = self._impl.operation_class(self._impl, operation, self._module_name)
+        return traced  # kept as an attribute: later uses skip this method
 
 
 class TracedOperation:

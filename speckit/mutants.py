@@ -293,6 +293,7 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
     sources = {m: (reference / f"{m}.py").read_text(encoding="utf-8") for m in {m.module for m in mutants}}
 
     with tempfile.TemporaryDirectory(prefix="speckit-mutants-") as scratch:
+        cache = Path(scratch) / "pycache"  # modules compiled once for every mutant
 
         def one(numbered: tuple[int, Mutant]) -> tuple[str, dict]:
             number, mutant = numbered
@@ -301,7 +302,7 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
             tests = tests_for(mutant, coverage, specification)
             outcome = run_suite(
                 spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT,
-                bytecode_cache=Path(scratch) / "pycache",  # compiled once for every mutant
+                bytecode_cache=cache,
             )  # fmt: skip
             shutil.rmtree(package, ignore_errors=True)
             failed = outcome.failed_tests()
