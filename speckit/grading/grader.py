@@ -5,9 +5,9 @@ the suite, the rubric and the reports in a private folder of its own. What is en
 and what is not, is written once: "Threat model" in ``docs/grading.rst``.
 
 Grading a type without cascades (rubric ``mode``): with ``best`` (the default) a type that
-lost points is graded again in a *hybrid* package, a copy of the reference holding the
-student's module for that type (and the student's helper modules), and the better
-result counts. A package that cannot be run as a whole (an import that raises, ends the
+lost points is graded again in a *hybrid* package, a copy of the reference shaped as a
+student's package (its supplied modules re-export the kit's) holding the student's module
+for that type (and the student's helper modules), and the better result counts. A package that cannot be run as a whole (an import that raises, ends the
 process or takes too long) is graded type by type this way in every mode, with the reason.
 """
 
@@ -33,6 +33,7 @@ from ..paths import REPO_ROOT
 from ..registry import kit
 from ..rubric import Rubric, TypeRubric, sandbox_settings
 from ..runner import SuiteRun, run_suite
+from ..skeleton import reference_copy
 from .intake import GradeError, Unreadable, copy_folder, extract_zip, find_package, own, publish, syntax_errors
 from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
 from .reports import Cleaner
@@ -292,7 +293,7 @@ class Grader:
             return attrs.evolve(submitted, note=_join(submitted.note, f"the submission has no {entry.module}.py"))
         contract = {t.module for t in self.spec.types}
         hybrid_source = stage / f"hybrid-src-{entry.module}"
-        shutil.copytree(self.kit.reference_dir, hybrid_source, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        reference_copy(self.rubric.spec, hybrid_source)  # shaped as a student's package: supplied modules re-export the kit's
         for helper in found.glob("*.py"):
             if helper.stem not in contract and helper.name != "__init__.py":
                 shutil.copy2(helper, hybrid_source / helper.name)

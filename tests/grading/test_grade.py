@@ -458,6 +458,39 @@ def test_a_package_that_cannot_be_imported_is_graded_type_by_type_with_the_reaso
         assert all(word.lower() in dimension.tests[0].message.lower() for word in words[:1]), dimension.tests[0].message
 
 
+
+HASH_DICTIONARY_RUBRIC = """
+spec = "xplus"
+title = "HashDictionary only"
+[grading]
+mode = "best"
+common = []
+hidden = []
+[types.HashDictionary]
+points = 10
+"""
+
+
+@pytest.mark.slow
+def test_a_hybrid_raises_the_kits_supplied_exception(tmp_path):
+    """A hybrid is shaped as a student's package: its supplied modules re-export the kit's.
+
+    A correct X+Game package whose ``__init__`` raises is graded type by type as a hybrid.
+    A hybrid that copied the reference's ``dictionary_exception.py`` raised a
+    DictionaryException class of its own, and the correct HashDictionary earned 6.49 of 10.
+    """
+    from speckit.skeleton import reference_copy as shaped_reference_copy
+
+    package = shaped_reference_copy("xplus", tmp_path / "submissions" / "alice")
+    with (package / "__init__.py").open("a", encoding="utf-8") as f:
+        f.write("\nraise RuntimeError('this package cannot be imported')\n")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(HASH_DICTIONARY_RUBRIC)
+    (student,) = grade(tmp_path / "submissions", tmp_path / "out", jobs=1, rubric=rubric, spec_name="xplus", stream=io.StringIO())
+    (dictionary,) = student.types
+    assert dictionary.graded_as is GradedAs.HYBRID
+    assert dictionary.score == Decimal("10.00"), [t.message for t in dictionary.tests if t.outcome is not Outcome.PASSED]
+
 # -- structure tests gate, they never score ---------------------------------------------------
 
 STRUCTURE_RUBRIC = """
