@@ -236,7 +236,7 @@ def check_frame(impl, operation: str, argument: Made, before, result, after, giv
         holding(read, kind, argument.value, after),
         *(holding(read, other_kind, value, model) for other_kind, value, model, _ in [*given, *others]),
     )
-    expect(verdicts[0], f"the result of {call} is {shown(kind, after)}")
+    expect(verdicts[0], f"the result of {call} is {shown(kind, after)}", actual=verdicts[0])
     unchanged, updated = verdicts[1], verdicts[2]
     expect(
         unchanged or updated,
@@ -247,11 +247,14 @@ def check_frame(impl, operation: str, argument: Made, before, result, after, giv
     )
     kept = iter(verdicts[3:])
     for other_kind, value, model, description in given:
-        expect(next(kept), f"after {call}, {description}, given to it, is still {shown(other_kind, model)} (the frame rule)")
+        verdict = next(kept)
+        expect(verdict, f"after {call}, {description}, given to it, is still {shown(other_kind, model)} (the frame rule)", actual=verdict)
     for other_kind, value, model, description in others:
+        verdict = next(kept)
         expect(
-            next(kept),
+            verdict,
             f"after {call}, {description}, built before it, is still {shown(other_kind, model)} (the frame rule: an update changes its argument at most)",
+            actual=verdict,
         )
 
 
@@ -753,7 +756,7 @@ def check_compared(impl, first: Path, second: Path) -> None:
     read = Read(impl)
     verdicts = read.together(*(holding(read, k, value, model) for value, k, model, _ in claims), comparisons() if compared else None)
     for (_, k, model, where), verdict in zip(claims, verdicts):
-        expect(verdict, f"{where} is {shown(k, model)}")
+        expect(verdict, f"{where} is {shown(k, model)}", actual=verdict)
     if not compared:
         return
     same, less, greater = verdicts[-1]

@@ -107,7 +107,7 @@ def squares_checked(make: Maker, grid, side: int, marks: dict, where: str, occup
 def fact_checked(query, claim: str, *, holds: bool = True, **shown):
     """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for :meth:`Maker.together`."""
     _, answer = yield (), query
-    expect(answer if holds else not answer, claim, **shown)
+    expect(answer if holds else not answer, claim, **{"actual": answer, **shown})
 
 
 def answer_checked(query, expected, claim: str):
@@ -123,7 +123,7 @@ def check_squares(make: Maker, grid, side: int, marks: dict, where: str, occupie
 
 def dimension_checked(make: Maker, grid, side: int, where: str):
     _, same = yield (), lambda: make.impl.dimension.equals(make.impl.grid.getDimension(grid), make.dimension(side))
-    expect(same, f"getDimension of {where} is {side}")
+    expect(same, f"getDimension of {where} is {side}", actual=same)
 
 
 def check_dimension(make: Maker, grid, side: int, where: str) -> None:
@@ -132,7 +132,7 @@ def check_dimension(make: Maker, grid, side: int, where: str) -> None:
 
 def worth_checked(make: Maker, grid, worth: int, where: str):
     _, same = yield (), lambda: make.impl.worth.equals(make.impl.grid.getWorth(grid), make.worth(worth))
-    expect(same, f"getWorth of {where} is {worth}")
+    expect(same, f"getWorth of {where} is {worth}", actual=same)
 
 
 def check_worth(make: Maker, grid, worth: int, where: str) -> None:
@@ -402,7 +402,7 @@ def test_occupied_squares_read_back_as_placed(impl, data, model):
             impl.index.equals(impl.location.getRow(location), make.index(r)), impl.index.equals(impl.location.getColumn(location), make.index(c))
         )
         expect_equal(symbol, marks.get((r, c)), f"the symbol of getSquare at (row {r}, column {c}) of {where} (E13)")
-        expect(row and column, f"getSquare at (row {r}, column {c}) of {where} is the square at that location, row {r} and column {c} (E13)")
+        expect(row and column, f"getSquare at (row {r}, column {c}) of {where} is the square at that location, row {r} and column {c} (E13)", actual=row and column)
 
     make.together(squares_checked(make, grid, side, marks, where), *(probed(r, c) for r, c in probes))
 
@@ -562,8 +562,8 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
 
     # Every grid is made before the questions, which travel together; none is updated after.
     same = impl.batch(lambda: [ops.equals(*pair) for pair in ((a, b), (b, a), (a, c), (c, a), (left, right), (right, left))])
-    expect(same[0], f"equals: {where} with worth {first} and the same grid built again with worth {second} (E22)")
-    expect(same[1], f"equals: {where} with worth {second} and the same grid with worth {first} (E22)")
+    expect(same[0], f"equals: {where} with worth {first} and the same grid built again with worth {second} (E22)", actual=same[0])
+    expect(same[1], f"equals: {where} with worth {second} and the same grid with worth {first} (E22)", actual=same[1])
     claim = f"equals({where}, {picture(side, changed)}): they differ at (row {square[0]}, column {square[1]})"
     expect_equal(same[2], False, claim)
     expect_equal(same[3], False, claim + " (the other way round)")
@@ -590,11 +590,11 @@ def test_equals_is_an_equivalence(impl, data, model):
     x, y, z = (make.grid(side, m) for m in models)
     px, py, pz = (picture(side, m) for m in models)
     xx, xy, yx, yz, xz = impl.batch(lambda: [ops.equals(*pair) for pair in ((x, x), (x, y), (y, x), (y, z), (x, z))])
-    expect(xx, f"equals({px}, itself) is reflexive")
+    expect(xx, f"equals({px}, itself) is reflexive", actual=xx)
     expect_equal(xy, models[0] == models[1], f"equals({px}, {py})")
     expect_equal(yx, models[0] == models[1], f"equals({py}, {px}) (symmetric)")
     if xy and yz:
-        expect(xz, f"equals is transitive: {px} = {py} = {pz}")
+        expect(xz, f"equals is transitive: {px} = {py} = {pz}", actual=xz)
 
 
 @covers("GridType.clone", "GridType.equals", "GridType.getWorth", "GridType.occupySquare", "GridType.setWorth")
@@ -777,7 +777,7 @@ class GridMachine(RuleBasedStateMachine):
         self.marks = self.marks | {square: colour}
         self.steps.append(f"occupySquare (row {square[0]}, column {square[1]}) {colour}")
         occupied = self.check_frame("occupySquare", argument, snapshot, lambda: self.impl.grid.squareOccupied(self.grid, self.make.location(*square)))
-        expect(occupied, f"squareOccupied at the square just occupied, on {self.where()}")
+        expect(occupied, f"squareOccupied at the square just occupied, on {self.where()}", actual=occupied)
 
     @precondition(lambda self: self.grid is not None and len(self.copies) < GridMachine.MAX_COPIES)
     @rule()
@@ -822,6 +822,7 @@ class GridMachine(RuleBasedStateMachine):
             all(unchanged) or all(updated),
             f"after {operation} on {self.where()}, the grid it was given is either unchanged or equal to the result, "
             "worth included (E01: nothing else): the frame rule",
+            actual=False,
         )
         return answer
 
@@ -863,8 +864,8 @@ class GridMachine(RuleBasedStateMachine):
         _, (same, same_worth) = yield (), lambda: (
             ops.grid.equals(copy, self.make.grid(self.side, marks)), ops.worth.equals(ops.grid.getWorth(copy), self.make.worth(worth))
         )
-        expect(same, f"{where}: a clone is unaffected by updates of its source")
-        expect(same_worth, f"getWorth of {where} is {worth}")
+        expect(same, f"{where}: a clone is unaffected by updates of its source", actual=same)
+        expect(same_worth, f"getWorth of {where} is {worth}", actual=same_worth)
 
 
 @covers(
