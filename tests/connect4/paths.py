@@ -167,30 +167,50 @@ def make(impl, path: Path):
 # Whether a value has a model, asked through documented operations only -----------------------
 
 
+EQUALS = {"index": "index", "level": "level_number", "worth": "worth", "dimension": "dimension", "colour": "colour"}
+"""The kinds whose model is asked by their type's equals alone, and the module of each."""
+
+
+def holding(read: Read, kind: str, value, model):
+    """Whether ``value`` (of ``kind``) has ``model``, by its type's equals or its observers: a check for
+    :meth:`Read.together`, which returns the verdict. Its questions are asked together with others."""
+    impl, build = read.impl, read.build
+    if kind in EQUALS:
+        made = {"index": build.index, "level": build.level, "worth": build.worth, "dimension": build.dimension, "colour": build.colour}[kind]
+        _, same = yield (), lambda: getattr(impl, EQUALS[kind]).equals(value, made(model))
+        return same
+    if kind == "symbol":  # its observers, and equals against a canonical symbol of the model
+        (got,), same = yield [value], lambda: impl.symbol.equals(value, build.symbol(model))
+        return got == model and same
+    if kind == "location":
+        _, (row, column) = yield (), lambda: (
+            impl.index.equals(impl.location.getRow(value), build.index(model[0])), impl.index.equals(impl.location.getColumn(value), build.index(model[1]))
+        )
+        return row and column
+    if kind == "player":
+        symbol = impl.player.getSymbol(value)
+        (got,), (symbol_same, same) = yield [symbol], lambda: (impl.symbol.equals(symbol, build.symbol(model)), impl.player.equals(value, build.player(model)))
+        return got == model and symbol_same and same
+    if kind == "square":
+        location, symbol = impl.square.getLocation(value), impl.square.getSymbol(value)
+        (got,), (same_row, same_column, symbol_same) = yield [symbol], lambda: (
+            impl.index.equals(impl.location.getRow(location), build.index(model[0][0])),
+            impl.index.equals(impl.location.getColumn(location), build.index(model[0][1])),
+            impl.symbol.equals(symbol, build.symbol(model[1])),
+        )
+        return same_row and same_column and got == model[1] and symbol_same
+    if kind == "grid":
+        _, (same, worth) = yield (), lambda: (
+            impl.grid.equals(value, build.grid(model.side, model.squares)), impl.worth.equals(impl.grid.getWorth(value), build.worth(model.worth))
+        )
+        return same and worth
+    raise KeyError(kind)
+
+
 def holds(impl, kind: str, value, model) -> bool:
     """Whether ``value`` (of ``kind``) has ``model``, by its type's equals or its observers."""
-    build = Build(impl)
-    if kind == "index":
-        return impl.index.equals(value, build.index(model))
-    if kind == "level":
-        return impl.level_number.equals(value, build.level(model))
-    if kind == "worth":
-        return impl.worth.equals(value, build.worth(model))
-    if kind == "dimension":
-        return impl.dimension.equals(value, build.dimension(model))
-    if kind == "colour":
-        return impl.colour.equals(value, build.colour(model))
-    if kind == "symbol":  # its observers, and equals against a canonical symbol of the model
-        return Read(impl).symbol(value) == model and impl.symbol.equals(value, build.symbol(model))
-    if kind == "location":
-        return holds(impl, "index", impl.location.getRow(value), model[0]) and holds(impl, "index", impl.location.getColumn(value), model[1])
-    if kind == "player":
-        return holds(impl, "symbol", impl.player.getSymbol(value), model) and impl.player.equals(value, build.player(model))
-    if kind == "square":
-        return holds(impl, "location", impl.square.getLocation(value), model[0]) and holds(impl, "symbol", impl.square.getSymbol(value), model[1])
-    if kind == "grid":
-        return impl.grid.equals(value, build.grid(model.side, model.squares)) and holds(impl, "worth", impl.grid.getWorth(value), model.worth)
-    raise KeyError(kind)
+    read = Read(impl)
+    return read.together(holding(read, kind, value, model))[0]
 
 
 def check_model(impl, kind: str, value, model, where: str) -> None:
@@ -203,13 +223,21 @@ def check_frame(impl, operation: str, argument: Made, before, result, after, giv
     ``result`` must have the model ``after``; the argument either ``before`` (a new value
     was made) or ``after`` (it was updated in place: E01); each of ``given`` (the other
     values passed to the update) and ``others`` (values built before: ``(kind, value,
-    model, description)``) keeps its model.
+    model, description)``) keeps its model. Every question is asked after the update, all
+    together (:meth:`Read.together`).
     """
     kind = operation_kind(operation)
     made = f" = {made_by}" if made_by else ""
     call = f"{operation.split('.')[1]}(x, ...) where x{made} is {shown(kind, before)}"
-    check_model(impl, kind, result, after, f"the result of {call}")
-    unchanged, updated = holds(impl, kind, argument.value, before), holds(impl, kind, argument.value, after)
+    read = Read(impl)
+    verdicts = read.together(
+        holding(read, kind, result, after),
+        holding(read, kind, argument.value, before),
+        holding(read, kind, argument.value, after),
+        *(holding(read, other_kind, value, model) for other_kind, value, model, _ in [*given, *others]),
+    )
+    expect(verdicts[0], f"the result of {call} is {shown(kind, after)}", actual=verdicts[0])
+    unchanged, updated = verdicts[1], verdicts[2]
     expect(
         unchanged or updated,
         f"after {call}, x is either unchanged or updated to equal the result, {shown(kind, after)} "
@@ -217,12 +245,16 @@ def check_frame(impl, operation: str, argument: Made, before, result, after, giv
         expected=f"{shown(kind, before)} or {shown(kind, after)}",
         actual="something else",
     )
+    kept = iter(verdicts[3:])
     for other_kind, value, model, description in given:
-        expect(holds(impl, other_kind, value, model), f"after {call}, {description}, given to it, is still {shown(other_kind, model)} (the frame rule)")
+        verdict = next(kept)
+        expect(verdict, f"after {call}, {description}, given to it, is still {shown(other_kind, model)} (the frame rule)", actual=verdict)
     for other_kind, value, model, description in others:
+        verdict = next(kept)
         expect(
-            holds(impl, other_kind, value, model),
+            verdict,
             f"after {call}, {description}, built before it, is still {shown(other_kind, model)} (the frame rule: an update changes its argument at most)",
+            actual=verdict,
         )
 
 
@@ -705,22 +737,39 @@ def check_compared(impl, first: Path, second: Path) -> None:
     kind = first.kind
     ops = getattr(impl, KINDS[kind])
     x, y = follow(impl, first), follow(impl, second)
+    # Every model, and then the comparisons, asked together after both values are made.
+    claims = []
     for made, path in ((x, first), (y, second)):
-        check_model(impl, kind, made.value, made.model, repr(path))
-        for other_kind, value, model, description in made.left:
-            check_model(impl, other_kind, value, model, f"{description}, left behind while making {path!r}")
-    if kind in ("location", "square"):
-        return  # no equals to compare with: the observers above are all there is
+        claims.append((made.value, kind, made.model, repr(path)))
+        claims += [(value, k, model, f"{description}, left behind while making {path!r}") for k, value, model, description in made.left]
+    compared = kind not in ("location", "square")  # no equals to compare with: the observers are all there is
+    ordered = kind in ORDERED
+
+    def comparisons():
+        _, answers = yield (), lambda: (
+            ops.equals(x.value, y.value),
+            ops.lessThan(x.value, y.value) if ordered else None,
+            ops.greaterThan(x.value, y.value) if ordered else None,
+        )
+        return answers
+
+    read = Read(impl)
+    verdicts = read.together(*(holding(read, k, value, model) for value, k, model, _ in claims), comparisons() if compared else None)
+    for (_, k, model, where), verdict in zip(claims, verdicts):
+        expect(verdict, f"{where} is {shown(k, model)}", actual=verdict)
+    if not compared:
+        return
+    same, less, greater = verdicts[-1]
     a, b = x.model, y.model
     pair = f"{first!r} ({shown(kind, a)}) and {second!r} ({shown(kind, b)})"
     if kind == "grid":
-        same = (a.side, a.marks) == (b.side, b.marks)
-        expect(ops.equals(x.value, y.value) == same, f"equals of {pair}: {'the same' if same else 'different'} squares and dimension (worths aside, E22)", expected=same, actual=not same)
+        same_squares = (a.side, a.marks) == (b.side, b.marks)
+        expect(same == same_squares, f"equals of {pair}: {'the same' if same_squares else 'different'} squares and dimension (worths aside, E22)", expected=same_squares, actual=not same_squares)
         return
-    expect(ops.equals(x.value, y.value) == (a == b), f"equals of {pair}", expected=a == b, actual=a != b)
-    if kind in ORDERED:
-        expect(ops.lessThan(x.value, y.value) == (a < b), f"lessThan of {pair}", expected=a < b, actual=not a < b)
-        expect(ops.greaterThan(x.value, y.value) == (a > b), f"greaterThan of {pair}", expected=a > b, actual=not a > b)
+    expect(same == (a == b), f"equals of {pair}", expected=a == b, actual=a != b)
+    if ordered:
+        expect(less == (a < b), f"lessThan of {pair}", expected=a < b, actual=not a < b)
+        expect(greater == (a > b), f"greaterThan of {pair}", expected=a > b, actual=not a > b)
 
 
 def few(share: int = 4):

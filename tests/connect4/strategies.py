@@ -188,19 +188,73 @@ class Build:
 
 
 class Read:
-    """Reads models back from the implementation's values, through documented operations only."""
+    """Reads models back from the implementation's values, through documented operations only.
+
+    One reader serves one example: the red colour it compares with is made once, on its
+    first use, and only ever given to ColourType.equals.
+    """
 
     def __init__(self, impl):
         self.impl = impl
         self.build = Build(impl)
+        self._red = None
+
+    def red(self):
+        """A red colour, made once and only ever compared with."""
+        if self._red is None:
+            self._red = self.build.colour(RED)
+        return self._red
 
     def symbol(self, value):
         """None for an empty symbol, else its colour's name."""
         ops = self.impl.symbol
         if ops.isEmpty(value):
             return None
-        red = self.build.colour(RED)
-        return RED if self.impl.colour.equals(ops.getColour(value), red) else BLUE
+        return RED if self.impl.colour.equals(ops.getColour(value), self.red()) else BLUE
 
     def colour(self, value):
-        return RED if self.impl.colour.equals(value, self.build.colour(RED)) else BLUE
+        return RED if self.impl.colour.equals(value, self.red()) else BLUE
+
+    def ask(self, questions: list) -> list:
+        """For each ``(symbols, queries)``: the symbols' models (as :meth:`symbol` reads them) and what ``queries()`` returns.
+
+        ``queries`` (or None) makes calls and collects their results without looking at
+        them, as in ``impl.batch``. Everything is asked together, in the sandbox in two
+        round trips: every symbol's emptiness with every query, then the colours of the
+        symbols with a mark (an empty symbol is never asked its colour, E09).
+        """
+        impl = self.impl
+        empties, answers = impl.batch(
+            lambda: ([[impl.symbol.isEmpty(s) for s in symbols] for symbols, _ in questions], [q() if q else None for _, q in questions])
+        )
+        if not any(e is False for empty in empties for e in empty):
+            return [([None] * len(empty), answer) for empty, answer in zip(empties, answers)]
+        red = self.red()
+        reds = impl.batch(
+            lambda: [
+                [None if e else impl.colour.equals(impl.symbol.getColour(s), red) for s, e in zip(symbols, empty)]
+                for (symbols, _), empty in zip(questions, empties)
+            ]
+        )
+        return [([None if e else RED if r else BLUE for e, r in zip(empty, is_red)], answer) for empty, is_red, answer in zip(empties, reds, answers)]
+
+    def together(self, *checks) -> list:
+        """Run checks written as generators, their questions asked together (:meth:`ask`); what each returns.
+
+        Each check makes the values it asks about (observers only: nothing is updated
+        between its questions and the others'), yields once ``(symbols, queries)``, is
+        sent back ``(models of the symbols, what queries() returned)`` and then judges
+        them, in the order given, so each failure message is its own (``expect``), or
+        returns a verdict.
+        """
+        checks = [check for check in checks if check is not None]
+        replies = self.ask([next(check) for check in checks])
+        verdicts = []
+        for check, reply in zip(checks, replies):
+            try:
+                check.send(reply)
+            except StopIteration as done:
+                verdicts.append(done.value)
+                continue
+            raise RuntimeError("a check given to together() yields once")
+        return verdicts

@@ -32,8 +32,8 @@ from speckit.testing import covers, expect, expect_equal
 
 from .paths import few
 from .strategies import BLUE, OTHER, RED, colours, grids, lines_of, winners
-from .test_game_tree import TreeMaker, finished, levels_of, positions, same_levels
-from .test_grid import MARK, full_grids, picture, squares
+from .test_game_tree import TreeMaker, finished, levels_of, nodes_of, positions, same_levels
+from .test_grid import MARK, fact_checked, full_grids, picture, squares
 
 SIDES = st.integers(4, 6)
 """Grid sides asked for: every implementation offers these (the reference offers 4 to 9)."""
@@ -79,11 +79,30 @@ def put(make: TreeMaker, game, side: int, marks: dict):
 
 def position(make: TreeMaker, game, side: int) -> dict:
     """The marks of the grid held by the root of the game's tree."""
-    return make.read_grid(make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), side)
+    return make.together(position_asked(make, game, side))[0]
+
+
+def position_asked(make: TreeMaker, game, side: int, also=None):
+    """:func:`position`, as a question for :meth:`Read.together`, which returns the marks (and what ``also()`` answers, if given)."""
+    grid, cells = make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), squares(side)
+    models, answer = yield [make.impl.grid.getSymbol(grid, make.location(r, c)) for r, c in cells], also
+    marks = {cell: model for cell, model in zip(cells, models) if model is not None}
+    return marks if also is None else (marks, answer)
+
+
+def position_checked(make: TreeMaker, game, side: int, marks: dict, claim: str):
+    expect_equal((yield from position_asked(make, game, side)), marks, claim)
 
 
 def colour_of(make: TreeMaker, player):
     return make.read(make.impl.player.getSymbol(player))
+
+
+def colours_of(make: TreeMaker, game):
+    """The colours of the game's two players, as a question for :meth:`Read.together` (which returns them)."""
+    c4 = make.impl.connect4
+    models, _ = yield [make.impl.player.getSymbol(c4.getPlayer1(game)), make.impl.player.getSymbol(c4.getPlayer2(game))], None
+    return models
 
 
 def to_move(marks: dict) -> str:
@@ -92,13 +111,26 @@ def to_move(marks: dict) -> str:
 
 
 def check_players(make: TreeMaker, game, person: str, where: str) -> None:
-    c4 = make.impl.connect4
-    expect_equal(colour_of(make, c4.getPlayer1(game)), person, f"the colour of player 1 (the person) of {where}")
-    expect_equal(colour_of(make, c4.getPlayer2(game)), OTHER[person], f"the colour of player 2 (the computer) of {where}")
+    make.together(players_checked(make, game, person, where))
+
+
+def players_checked(make: TreeMaker, game, person: str, where: str):
+    judge_players((yield from colours_of(make, game)), person, where)
+
+
+def judge_players(colours: list, person: str, where: str) -> None:
+    """The players' colours (:func:`colours_of`) are the person's and the other."""
+    expect_equal(colours[0], person, f"the colour of player 1 (the person) of {where}")
+    expect_equal(colours[1], OTHER[person], f"the colour of player 2 (the computer) of {where}")
 
 
 def check_level(make: TreeMaker, game, look: int, where: str) -> None:
-    expect(make.impl.level_number.equals(make.impl.connect4.getLevelNumber(game), make.level_probe(look)), f"getLevelNumber of {where} is {look}")
+    make.together(level_checked(make, game, look, where))
+
+
+def level_checked(make: TreeMaker, game, look: int, where: str):
+    _, same = yield (), lambda: make.impl.level_number.equals(make.impl.connect4.getLevelNumber(game), make.level_probe(look))
+    expect(same, f"getLevelNumber of {where} is {look}", actual=same)
 
 
 def last_board(text: str, side: int):
@@ -207,13 +239,15 @@ def test_new_game_asks_the_size_who_starts_and_the_look_ahead(impl, data, side, 
     where = f"newConnect4Type with the answers {side}, {yes_no(starts)}, {look} (size, moves first, look-ahead, in that order)"
     expect_equal(left(source), [], f"answers left unread by {where}: it asks three questions")
     tree = impl.connect4.getGameTree(game)
-    expect(not impl.game_tree.isEmpty(tree), f"the game tree of {where} is a node")
-    expect(impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(side)), f"the game tree of {where} holds an empty {side} x {side} grid")
-    expect(impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(0)), f"the game tree of {where} is at level 0")
-    for link in ("Parent", "Child", "Sibling"):
-        expect(impl.game_tree.isEmpty(getattr(impl.game_tree, f"get{link}")(tree)), f"get{link} of the game tree of {where} is empty: one node")
-    check_players(make, game, RED if starts else BLUE, f"{where} (E34: the person is red when moving first, red moves first)")
-    check_level(make, game, look, where)
+    links = ("Parent", "Child", "Sibling")
+    make.together(
+        fact_checked(lambda: impl.game_tree.isEmpty(tree), f"the game tree of {where} is a node", holds=False),
+        fact_checked(lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(side)), f"the game tree of {where} holds an empty {side} x {side} grid"),
+        fact_checked(lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(0)), f"the game tree of {where} is at level 0"),
+        *(fact_checked(lambda link=link: impl.game_tree.isEmpty(getattr(impl.game_tree, f"get{link}")(tree)), f"get{link} of the game tree of {where} is empty: one node") for link in links),
+        players_checked(make, game, RED if starts else BLUE, f"{where} (E34: the person is red when moving first, red moves first)"),
+        level_checked(make, game, look, where),
+    )
     expect(impl.connect4.getInput(game) is source, f"getInput of {where} is the input it was given")
     expect(impl.connect4.getDisplay(game) is display, f"getDisplay of {where} is the display it was given")
 
@@ -262,11 +296,18 @@ def test_each_set_changes_its_component_and_nothing_else(impl, starts, steps):
         expect(c4.getInput(game) is model["input"], f"getInput of {where} is the last input set")
         expect(c4.getDisplay(game) is model["display"], f"getDisplay of {where} is the last display set")
         tree, (marks_set, level_set) = c4.getGameTree(game), model["tree"]
-        expect(impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(4, marks_set)), f"the grid of getGameTree of {where} is {picture(4, marks_set)}")
-        expect(impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(level_set)), f"the level of getGameTree of {where} is {level_set}")
-        expect_equal(colour_of(make, c4.getPlayer1(game)), model["player1"], f"the colour of getPlayer1 of {where}")
-        expect_equal(colour_of(make, c4.getPlayer2(game)), model["player2"], f"the colour of getPlayer2 of {where}")
-        check_level(make, game, model["level"], where)
+
+        def players_set(game=game, where=where):
+            first, second = yield from colours_of(make, game)
+            expect_equal(first, model["player1"], f"the colour of getPlayer1 of {where}")
+            expect_equal(second, model["player2"], f"the colour of getPlayer2 of {where}")
+
+        make.together(
+            fact_checked(lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(4, marks_set)), f"the grid of getGameTree of {where} is {picture(4, marks_set)}"),
+            fact_checked(lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(level_set)), f"the level of getGameTree of {where} is {level_set}"),
+            players_set(),
+            level_checked(make, game, model["level"], where),
+        )
 
 
 # The questions ------------------------------------------------------------------------------------
@@ -355,14 +396,16 @@ def test_move_possible_exactly_on_the_empty_squares_of_the_grid(impl, model):
     game, _, _ = new_game(impl, side=side)
     game = put(make, game, side, marks)
     where = picture(side, marks)
-    for r, c in squares(side):
+    off = ((side + 1, 1), (1, side + 1), (side + 1, side + 1))
+    possible = impl.batch(lambda: [impl.connect4.movePossible(game, make.location(r, c)) for r, c in [*squares(side), *off]])
+    for (r, c), got in zip(squares(side), possible):
         expect_equal(
-            impl.connect4.movePossible(game, make.location(r, c)),
+            got,
             (r, c) not in marks,
             f"movePossible at (row {r}, column {c}) of a game on {where}: true exactly when the square is empty",
         )
-    for r, c in ((side + 1, 1), (1, side + 1), (side + 1, side + 1)):
-        expect_equal(impl.connect4.movePossible(game, make.location(r, c)), False, f"movePossible at (row {r}, column {c}), off the grid of a game on {where}")
+    for (r, c), got in zip(off, possible[side * side :]):
+        expect_equal(got, False, f"movePossible at (row {r}, column {c}), off the grid of a game on {where}")
 
 
 @covers("Connect4Type.makeHumanMove", "Connect4Type.getGameTree")
@@ -376,14 +419,24 @@ def test_make_human_move_puts_player_1s_mark_on_the_square(impl, data, model, lo
     square = data.draw(st.sampled_from([s for s in squares(side) if s not in marks]), label="square")
     game = impl.connect4.makeHumanMove(game, make.location(*square))
     where = f"makeHumanMove at (row {square[0]}, column {square[1]}) of a game on {picture(side, marks)}, the person playing {person}"
-    expect_equal(position(make, game, side), marks | {square: person}, f"the grid of the game tree after {where}: player 1's mark added there")
-    check_players(make, game, person, f"the game after {where}")
-    check_level(make, game, look, f"the game after {where}")
+    make.together(
+        position_checked(make, game, side, marks | {square: person}, f"the grid of the game tree after {where}: player 1's mark added there"),
+        players_checked(make, game, person, f"the game after {where}"),
+        level_checked(make, game, look, f"the game after {where}"),
+    )
 
 
 def check_computer_move(make: TreeMaker, game, side: int, marks: dict, computer: str, look: int, where: str) -> dict:
     """The game's grid is the position with one more mark, of the computer's colour; return it."""
-    after = position(make, game, side)
+    return make.together(
+        computer_move_checked(make, game, side, marks, computer, where),
+        players_checked(make, game, OTHER[computer], f"the game after {where}"),
+        level_checked(make, game, look, f"the game after {where}"),
+    )[0]
+
+
+def computer_move_checked(make: TreeMaker, game, side: int, marks: dict, computer: str, where: str):
+    after = yield from position_asked(make, game, side)
     added = {s: c for s, c in after.items() if s not in marks}
     expect_equal(
         {s: c for s, c in after.items() if s in marks},
@@ -396,8 +449,6 @@ def check_computer_move(make: TreeMaker, game, side: int, marks: dict, computer:
         expected=f"one {computer} mark more than {picture(side, marks)}",
         actual=picture(side, after),
     )
-    check_players(make, game, OTHER[computer], f"the game after {where}")
-    check_level(make, game, look, f"the game after {where}")
     return after
 
 
@@ -476,10 +527,17 @@ def test_show_connect4_shows_the_grid_and_returns_the_game_unchanged(impl, model
     drawn, _ = last_board(shown.getvalue()[before:], side)
     expect_equal(drawn, board(side, marks), f"{where} shows the {side} x {side} board on the game's display, R, B or . on each square")
     person = RED if starts else BLUE
-    for value, name in ((result, "the game it returns"), (game, "the game shown")):
-        expect_equal(position(make, value, side), marks, f"the grid of {name} by {where} (E35: unchanged)")
-        check_players(make, value, person, f"{name} by {where} (E35: unchanged)")
-        check_level(make, value, 1, f"{name} by {where} (E35: unchanged)")
+    make.together(
+        *(
+            check
+            for value, name in ((result, "the game it returns"), (game, "the game shown"))
+            for check in (
+                position_checked(make, value, side, marks, f"the grid of {name} by {where} (E35: unchanged)"),
+                players_checked(make, value, person, f"{name} by {where} (E35: unchanged)"),
+                level_checked(make, value, 1, f"{name} by {where} (E35: unchanged)"),
+            )
+        )
+    )
 
 
 @covers("Connect4Type.play", "Connect4Type.gameOver", "Connect4Type.getGameTree")
@@ -494,8 +552,8 @@ def test_play_ends_a_scripted_game_as_the_rules_allow(impl, data, model, person,
         f"play from {picture(side, marks)}, {to_move(marks)} to move, the person playing {person} and answering "
         f"{', '.join(f'{r} {c}' for r, c in script)}, the computer looking {look} ahead"
     )
-    final = position(make, game, side)
     ends = possible_ends(side, marks, person, script, look)
+    (final, over), colours = make.together(position_asked(make, game, side, lambda: impl.connect4.gameOver(game)), colours_of(make, game))
     expect(
         frozenset(final.items()) in ends,
         f"the grid at the end of {where}: the person takes the first square of the script still empty, the computer "
@@ -504,8 +562,8 @@ def test_play_ends_a_scripted_game_as_the_rules_allow(impl, data, model, person,
         expected=" or ".join(sorted(picture(side, dict(end)) for end in ends)),
         actual=picture(side, final),
     )
-    expect_equal(impl.connect4.gameOver(game), True, f"gameOver of the game returned by {where}")
-    check_players(make, game, person, f"the game returned by {where}")
+    expect_equal(over, True, f"gameOver of the game returned by {where}")
+    judge_players(colours, person, f"the game returned by {where}")
     drawn, announcement = last_board(shown.getvalue(), side)
     expect_equal(drawn, board(side, final), f"the last board shown by {where} is the final grid")
     expect(announcement != "", f"{where} announces the outcome after showing the final grid", actual=repr(announcement))
@@ -520,8 +578,8 @@ def test_play_from_the_empty_grid_with_the_computer_first_ends_the_game(impl, da
     game, _, shown = new_game(impl, starts=False, look=1, moves=[f"{r} {c}" for r, c in script])
     game = impl.connect4.play(put(make, game, side, {}))
     where = f"play from the empty {side} x {side} grid, the computer (red) moving first, the person answering {', '.join(f'{r} {c}' for r, c in script)}"
-    final = position(make, game, side)
-    expect_equal(impl.connect4.gameOver(game), True, f"gameOver of the game returned by {where}")
+    final, over = make.together(position_asked(make, game, side, lambda: impl.connect4.gameOver(game)))[0]
+    expect_equal(over, True, f"gameOver of the game returned by {where}")
     reds, blues = sum(1 for v in final.values() if v == RED), sum(1 for v in final.values() if v == BLUE)
     expect(reds - blues in (0, 1), f"the grid at the end of {where} holds the moves of both, red first (E34)", actual=picture(side, final))
     drawn, announcement = last_board(shown.getvalue(), side)
@@ -578,17 +636,19 @@ def test_make_computer_move_is_build_game_choose_best_and_find_best_at_the_look_
         f"makeComputerMove on {picture(side, marks)}, looking {look} ahead, the computer playing {computer}, against "
         f"findBest(T, chooseBest(T)) for T = buildGame(the one-node tree of that grid, the grid, the computer, the person, level {look})"
     )
+    same = impl.grid.equals(trees.getGrid(got), trees.getGrid(chosen))
     expect(
-        impl.grid.equals(trees.getGrid(got), trees.getGrid(chosen)),
+        same,
         f"{where}: the game's tree holds the grid findBest chose (E42: makeComputerMove is that composition)",
-        expected=picture(side, make.read_grid(trees.getGrid(chosen), side)),
-        actual=picture(side, make.read_grid(trees.getGrid(got), side)),
+        # The grids are read only to show them, when they differ.
+        **({} if same else dict(expected=picture(side, make.read_grid(trees.getGrid(chosen), side)), actual=picture(side, make.read_grid(trees.getGrid(got), side)))),
     )
+    got_levels, chosen_levels = levels_of(impl, got), levels_of(impl, chosen)
     expect(
-        same_levels(impl, levels_of(impl, got), levels_of(impl, chosen)),
+        same_levels(impl, got_levels, chosen_levels),
         f"{where}: the game's tree is the subtree findBest returned, down to the look-ahead and with the levels findBest left (E37, E42)",
-        expected=f"{len(levels_of(impl, chosen))} nodes",
-        actual=f"{len(levels_of(impl, got))} nodes",
+        expected=f"{len(chosen_levels)} nodes",
+        actual=f"{len(got_levels)} nodes",
     )
 
 
@@ -605,44 +665,46 @@ def test_play_leaves_the_tree_numbered_from_0_at_its_root(impl, data, model, per
         f"the game's tree after play from {picture(side, marks)}, the person playing {person} and answering "
         f"{', '.join(f'{r} {c}' for r, c in script)}, the computer looking {look} ahead"
     )
-    depths, stack = [], [(tree, 0)]
+    nodes = nodes_of(impl, tree)
     ops = impl.game_tree
-    while stack and len(depths) < 400:
-        node, depth = stack.pop()
-        if ops.isEmpty(node):
-            continue
-        depths.append(depth)
+    right = impl.batch(lambda: [impl.level_number.equals(ops.getLevel(node), make.level_probe(depth)) for node, depth in nodes])
+    for (_, depth), same in zip(nodes, right):
         expect(
-            impl.level_number.equals(ops.getLevel(node), make.level_probe(depth)),
+            same,
             f"{where}: every node's level is its depth below the root, {depth} here (E43: play renumbers the tree after "
             "every move, as adjustLevel does, E37)",
+            actual=same,
         )
-        stack += [(ops.getSibling(node), depth), (ops.getChild(node), depth + 1)]
 
 
 # The frame rule of every update (issue 13) ------------------------------------------------------------
 
 
-def game_state(make: TreeMaker, game) -> tuple:
-    """What a game holds, as its own values: players, look-ahead, root grid, input and display."""
+def game_state(make: TreeMaker, game):
+    """What a game holds, as its own values: players' symbols, look-ahead, root grid, input and display."""
     c4 = make.impl.connect4
     return (
-        colour_of(make, c4.getPlayer1(game)), colour_of(make, c4.getPlayer2(game)), c4.getLevelNumber(game),
+        make.impl.player.getSymbol(c4.getPlayer1(game)), make.impl.player.getSymbol(c4.getPlayer2(game)), c4.getLevelNumber(game),
         make.impl.game_tree.getGrid(c4.getGameTree(game)), c4.getInput(game), c4.getDisplay(game),
     )
 
 
-def same_state(make: TreeMaker, first: tuple, second: tuple) -> bool:
+def same_state(make: TreeMaker, first: tuple, second: tuple):
+    """Whether two games' states (:func:`game_state`) are the same: a question for :meth:`Read.together` returning the verdict."""
     impl = make.impl
-    return (
-        first[:2] == second[:2] and impl.level_number.equals(first[2], second[2]) and impl.grid.equals(first[3], second[3])
-        and first[4] is second[4] and first[5] is second[5]
-    )  # fmt: skip
+    colours, (same_level, same_grid) = yield [*first[:2], *second[:2]], lambda: (
+        impl.level_number.equals(first[2], second[2]), impl.grid.equals(first[3], second[3])
+    )
+    return colours[:2] == colours[2:] and same_level and same_grid and first[4] is second[4] and first[5] is second[5]
 
 
-def holds_game(make: TreeMaker, game, person: str, look: int, marks: dict, source, display) -> bool:
-    expected = (person, OTHER[person], make.level_probe(look), make.grid(4, marks), source, display)
-    return same_state(make, game_state(make, game), expected)
+def holds_game(make: TreeMaker, game, person: str, look: int, marks: dict, source, display):
+    """Whether the game holds that state: a question for :meth:`Read.together` returning the verdict."""
+    impl, state = make.impl, game_state(make, game)
+    colours, (same_level, same_grid) = yield state[:2], lambda: (
+        impl.level_number.equals(state[2], make.level_probe(look)), impl.grid.equals(state[3], make.grid(4, marks))
+    )
+    return colours == [person, OTHER[person]] and same_level and same_grid and state[4] is source and state[5] is display
 
 
 GAME_UPDATES = ["setPlayer1", "setPlayer2", "setLevelNumber", "setGameTree", "setInput", "setDisplay", "makeHumanMove", "makeComputerMove"]
@@ -682,19 +744,33 @@ def check_game_frame(impl, operation: str, model, other, person: str, look: int)
     arguments = () if operation == "makeComputerMove" else (argument,)
     result = getattr(impl.connect4, operation)(game, *arguments)
     call = f"{operation}(the game on {picture(side, marks)}, the person {person}, looking {look} ahead{', ...' if arguments else ''})"
+    # Every question is asked after the update, all together.
+    if operation in ("setPlayer1", "setPlayer2"):
+        outcome = colours_of(make, result)
+    else:
+        outcome = holds_game(make, result, *after) if operation != "makeComputerMove" else None
+    verdicts = make.together(
+        outcome,
+        holds_game(make, game, *before),
+        same_state(make, game_state(make, game), game_state(make, result)),
+        holds_game(make, bystander, RED, 1, other, b_source, b_display),
+    )
     if operation in ("setPlayer1", "setPlayer2"):
         p1, p2 = (OTHER[person], OTHER[person]) if operation == "setPlayer1" else (person, person)
-        got = game_state(make, result)
-        expect(got[:2] == (p1, p2), f"{call}: the result's players are {p1} and {p2}", expected=(p1, p2), actual=got[:2])
+        got = tuple(verdicts[0])
+        expect(got == (p1, p2), f"{call}: the result's players are {p1} and {p2}", expected=(p1, p2), actual=got)
     elif operation != "makeComputerMove":
-        expect(holds_game(make, result, *after), f"{call}: the result holds the new value and keeps every other component")
+        expect(verdicts[0], f"{call}: the result holds the new value and keeps every other component", actual=verdicts[0])
+    unchanged, same, kept = verdicts[-3:]
     expect(
-        holds_game(make, game, *before) or same_state(make, game_state(make, game), game_state(make, result)),
+        unchanged or same,
         f"after {call}, the game it was given is either unchanged or equal to the result (E01): the frame rule",
+        actual=False,
     )
     expect(
-        holds_game(make, bystander, RED, 1, other, b_source, b_display),
+        kept,
         f"after {call}, another game, on {picture(4, other)}, made before it, is unchanged (the frame rule)",
+        actual=kept,
     )
 
 

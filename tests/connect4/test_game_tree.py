@@ -159,7 +159,7 @@ class Walk:
             self.check_nodes(layer)
             self.find_children(layer)
             layers.append(layer)
-            layer = [child for visit in layer for child in self.match_children(visit)]
+            layer = self.match_layer(layer)
         for layer in reversed(layers):
             self.give_values(layer)
         return node.value
@@ -214,13 +214,21 @@ class Walk:
                 f"the number of children of {self.where(node)} (getChild, then getSibling): {node.reason}",
             )  # fmt: skip
 
-    def match_children(self, visit: Visit) -> list[Visit]:
-        """Pair each child with the model child whose grid it holds, each once; the children's visits."""
-        impl, tg, ig, node = self.impl, self.impl.game_tree, self.impl.grid, visit.node
-        grids = [tg.getGrid(child) for child in visit.children]
-        built = [self.make.moved(visit.expected, *candidate.path[-1]) for candidate in node.children]
-        # Children usually come in the model's order: ask that first, all at once.
-        in_order = impl.batch(lambda: [ig.equals(grid, same) for grid, same in zip(grids, built)])
+    def match_layer(self, layer: list[Visit]) -> list[Visit]:
+        """:meth:`match_children` of every node of the layer; the children's visits, in order."""
+        impl, tg, ig = self.impl, self.impl.game_tree, self.impl.grid
+        grids = [[tg.getGrid(child) for child in visit.children] for visit in layer]
+        built = [[self.make.moved(visit.expected, *candidate.path[-1]) for candidate in visit.node.children] for visit in layer]
+        # Children usually come in the model's order: ask that first, for the whole layer at once.
+        in_order = impl.batch(lambda: [[ig.equals(grid, same) for grid, same in zip(g, b)] for g, b in zip(grids, built)])
+        return [child for visit, g, b, answers in zip(layer, grids, built, in_order) for child in self.match_children(visit, g, b, answers)]
+
+    def match_children(self, visit: Visit, grids: list, built: list, in_order: list) -> list[Visit]:
+        """Pair each child with the model child whose grid it holds, each once; the children's visits.
+
+        ``grids``: the children's grids; ``built``: the model children's, made separately;
+        ``in_order``: whether each child's grid equals the model child's in the same place."""
+        ig, node = self.impl.grid, visit.node
         answers = {(number, number): answer for number, answer in enumerate(in_order)}
         pending, visits = list(range(len(node.children))), []
         node.order = []
@@ -389,34 +397,65 @@ def build_hand(make: TreeMaker, node: Hand):
 
 
 def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | None = None) -> None:
-    """The tree has the model's shape (children in any order), grids and leaf worths; levels from ``level`` if given."""
+    """The tree has the model's shape (children in any order), grids and leaf worths; levels from ``level`` if given.
+
+    The nodes of one depth are checked together, each in the order of the checks below,
+    so that their questions travel together (``impl.batch``).
+    """
     impl = make.impl
     tg = impl.game_tree
-    where = f"{node.where()} of {what}"
-    expect(not tg.isEmpty(tree), f"{where} is a node (isEmpty false)")
-    expect(impl.grid.equals(tg.getGrid(tree), make.grid(4, node.marks)), f"getGrid of {where} holds its grid, {picture(4, node.marks)}")
-    if level is not None:
-        expect(impl.level_number.equals(tg.getLevel(tree), make.level_probe(level)), f"getLevel of {where} is {level}")
-    if not node.children:
-        expect(tg.isEmpty(tg.getChild(tree)), f"{where} is still a leaf")
-        expect(
-            impl.worth.equals(impl.grid.getWorth(tg.getGrid(tree)), make.worth(node.worth)),
-            f"the leaf {where} keeps its worth {node.worth} (E30: only inner nodes may be given values)",
-        )
-        return
-    found = []
-    child = tg.getChild(tree)
-    while not tg.isEmpty(child) and len(found) <= len(node.children):
-        found.append(child)
-        child = tg.getSibling(child)
-    expect_equal(len(found), len(node.children), f"the number of children of {where}")
-    pending = list(node.children)
-    for child in found:
-        grid = tg.getGrid(child)
-        match = next((c for c in pending if impl.grid.equals(grid, make.grid(4, c.marks))), None)
-        expect(match is not None, f"every child of {where} is one of its children, each once")
-        pending.remove(match)
-        check_hand(make, child, match, what, level=None if level is None else level + 1)
+    root_empty = tg.isEmpty(tree)
+    expect(not root_empty, f"{node.where()} of {what} is a node (isEmpty false)", actual=root_empty)
+    layer = [(tree, node, level)]  # every tree here is known to be a node: the root above, the children by their walk
+    while layer:
+
+        def facts(tree, node: Hand, level):
+            leaf = not node.children
+            return (
+                tg.isEmpty(tree),
+                impl.grid.equals(tg.getGrid(tree), make.grid(4, node.marks)),
+                None if level is None else impl.level_number.equals(tg.getLevel(tree), make.level_probe(level)),
+                tg.isEmpty(tg.getChild(tree)) if leaf else None,
+                impl.worth.equals(impl.grid.getWorth(tg.getGrid(tree)), make.worth(node.worth)) if leaf else None,
+            )
+
+        answers = impl.batch(lambda: [facts(*visit) for visit in layer])
+        inner = []
+        for (tree, node, level), (empty, same_grid, same_level, no_child, same_worth) in zip(layer, answers):
+            where = f"{node.where()} of {what}"
+            expect(not empty, f"{where} is a node (isEmpty false)", actual=empty)
+            expect(same_grid, f"getGrid of {where} holds its grid, {picture(4, node.marks)}", actual=same_grid)
+            if level is not None:
+                expect(same_level, f"getLevel of {where} is {level}", actual=same_level)
+            if not node.children:
+                expect(no_child, f"{where} is still a leaf", actual=no_child)
+                expect(same_worth, f"the leaf {where} keeps its worth {node.worth} (E30: only inner nodes may be given values)", actual=same_worth)
+            else:
+                inner.append((tree, node, level, []))
+        # Each inner node's children, by getChild and then getSibling until the empty tree (a step for all at once).
+        walking = [(found, tg.getChild(tree), len(node.children)) for tree, node, _, found in inner]
+        while walking:
+            ends = impl.batch(lambda: [tg.isEmpty(child) for _, child, _ in walking])
+            walking = [(found, child, most) for (found, child, most), end in zip(walking, ends) if not end]
+            for found, child, _ in walking:
+                found.append(child)
+            walking = [(found, tg.getSibling(child), most) for found, child, most in walking if len(found) <= most]
+        # Every child against every model child at once; each child takes the first model child still unmatched.
+        def compared(node: Hand, found: list) -> list:
+            built = [make.grid(4, c.marks) for c in node.children]  # only ever compared
+            return [[impl.grid.equals(tg.getGrid(child), grid) for grid in built] for child in found]
+
+        grids = impl.batch(lambda: [compared(node, found) for _, node, _, found in inner])
+        layer = []
+        for (tree, node, level, found), same in zip(inner, grids):
+            where = f"{node.where()} of {what}"
+            expect_equal(len(found), len(node.children), f"the number of children of {where}")
+            pending = list(range(len(node.children)))
+            for number, child in enumerate(found):
+                match = next((c for c in pending if same[number][c]), None)
+                expect(match is not None, f"every child of {where} is one of its children, each once", actual=False)
+                pending.remove(match)
+                layer.append((child, node.children[match], None if level is None else level + 1))
 
 
 # The empty tree and one-node trees ----------------------------------------------------------
@@ -515,22 +554,30 @@ def test_each_set_changes_its_component_and_nothing_else(impl, pool, start, step
             model[component] = None if empty else (grid, level)
             done.append(f"set{component.capitalize()}({'the empty tree' if empty else f'a one-node tree of grid {grid + 1} at level {level}'})")
         where = f"the tree after {'; '.join(done)} (grids: {', '.join(picture(4, m) for m in pool)})"
-        expect(not ops.isEmpty(tree), f"{where} is not empty")
+        # Whether the tree and its links are empty, then the grid and level of each that is a node and
+        # should be: two round trips, the answers then judged in the order of the checks.
+        links = {link: getattr(ops, f"get{link}")(tree) for link in ("Child", "Sibling", "Parent")}
+        empty = impl.batch(lambda: {"tree": ops.isEmpty(tree), **{link: ops.isEmpty(got) for link, got in links.items()}})
+        nodes = {"tree": (tree, model["grid"])} | {link: (got, model[link.lower()]) for link, got in links.items() if model[link.lower()] is not None}
+        held = impl.batch(
+            lambda: {
+                name: (impl.grid.equals(ops.getGrid(node), expected[at[0]]), impl.level_number.equals(ops.getLevel(node), make.level_probe(at[1])))
+                for name, (node, at) in nodes.items()
+                if not empty[name]
+            }
+        )
+        expect(not empty["tree"], f"{where} is not empty", actual=empty["tree"])
         grid_number, level_number = model["grid"]
-        expect(impl.grid.equals(ops.getGrid(tree), expected[grid_number]), f"getGrid of {where} is grid {grid_number + 1}")
-        expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(level_number)), f"getLevel of {where} is {level_number}")
-        for link in ("Child", "Sibling", "Parent"):
-            got = getattr(ops, f"get{link}")(tree)
+        expect(held["tree"][0], f"getGrid of {where} is grid {grid_number + 1}", actual=held["tree"][0])
+        expect(held["tree"][1], f"getLevel of {where} is {level_number}", actual=held["tree"][1])
+        for link in links:
             if model[link.lower()] is None:
-                expect(ops.isEmpty(got), f"get{link} of {where} is the empty tree")
+                expect(empty[link], f"get{link} of {where} is the empty tree", actual=empty[link])
                 continue
             grid_number, level_number = model[link.lower()]
-            expect(not ops.isEmpty(got), f"get{link} of {where} is the tree set, not empty")
-            expect(impl.grid.equals(ops.getGrid(got), expected[grid_number]), f"get{link} of {where} holds grid {grid_number + 1}")
-            expect(
-                impl.level_number.equals(ops.getLevel(got), make.level_probe(level_number)),
-                f"get{link} of {where} is at level {level_number}",
-            )
+            expect(not empty[link], f"get{link} of {where} is the tree set, not empty", actual=empty[link])
+            expect(held[link][0], f"get{link} of {where} holds grid {grid_number + 1}", actual=held[link][0])
+            expect(held[link][1], f"get{link} of {where} is at level {level_number}", actual=held[link][1])
 
 
 # Growing the tree ------------------------------------------------------------------------------
@@ -676,12 +723,14 @@ def test_choose_best_and_find_best_on_a_built_game(impl, game):
     what = f"buildGame(the empty tree, {picture(side, marks)}, first player {first}, depth {depth})"
     value = walk(make, tree, side, first, node, what=what)
     got = ops.chooseBest(tree)
+    right, ties = impl.batch(lambda: (impl.worth.equals(got, value), [impl.worth.equals(child.value, value) for child in node.order]))
     expect(
-        impl.worth.equals(got, value),
+        right,
         f"chooseBest of {what} is the minimax value of the leaves' worths (evaluateGrid for {first}): "
         "the greatest at even levels, the least at odd levels (E29, E30)",
+        actual=right,
     )
-    best = next(child for child in node.order if impl.worth.equals(child.value, value))
+    best = next(child for child, tie in zip(node.order, ties) if tie)
     found = ops.findBest(tree, got)
     result = f"findBest({what}, its chooseBest value)"
     expect(not ops.isEmpty(found), f"{result} is a tree")
@@ -762,20 +811,50 @@ def test_adjust_level_renumbers_a_tree_moved_down(impl, data, model, first, dept
 # it back (E25).
 
 
+def nodes_of(impl, tree, most: int = 400) -> list:
+    """A tree's nodes with their depths, depth first through getChild, then getSibling (at most ``most``).
+
+    Whether a node is empty is asked of a whole layer of the getChild/getSibling links at
+    once (``impl.batch``), down to where ``most`` nodes have been seen; the order is
+    then worked out from the links. A node beyond those layers (only in a tree of more
+    than ``most`` nodes, or a looping one) is asked on its own when the order reaches it.
+    """
+    ops = impl.game_tree
+    links: dict = {}  # id(node) -> (node, None if empty else (sibling, child)); the node keeps its id taken
+
+    def explore(frontier: list) -> list:
+        empties = impl.batch(lambda: [ops.isEmpty(node) for node in frontier])
+        below = []
+        for node, empty in zip(frontier, empties):
+            pair = None if empty else (ops.getSibling(node), ops.getChild(node))
+            links[id(node)] = (node, pair)
+            below += pair or ()
+        return below
+
+    frontier, seen = [tree], 0
+    while frontier and seen < most:
+        frontier = explore([node for node in frontier if id(node) not in links])
+        seen += len(frontier) // 2
+    found, stack = [], [(tree, 0)]
+    while stack and len(found) < most:
+        node, depth = stack.pop()
+        if id(node) not in links:
+            explore([node])
+        pair = links[id(node)][1]
+        if pair is None:
+            continue
+        found.append((node, depth))
+        stack += [(pair[0], depth), (pair[1], depth + 1)]
+    return found
+
+
 def levels_of(impl, tree, most: int = 400) -> list:
     """The levels of a tree's nodes, depth first through getChild, then getSibling (at most ``most``)."""
-    ops, levels, stack = impl.game_tree, [], [tree]
-    while stack and len(levels) < most:
-        node = stack.pop()
-        if ops.isEmpty(node):
-            continue
-        levels.append(ops.getLevel(node))
-        stack += [ops.getSibling(node), ops.getChild(node)]
-    return levels
+    return [impl.game_tree.getLevel(node) for node, _ in nodes_of(impl, tree, most)]
 
 
 def same_levels(impl, first: list, second: list) -> bool:
-    return len(first) == len(second) and all(impl.level_number.equals(a, b) for a, b in zip(first, second))
+    return len(first) == len(second) and all(impl.batch(lambda: [impl.level_number.equals(a, b) for a, b in zip(first, second)]))
 
 
 def holds_node(make: TreeMaker, tree, grid, level: int) -> bool:

@@ -25,7 +25,7 @@ import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
 from . import paths
-from .strategies import BLUE, OTHER, RED, Build, colours, grid_sides, grids, lines_of, winners, worth_numbers
+from .strategies import BLUE, OTHER, RED, Build, Read, colours, grid_sides, grids, lines_of, winners, worth_numbers
 
 MARK = {RED: "R", BLUE: "B", None: "."}
 ALL_KINDS = ("row", "column", "diagonal", "antidiagonal")
@@ -42,14 +42,16 @@ class Maker(Build):
 
     Shared values are never updated (erratum E25 allows a grid to keep them); symbols
     are made afresh for every use, since a grid may keep the very symbol it is given.
-    Sharing keeps the number of operation calls, and so the run time, down.
+    Sharing keeps the number of operation calls, and so the run time, down. Reads go
+    through one :class:`Read` (one red colour to compare with, questions asked together).
     """
 
     def __init__(self, impl):
         super().__init__(impl)
+        self.reader = Read(impl)
+        self.red, self.ask, self.together = self.reader.red, self.reader.ask, self.reader.together
         self._indexes: dict = {}
         self._locations: dict = {}
-        self._red = None
 
     def index(self, n: int):
         if n not in self._indexes:
@@ -61,29 +63,14 @@ class Maker(Build):
             self._locations[(row, column)] = super().location(row, column)
         return self._locations[(row, column)]
 
-    def red(self):
-        """A red colour, made once and only ever compared with."""
-        if self._red is None:
-            self._red = self.colour(RED)
-        return self._red
-
     def read(self, symbol):
         """The model of a symbol: None when empty, else its colour's name."""
-        if self.impl.symbol.isEmpty(symbol):
-            return None
-        return RED if self.impl.colour.equals(self.impl.symbol.getColour(symbol), self.red()) else BLUE
+        return self.reader.symbol(symbol)
 
     def read_many(self, symbols: list) -> list:
-        """The models of many symbols, as :meth:`read` gives them, asked together.
-
-        ``impl.batch`` sends independent questions in one go: the emptiness of every
-        symbol first, then the colour of the ones with a mark (whose colour is defined).
-        """
-        impl = self.impl
-        empty = impl.batch(lambda: [impl.symbol.isEmpty(s) for s in symbols])
-        red = self.red()
-        is_red = impl.batch(lambda: [None if e else impl.colour.equals(impl.symbol.getColour(s), red) for s, e in zip(symbols, empty)])
-        return [None if e else RED if r else BLUE for e, r in zip(empty, is_red)]
+        """The models of many symbols, as :meth:`read` gives them, asked together (:meth:`Read.ask`)."""
+        ((models, _),) = self.ask([(symbols, None)])
+        return models
 
     def read_grid(self, grid, side: int) -> dict:
         """The marks of a grid of the given side, read square by square with getSymbol."""
@@ -106,24 +93,50 @@ def name(model) -> str:
     return "an empty symbol" if model is None else model
 
 
-def check_squares(make: Maker, grid, side: int, marks: dict, where: str, occupied: bool = True) -> None:
-    """Every square of the grid holds the model's symbol (getSymbol), and squareOccupied agrees."""
+def squares_checked(make: Maker, grid, side: int, marks: dict, where: str, occupied: bool = True):
+    """Every square of the grid holds the model's symbol (getSymbol), and squareOccupied agrees (a check for :meth:`Maker.together`)."""
     ops, cells = make.impl.grid, squares(side)
-    got = make.read_many([ops.getSymbol(grid, make.location(r, c)) for r, c in cells])
-    if occupied:
-        taken = make.impl.batch(lambda: [ops.squareOccupied(grid, make.location(r, c)) for r, c in cells])
+    symbols = [ops.getSymbol(grid, make.location(r, c)) for r, c in cells]
+    got, taken = yield symbols, (lambda: [ops.squareOccupied(grid, make.location(r, c)) for r, c in cells]) if occupied else None
     for number, (r, c) in enumerate(cells):
         expect_equal(got[number], marks.get((r, c)), f"getSymbol at (row {r}, column {c}) of {where}")
         if occupied:
             expect_equal(taken[number], (r, c) in marks, f"squareOccupied at (row {r}, column {c}) of {where}")
 
 
+def fact_checked(query, claim: str, *, holds: bool = True, **shown):
+    """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for :meth:`Maker.together`."""
+    _, answer = yield (), query
+    expect(answer if holds else not answer, claim, **{"actual": answer, **shown})
+
+
+def answer_checked(query, expected, claim: str):
+    """``expect_equal(query(), expected, claim)``, as a check for :meth:`Maker.together`."""
+    _, answer = yield (), query
+    expect_equal(answer, expected, claim)
+
+
+def check_squares(make: Maker, grid, side: int, marks: dict, where: str, occupied: bool = True) -> None:
+    """Every square of the grid holds the model's symbol (getSymbol), and squareOccupied agrees."""
+    make.together(squares_checked(make, grid, side, marks, where, occupied))
+
+
+def dimension_checked(make: Maker, grid, side: int, where: str):
+    _, same = yield (), lambda: make.impl.dimension.equals(make.impl.grid.getDimension(grid), make.dimension(side))
+    expect(same, f"getDimension of {where} is {side}", actual=same)
+
+
 def check_dimension(make: Maker, grid, side: int, where: str) -> None:
-    expect(make.impl.dimension.equals(make.impl.grid.getDimension(grid), make.dimension(side)), f"getDimension of {where} is {side}")
+    make.together(dimension_checked(make, grid, side, where))
+
+
+def worth_checked(make: Maker, grid, worth: int, where: str):
+    _, same = yield (), lambda: make.impl.worth.equals(make.impl.grid.getWorth(grid), make.worth(worth))
+    expect(same, f"getWorth of {where} is {worth}", actual=same)
 
 
 def check_worth(make: Maker, grid, worth: int, where: str) -> None:
-    expect(make.impl.worth.equals(make.impl.grid.getWorth(grid), make.worth(worth)), f"getWorth of {where} is {worth}")
+    make.together(worth_checked(make, grid, worth, where))
 
 
 _READINGS: dict = {}
@@ -173,13 +186,14 @@ def line_reading(impl) -> dict:
     return reading
 
 
-def check_outcome(make: Maker, grid, side: int, marks: dict, where: str | None = None) -> None:
-    """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model."""
+def outcome_checked(make: Maker, grid, side: int, marks: dict, where: str | None = None):
+    """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model (a check for :meth:`Maker.together`)."""
     impl = make.impl
     reading = line_reading(impl)
     where = where or picture(side, marks)
     kinds_of = {"win": ALL_KINDS, "diagWin": DIAGONALS, **reading}
-    found = make.read_many([getattr(impl.grid, operation)(grid) for operation in kinds_of])
+    symbols = [getattr(impl.grid, operation)(grid) for operation in kinds_of]
+    found, (is_full, is_draw, is_over) = yield symbols, lambda: (impl.grid.fullGrid(grid), impl.grid.draw(grid), impl.grid.gameOver(grid))
     for (operation, kinds), got in zip(kinds_of.items(), found):
         expected = winners(side, marks, kinds)
         lines = " or ".join(kinds) + " lines"
@@ -202,10 +216,14 @@ def check_outcome(make: Maker, grid, side: int, marks: dict, where: str | None =
             )
     won = bool(winners(side, marks))
     full = len(marks) == side * side
-    is_full, is_draw, is_over = impl.batch(lambda: (impl.grid.fullGrid(grid), impl.grid.draw(grid), impl.grid.gameOver(grid)))
     expect_equal(is_full, full, f"fullGrid on {where}")
     expect_equal(is_draw, full and not won, f"draw on {where}: full and nobody has won (E38)")
     expect_equal(is_over, won or full, f"gameOver on {where}: a win or a draw (E38)")
+
+
+def check_outcome(make: Maker, grid, side: int, marks: dict, where: str | None = None) -> None:
+    """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model."""
+    make.together(outcome_checked(make, grid, side, marks, where))
 
 
 def remove_lines(side: int, marks: dict, colour: str) -> dict:
@@ -346,9 +364,7 @@ def test_new_grid_of_a_dimension_is_empty_with_worth_0(impl, side):
     make = Maker(impl)
     grid = impl.grid.newGridType(make.dimension(side))
     where = f"newGridType(dimension {side})"
-    check_dimension(make, grid, side, where)
-    check_worth(make, grid, 0, where)
-    check_squares(make, grid, side, {}, where)
+    make.together(dimension_checked(make, grid, side, where), worth_checked(make, grid, 0, where), squares_checked(make, grid, side, {}, where))
 
 
 @covers("GridType.newGridType", "GridType.getSymbol", "GridType.squareOccupied", "GridType.getDimension", "GridType.getWorth", "GridType.equals")
@@ -359,10 +375,12 @@ def test_new_grid_with_a_symbol_has_it_there_and_nowhere_else(impl, data, side, 
     grid = impl.grid.newGridType(make.dimension(side), make.location(row, column), make.symbol(colour))
     where = f"newGridType(dimension {side}, (row {row}, column {column}), {colour})"
     marks = {(row, column): colour}
-    check_dimension(make, grid, side, where)
-    check_worth(make, grid, 0, where)
-    check_squares(make, grid, side, marks, where)
-    expect(impl.grid.equals(grid, make.grid(side, marks)), f"{where} equals {picture(side, marks)} built with occupySquare")
+    make.together(
+        dimension_checked(make, grid, side, where),
+        worth_checked(make, grid, 0, where),
+        squares_checked(make, grid, side, marks, where),
+        fact_checked(lambda: impl.grid.equals(grid, make.grid(side, marks)), f"{where} equals {picture(side, marks)} built with occupySquare"),
+    )
 
 
 # Squares ----------------------------------------------------------------------------------
@@ -375,17 +393,18 @@ def test_occupied_squares_read_back_as_placed(impl, data, model):
     make = Maker(impl)
     grid = make.grid(side, marks)
     where = picture(side, marks)
-    check_squares(make, grid, side, marks, where)
     probes = data.draw(st.lists(st.sampled_from(squares(side)), min_size=1, max_size=4, unique=True), label="squares got")
-    for r, c in probes:
+
+    def probed(r: int, c: int):
         square = impl.grid.getSquare(grid, make.location(r, c))
-        expect_equal(make.read(impl.square.getSymbol(square)), marks.get((r, c)), f"the symbol of getSquare at (row {r}, column {c}) of {where} (E13)")
         location = impl.square.getLocation(square)
-        expect(
-            impl.index.equals(impl.location.getRow(location), make.index(r))
-            and impl.index.equals(impl.location.getColumn(location), make.index(c)),
-            f"getSquare at (row {r}, column {c}) of {where} is the square at that location, row {r} and column {c} (E13)",
+        (symbol,), (row, column) = yield [impl.square.getSymbol(square)], lambda: (
+            impl.index.equals(impl.location.getRow(location), make.index(r)), impl.index.equals(impl.location.getColumn(location), make.index(c))
         )
+        expect_equal(symbol, marks.get((r, c)), f"the symbol of getSquare at (row {r}, column {c}) of {where} (E13)")
+        expect(row and column, f"getSquare at (row {r}, column {c}) of {where} is the square at that location, row {r} and column {c} (E13)", actual=row and column)
+
+    make.together(squares_checked(make, grid, side, marks, where), *(probed(r, c) for r, c in probes))
 
 
 @covers("GridType.occupySquare", "GridType.getSymbol", "GridType.getDimension", "GridType.getWorth")
@@ -399,9 +418,11 @@ def test_occupy_square_changes_that_square_only(impl, data, model, colour, worth
     grid = impl.grid.setWorth(make.grid(side, marks), make.worth(worth))
     grid = impl.grid.occupySquare(grid, make.location(*square), make.symbol(colour))
     where = f"occupySquare({picture(side, marks)} with worth {worth}, (row {square[0]}, column {square[1]}), {colour})"
-    check_squares(make, grid, side, marks | {square: colour}, where, occupied=False)
-    check_dimension(make, grid, side, where)
-    check_worth(make, grid, worth, where)
+    make.together(
+        squares_checked(make, grid, side, marks | {square: colour}, where, occupied=False),
+        dimension_checked(make, grid, side, where),
+        worth_checked(make, grid, worth, where),
+    )
 
 
 @covers("GridType.setSquare", "GridType.getSymbol")
@@ -436,9 +457,9 @@ def test_get_worth_returns_what_set_worth_set_and_squares_stay(impl, model, firs
     make = Maker(impl)
     grid = impl.grid.setWorth(make.grid(side, marks), make.worth(first))
     where = f"setWorth({picture(side, marks)}, worth {first})"
-    check_worth(make, grid, first, where)
-    check_squares(make, grid, side, marks, where, occupied=False)
-    check_dimension(make, grid, side, where)
+    make.together(
+        worth_checked(make, grid, first, where), squares_checked(make, grid, side, marks, where, occupied=False), dimension_checked(make, grid, side, where)
+    )
     grid = impl.grid.setWorth(grid, make.worth(second))
     check_worth(make, grid, second, f"setWorth of that grid again, to worth {second}")
 
@@ -452,9 +473,10 @@ def test_valid_move_is_on_the_grid_at_every_boundary(impl, data, model):
     edges = [1, side, side + 1]
     probes = [(r, c) for r in edges for c in edges]
     probes += data.draw(st.lists(st.tuples(st.integers(1, side + 2), st.integers(1, side + 2)), max_size=4), label="more locations")
-    for r, c in probes:
+    valid = impl.batch(lambda: [impl.grid.validMove(grid, make.location(r, c)) for r, c in probes])
+    for (r, c), got in zip(probes, valid):
         expect_equal(
-            impl.grid.validMove(grid, make.location(r, c)),
+            got,
             r <= side and c <= side,
             f"validMove({picture(side, marks)}, (row {r}, column {c})): rows and columns 1 to {side} are on it, "
             "occupied or not",
@@ -469,10 +491,9 @@ def test_valid_move_is_on_the_grid_at_every_boundary(impl, data, model):
 def test_full_grid_draw_and_game_over(impl, data, model):
     side, marks = model
     make = Maker(impl)
-    check_outcome(make, make.grid(side, marks), side, marks)
     missing = data.draw(st.sampled_from(squares(side)), label="square left empty")
     rest = {k: v for k, v in marks.items() if k != missing}
-    check_outcome(make, make.grid(side, rest), side, rest)
+    make.together(outcome_checked(make, make.grid(side, marks), side, marks), outcome_checked(make, make.grid(side, rest), side, rest))
 
 
 @covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.fullGrid", "GridType.draw", "GridType.gameOver")
@@ -526,8 +547,6 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     where = picture(side, marks)
     a = ops.setWorth(make.grid(side, marks), make.worth(first))
     b = ops.setWorth(make.grid(side, marks), make.worth(second))
-    expect(ops.equals(a, b), f"equals: {where} with worth {first} and the same grid built again with worth {second} (E22)")
-    expect(ops.equals(b, a), f"equals: {where} with worth {second} and the same grid with worth {first} (E22)")
 
     square = data.draw(st.sampled_from(squares(side)), label="square that differs")
     if square in marks:
@@ -535,17 +554,22 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     else:
         changed = marks | {square: data.draw(colours, label="colour of the extra mark")}
     c = make.grid(side, changed)
-    claim = f"equals({where}, {picture(side, changed)}): they differ at (row {square[0]}, column {square[1]})"
-    expect_equal(ops.equals(a, c), False, claim)
-    expect_equal(ops.equals(c, a), False, claim + " (the other way round)")
 
     other_side = data.draw(st.sampled_from([s for s in range(4, 9) if s != side]), label="other side")
     smaller = min(side, other_side)
     common = {k: v for k, v in marks.items() if max(k) <= smaller}
     left, right = make.grid(side, common), make.grid(other_side, common)
+
+    # Every grid is made before the questions, which travel together; none is updated after.
+    same = impl.batch(lambda: [ops.equals(*pair) for pair in ((a, b), (b, a), (a, c), (c, a), (left, right), (right, left))])
+    expect(same[0], f"equals: {where} with worth {first} and the same grid built again with worth {second} (E22)", actual=same[0])
+    expect(same[1], f"equals: {where} with worth {second} and the same grid with worth {first} (E22)", actual=same[1])
+    claim = f"equals({where}, {picture(side, changed)}): they differ at (row {square[0]}, column {square[1]})"
+    expect_equal(same[2], False, claim)
+    expect_equal(same[3], False, claim + " (the other way round)")
     claim = f"equals({picture(side, common)}, {picture(other_side, common)}): different dimensions"
-    expect_equal(ops.equals(left, right), False, claim)
-    expect_equal(ops.equals(right, left), False, claim + " (the other way round)")
+    expect_equal(same[4], False, claim)
+    expect_equal(same[5], False, claim + " (the other way round)")
 
 
 @covers("GridType.equals")
@@ -565,11 +589,12 @@ def test_equals_is_an_equivalence(impl, data, model):
     models = [variant("first"), variant("second"), variant("third")]
     x, y, z = (make.grid(side, m) for m in models)
     px, py, pz = (picture(side, m) for m in models)
-    expect(ops.equals(x, x), f"equals({px}, itself) is reflexive")
-    expect_equal(ops.equals(x, y), models[0] == models[1], f"equals({px}, {py})")
-    expect_equal(ops.equals(y, x), models[0] == models[1], f"equals({py}, {px}) (symmetric)")
-    if ops.equals(x, y) and ops.equals(y, z):
-        expect(ops.equals(x, z), f"equals is transitive: {px} = {py} = {pz}")
+    xx, xy, yx, yz, xz = impl.batch(lambda: [ops.equals(*pair) for pair in ((x, x), (x, y), (y, x), (y, z), (x, z))])
+    expect(xx, f"equals({px}, itself) is reflexive", actual=xx)
+    expect_equal(xy, models[0] == models[1], f"equals({px}, {py})")
+    expect_equal(yx, models[0] == models[1], f"equals({py}, {px}) (symmetric)")
+    if xy and yz:
+        expect(xz, f"equals is transitive: {px} = {py} = {pz}", actual=xz)
 
 
 @covers("GridType.clone", "GridType.equals", "GridType.getWorth", "GridType.occupySquare", "GridType.setWorth")
@@ -580,24 +605,30 @@ def test_clone_is_equal_with_the_same_worth_and_independent(impl, data, model, w
     where = f"{picture(side, marks)} with worth {worth}"
     source = ops.setWorth(make.grid(side, marks), make.worth(worth))
     copy = ops.clone(source)
-    expect(ops.equals(copy, make.grid(side, marks)), f"clone of {where} equals {picture(side, marks)}")
-    check_dimension(make, copy, side, f"the clone of {where}")
-    check_worth(make, copy, worth, f"the clone of {where}")
+    make.together(
+        fact_checked(lambda: ops.equals(copy, make.grid(side, marks)), f"clone of {where} equals {picture(side, marks)}"),
+        dimension_checked(make, copy, side, f"the clone of {where}"),
+        worth_checked(make, copy, worth, f"the clone of {where}"),
+    )
 
     square = draw_free_square(data.draw, side, marks)
     if square is None:
         return
     move = f"occupySquare(.., (row {square[0]}, column {square[1]}), {colour}) and setWorth(.., worth {later})"
     updated = ops.setWorth(ops.occupySquare(copy, make.location(*square), make.symbol(colour)), make.worth(later))
-    expect(ops.equals(source, make.grid(side, marks)), f"after {move} on its clone, {where} is unchanged")
-    check_worth(make, source, worth, f"{where} after {move} on its clone")
-    expect(ops.equals(updated, make.grid(side, marks | {square: colour})), f"{move} on the clone of {where} takes effect")
+    make.together(
+        fact_checked(lambda: ops.equals(source, make.grid(side, marks)), f"after {move} on its clone, {where} is unchanged"),
+        worth_checked(make, source, worth, f"{where} after {move} on its clone"),
+        fact_checked(lambda: ops.equals(updated, make.grid(side, marks | {square: colour})), f"{move} on the clone of {where} takes effect"),
+    )
 
     source = ops.setWorth(make.grid(side, marks), make.worth(worth))
     copy = ops.clone(source)
     ops.setWorth(ops.occupySquare(source, make.location(*square), make.symbol(colour)), make.worth(later))
-    expect(ops.equals(copy, make.grid(side, marks)), f"after {move} on {where}, its clone is unchanged")
-    check_worth(make, copy, worth, f"the clone of {where} after {move} on the source")
+    make.together(
+        fact_checked(lambda: ops.equals(copy, make.grid(side, marks)), f"after {move} on {where}, its clone is unchanged"),
+        worth_checked(make, copy, worth, f"the clone of {where} after {move} on the source"),
+    )
 
 
 # Evaluation (erratum E24) ------------------------------------------------------------------------
@@ -645,14 +676,18 @@ def test_evaluations_change_nothing_and_are_functions_of_the_grid(impl, model, c
     separate = make.grid(side, marks)
     for operation in ("evaluateGrid", "evaluateRows", "evaluateColumns", "evaluateDiagonals"):
         evaluate = getattr(ops, operation)
-        first = evaluate(grid, make.player(colour))
-        expect(ops.equals(grid, before), f"{operation}({where}, {colour}) leaves the grid's squares as they were (E24)")
-        check_worth(make, grid, worth, f"{where} after {operation} for {colour} (E24: it changes nothing)")
+        # The separate grid first, so that the questions about the grid, asked right after
+        # its own evaluation as before, travel with the comparison of the two worths.
         again = evaluate(separate, make.player(colour))
-        expect(
-            impl.worth.equals(first, again),
-            f"{operation} for {colour} gives equal worths for {where} and the equal grid {picture(side, marks)} "
-            "built separately, with worth 0 (E22, E24)",
+        first = evaluate(grid, make.player(colour))
+        make.together(
+            fact_checked(lambda: ops.equals(grid, before), f"{operation}({where}, {colour}) leaves the grid's squares as they were (E24)"),
+            worth_checked(make, grid, worth, f"{where} after {operation} for {colour} (E24: it changes nothing)"),
+            fact_checked(
+                lambda: impl.worth.equals(first, again),
+                f"{operation} for {colour} gives equal worths for {where} and the equal grid {picture(side, marks)} "
+                "built separately, with worth 0 (E22, E24)",
+            ),
         )
 
 
@@ -690,9 +725,11 @@ def test_show_grid_draws_every_square_and_returns_the_grid(impl, model, worth):
         f"showGrid({where}) ends by showing the {side} x {side} board (DisplayType.showBoard), "
         "R, B or . on each square as the grid holds",
     )
-    expect(ops.equals(shown, make.grid(side, marks)), f"showGrid({where}) returns the grid it shows (E10)")
-    expect(ops.equals(grid, make.grid(side, marks)), f"showGrid({where}) leaves the grid it shows unchanged (E10)")
-    check_worth(make, grid, worth, f"{where} with worth {worth} after showGrid (E10: unchanged)")
+    make.together(
+        fact_checked(lambda: ops.equals(shown, make.grid(side, marks)), f"showGrid({where}) returns the grid it shows (E10)"),
+        fact_checked(lambda: ops.equals(grid, make.grid(side, marks)), f"showGrid({where}) leaves the grid it shows unchanged (E10)"),
+        worth_checked(make, grid, worth, f"{where} with worth {worth} after showGrid (E10: unchanged)"),
+    )
 
 
 # Stateful: a game's worth of updates, checked after every step ----------------------------------------
@@ -739,8 +776,8 @@ class GridMachine(RuleBasedStateMachine):
         self.grid = self.impl.grid.occupySquare(self.grid, self.make.location(*square), self.make.symbol(colour))
         self.marks = self.marks | {square: colour}
         self.steps.append(f"occupySquare (row {square[0]}, column {square[1]}) {colour}")
-        self.check_frame("occupySquare", argument, snapshot)
-        expect(self.impl.grid.squareOccupied(self.grid, self.make.location(*square)), f"squareOccupied at the square just occupied, on {self.where()}")
+        occupied = self.check_frame("occupySquare", argument, snapshot, lambda: self.impl.grid.squareOccupied(self.grid, self.make.location(*square)))
+        expect(occupied, f"squareOccupied at the square just occupied, on {self.where()}", actual=occupied)
 
     @precondition(lambda self: self.grid is not None and len(self.copies) < GridMachine.MAX_COPIES)
     @rule()
@@ -770,18 +807,24 @@ class GridMachine(RuleBasedStateMachine):
         self.steps.append(f"setWorth {worth}")
         self.check_frame("setWorth", argument, snapshot)
 
-    def check_frame(self, operation: str, argument, snapshot) -> None:
-        """The frame rule: the grid an update was given is as it was (its clone) or equal to the result (E01)."""
+    def check_frame(self, operation: str, argument, snapshot, also=lambda: None):
+        """The frame rule: the grid an update was given is as it was (its clone) or equal to the result (E01).
+
+        The questions travel together, with those ``also()`` asks, whose answers are returned.
+        """
         ops, worths = self.impl.grid, self.impl.worth
 
         def same(a, b):
-            return ops.equals(a, b) and worths.equals(ops.getWorth(a), ops.getWorth(b))
+            return ops.equals(a, b), worths.equals(ops.getWorth(a), ops.getWorth(b))
 
+        unchanged, updated, answer = self.impl.batch(lambda: (same(argument, snapshot), same(argument, self.grid), also()))
         expect(
-            same(argument, snapshot) or same(argument, self.grid),
+            all(unchanged) or all(updated),
             f"after {operation} on {self.where()}, the grid it was given is either unchanged or equal to the result, "
             "worth included (E01: nothing else): the frame rule",
+            actual=False,
         )
+        return answer
 
     @precondition(lambda self: self.grid is not None and self.copies)
     @rule(data=st.data(), worth=worth_numbers)
@@ -798,26 +841,31 @@ class GridMachine(RuleBasedStateMachine):
         copy, marks, _ = self.copies[which]
         same = marks == self.marks
         claim = f"equals({self.where()}, copy {which + 1}, {picture(self.side, marks)}) (worths aside, E22)"
-        expect_equal(self.impl.grid.equals(self.grid, copy), same, claim)
-        expect_equal(self.impl.grid.equals(copy, self.grid), same, claim + " (the other way round)")
+        there, back = self.impl.batch(lambda: (self.impl.grid.equals(self.grid, copy), self.impl.grid.equals(copy, self.grid)))
+        expect_equal(there, same, claim)
+        expect_equal(back, same, claim + " (the other way round)")
 
     @invariant()
-    def grid_agrees_with_its_model(self):
+    def grid_and_copies_agree_with_their_models(self):
+        """The grid's squares, worth and outcome, and each copy's squares and worth: all asked together (:meth:`Maker.together`)."""
         if self.grid is None:
             return
         where = self.where()
-        check_squares(self.make, self.grid, self.side, self.marks, where, occupied=False)
-        check_worth(self.make, self.grid, self.worth, where)
-        check_outcome(self.make, self.grid, self.side, self.marks, where)
+        self.make.together(
+            squares_checked(self.make, self.grid, self.side, self.marks, where, occupied=False),
+            worth_checked(self.make, self.grid, self.worth, where),
+            outcome_checked(self.make, self.grid, self.side, self.marks, where),
+            *(self.copy_checked(number, *copy) for number, copy in enumerate(self.copies, start=1)),
+        )
 
-    @invariant()
-    def copies_agree_with_their_models(self):
-        if self.grid is None:
-            return
-        for number, (copy, marks, worth) in enumerate(self.copies, start=1):
-            where = f"copy {number}, {picture(self.side, marks)} with worth {worth} (after {'; '.join(self.steps)})"
-            expect(self.impl.grid.equals(copy, self.make.grid(self.side, marks)), f"{where}: a clone is unaffected by updates of its source")
-            check_worth(self.make, copy, worth, where)
+    def copy_checked(self, number: int, copy, marks: dict, worth: int):
+        where = f"copy {number}, {picture(self.side, marks)} with worth {worth} (after {'; '.join(self.steps)})"
+        ops = self.impl
+        _, (same, same_worth) = yield (), lambda: (
+            ops.grid.equals(copy, self.make.grid(self.side, marks)), ops.worth.equals(ops.grid.getWorth(copy), self.make.worth(worth))
+        )
+        expect(same, f"{where}: a clone is unaffected by updates of its source", actual=same)
+        expect(same_worth, f"getWorth of {where} is {worth}", actual=same_worth)
 
 
 @covers(
@@ -859,14 +907,16 @@ def test_every_observer_sees_only_the_model_of_a_grid_made_by_any_path(impl, pat
     side, marks = model.side, model.squares
     grid = paths.make(impl, path)
     where = repr(path)
-    check_squares(make, grid, side, marks, where)
-    check_dimension(make, grid, side, where)
-    check_outcome(make, grid, side, marks, where)
-    expect(impl.grid.validMove(grid, make.location(side, side)), f"validMove of {where} at (row {side}, column {side})")
-    expect(not impl.grid.validMove(grid, make.location(side + 1, 1)), f"validMove of {where} at (row {side + 1}, column 1) is False")
-    expect(
-        impl.worth.equals(impl.grid.evaluateGrid(grid, make.player(colour)), impl.grid.evaluateGrid(make.grid(side, marks), make.player(colour))),
-        f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a function of the model, E24)",
+    make.together(
+        squares_checked(make, grid, side, marks, where),
+        dimension_checked(make, grid, side, where),
+        outcome_checked(make, grid, side, marks, where),
+        fact_checked(lambda: impl.grid.validMove(grid, make.location(side, side)), f"validMove of {where} at (row {side}, column {side})"),
+        fact_checked(lambda: impl.grid.validMove(grid, make.location(side + 1, 1)), f"validMove of {where} at (row {side + 1}, column 1) is False", holds=False),
+        fact_checked(
+            lambda: impl.worth.equals(impl.grid.evaluateGrid(grid, make.player(colour)), impl.grid.evaluateGrid(make.grid(side, marks), make.player(colour))),
+            f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a function of the model, E24)",
+        ),
     )
 
 
