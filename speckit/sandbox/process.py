@@ -127,6 +127,7 @@ class Server:
         self.progress = mmap.mmap(progress_fd, mmap.PAGESIZE)
         PROGRESS.pack_into(self.progress, 0, -1)
         os.set_blocking(self.request, False)
+        os.set_blocking(self.reply, False)  # an answer already there is read without a select
         uid, gid = target_ids(self.config)
         wrapped = self.isolation.mechanism == BUBBLEWRAP
         if wrapped:
@@ -294,8 +295,9 @@ class Server:
         grace = self.config.grace
         factor = self.config.wall_factor
         now = time.monotonic()
-        hard_deadline = now + sum(wall_backstop(limit, factor) for limit in limits) + grace + 2.0
+        hard_deadline = now + wall_backstop(sum(limits), factor) + grace + 2.0  # the sum of their backstops
         current, since, cpu_since = None, now, None
+        readable = True  # try to read before waiting: the answer is often there already
         while True:
             frame = self._frame()
             if frame is not None:
@@ -303,10 +305,14 @@ class Server:
                     return json.loads(frame)
                 except (ValueError, RecursionError):
                     raise ProtocolViolation("not JSON") from None
-            readable, _, _ = select.select([self.reply], [], [], 0.1)
+            if not readable:
+                readable, _, _ = select.select([self.reply], [], [], 0.1)
             if readable:
                 try:
                     chunk = os.read(self.reply, 1 << 16)
+                except BlockingIOError:
+                    readable = False
+                    continue
                 except OSError:
                     chunk = b""
                 if not chunk:
