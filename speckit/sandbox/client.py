@@ -325,7 +325,7 @@ class SandboxedImplementation(Implementation):
             except MissingOperation:
                 self.flush()
                 raise
-        op.fast = op.pipelinable  # resolved once, it stays resolved (for every server)
+        op.fast = op.pipelinable or op.answers_by_value  # resolved once, it stays resolved (for every server)
         entry = TRACE.call(op.label, args, kwargs)
         problem = self.hung.get(op.qualname) if self.hung else None
         if problem is None and self._test_used > self._budget and self._over_test_budget():
@@ -882,7 +882,7 @@ class SandboxedImplementation(Implementation):
             pass
 
 
-_CALL, _KEEP, _HANDLE = Command.CALL, Reply.KEEP, Value.HANDLE
+_CALL, _KEEP, _LATER, _HANDLE = Command.CALL, Reply.KEEP, Reply.LATER, Value.HANDLE
 _MUTABLE = (list, dict, set)
 """The containers a call may update in place, which the sandbox copies back."""
 SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
@@ -950,8 +950,9 @@ class SandboxedOperation(TracedOperation):
         self.qualname = operation.qualname
         self.key = (module_name, operation.name)
         self.fast = False
-        """Whether its calls may take the short way of :meth:`__call__`: it is pipelinable and
-        the implementation was found to have it (then it has it for every server)."""
+        """Whether its calls may take the short way of :meth:`__call__`: it is pipelinable, or
+        answers by value (inside a batch), and the implementation was found to have it
+        (then it has it for every server)."""
         self.number = impl.number_of(self)
         """How calls name the operation on the wire (defined to each server once)."""
         result_type = impl.spec.type(operation.result) if _is_type(impl.spec, operation.result) else None
@@ -971,14 +972,21 @@ class SandboxedOperation(TracedOperation):
         """Call the operation (:meth:`SandboxedImplementation.call`).
 
         Most calls of a run (some 800,000 in the Connect-4 suite) are handled here: a
-        pipelinable operation the implementation has, given this server's values (or
-        none), in a test within its time budget, with no operation hung and no kit object
-        in reach. This does exactly what ``call`` does for such a call, in fewer steps;
-        any other call goes to ``call``.
+        pipelinable operation the implementation has (or, inside ``impl.batch``, one that
+        answers by value), given this server's values (or none), in a test within its
+        time budget, with no operation hung and no kit object in reach. This does exactly
+        what ``call`` does for such a call, in fewer steps; any other call goes to ``call``.
         """
         __tracebackhide__ = True
         impl = self.impl
-        if kwargs or not self.fast or impl.hung or impl._test_used > impl._budget or (impl.twins.pinned_ids and not self.cannot_reach_kit_objects):
+        if (
+            kwargs
+            or not self.fast
+            or impl.hung
+            or impl._test_used > impl._budget
+            or (impl.twins.pinned_ids and not self.cannot_reach_kit_objects)
+            or not (self.pipelinable or impl._batching)
+        ):
             return impl.call(self, args, kwargs)
         generation = impl.generation
         count = len(args)
@@ -995,17 +1003,27 @@ class SandboxedOperation(TracedOperation):
             ):  # fmt: skip
                 return impl.call(self, args, kwargs)
             encoded = (first._hid, second._hid)
-        elif count == 0:
-            encoded = ()
         else:
-            return impl.call(self, args, kwargs)
+            for value in args:
+                if type(value) is not Handle or value._gen != generation or value._owner is not impl:
+                    return impl.call(self, args, kwargs)
+            encoded = tuple([value._hid for value in args])
         if impl._fields:
             impl._fields.clear()  # the call may change what the fields read so far hold
         entry = TRACE.call(self.label, args, kwargs)
         impl._next_id += 1
         handle_id = impl._next_id
-        handle = Handle(handle_id, generation, impl)
         pending = impl._pending
+        if not self.pipelinable:  # inside impl.batch: the plain result comes back with the batch
+            later = Later()
+            impl._laters += 1
+            if not pending:
+                impl._watch_example()
+            pending.append((self, entry, [_CALL, self.number, handle_id, encoded, _LATER], later))
+            if len(pending) >= MAX_BATCH:
+                impl.flush()
+            return later
+        handle = Handle(handle_id, generation, impl)
         if not pending:
             impl._watch_example()  # later pipelined calls of the same example are covered
         pending.append((self, entry, [_CALL, self.number, handle_id, encoded, _KEEP], None))
