@@ -31,6 +31,9 @@ from .isolation import BUBBLEWRAP, bwrap_path, probe_isolation
 from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
 
 
+_JSON = json.JSONDecoder()
+"""The answers' decoder (``raw_decode`` of the text: ``json.loads`` first guesses the encoding)."""
+
 BUBBLEWRAP_WORK = "/tmp/speckit-work"
 """The server's working folder under bubblewrap, in its private /tmp."""
 
@@ -302,9 +305,13 @@ class Server:
             frame = self._frame()
             if frame is not None:
                 try:
-                    return json.loads(frame)
+                    text = frame.decode()  # UTF-8, as the server writes it
+                    answer, end = _JSON.raw_decode(text)
                 except (ValueError, RecursionError):
                     raise ProtocolViolation("not JSON") from None
+                if end != len(text):
+                    raise ProtocolViolation("not JSON")
+                return answer
             if not readable:
                 readable, _, _ = select.select([self.reply], [], [], 0.1)
             if readable:
@@ -334,7 +341,7 @@ class Server:
                 self.kill()
                 raise ServerDied(index, f"it did not return within {limit:g} s", hung=True)
 
-    def _frame(self) -> bytes | None:
+    def _frame(self) -> bytearray | None:
         if len(self.buffer) < HEADER.size:
             return None
         (length,) = HEADER.unpack_from(self.buffer, 0)
@@ -343,7 +350,7 @@ class Server:
         end = HEADER.size + length
         if len(self.buffer) < end:
             return None
-        frame = bytes(self.buffer[HEADER.size : end])
+        frame = self.buffer[HEADER.size : end]
         del self.buffer[:end]
         return frame
 
