@@ -31,6 +31,9 @@ from .isolation import BUBBLEWRAP, bwrap_path, probe_isolation
 from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
 
 
+_JSON = json.JSONDecoder()
+"""The answers' decoder (``raw_decode`` of the text: ``json.loads`` first guesses the encoding)."""
+
 BUBBLEWRAP_WORK = "/tmp/speckit-work"
 """The server's working folder under bubblewrap, in its private /tmp."""
 
@@ -127,6 +130,7 @@ class Server:
         self.progress = mmap.mmap(progress_fd, mmap.PAGESIZE)
         PROGRESS.pack_into(self.progress, 0, -1)
         os.set_blocking(self.request, False)
+        os.set_blocking(self.reply, False)  # an answer already there is read without a select
         uid, gid = target_ids(self.config)
         wrapped = self.isolation.mechanism == BUBBLEWRAP
         if wrapped:
@@ -294,19 +298,28 @@ class Server:
         grace = self.config.grace
         factor = self.config.wall_factor
         now = time.monotonic()
-        hard_deadline = now + sum(wall_backstop(limit, factor) for limit in limits) + grace + 2.0
+        hard_deadline = now + wall_backstop(sum(limits), factor) + grace + 2.0  # the sum of their backstops
         current, since, cpu_since = None, now, None
+        readable = True  # try to read before waiting: the answer is often there already
         while True:
             frame = self._frame()
             if frame is not None:
                 try:
-                    return json.loads(frame)
+                    text = frame.decode()  # UTF-8, as the server writes it
+                    answer, end = _JSON.raw_decode(text)
                 except (ValueError, RecursionError):
                     raise ProtocolViolation("not JSON") from None
-            readable, _, _ = select.select([self.reply], [], [], 0.1)
+                if end != len(text):
+                    raise ProtocolViolation("not JSON")
+                return answer
+            if not readable:
+                readable, _, _ = select.select([self.reply], [], [], 0.1)
             if readable:
                 try:
                     chunk = os.read(self.reply, 1 << 16)
+                except BlockingIOError:
+                    readable = False
+                    continue
                 except OSError:
                     chunk = b""
                 if not chunk:
@@ -328,7 +341,7 @@ class Server:
                 self.kill()
                 raise ServerDied(index, f"it did not return within {limit:g} s", hung=True)
 
-    def _frame(self) -> bytes | None:
+    def _frame(self) -> bytearray | None:
         if len(self.buffer) < HEADER.size:
             return None
         (length,) = HEADER.unpack_from(self.buffer, 0)
@@ -337,7 +350,7 @@ class Server:
         end = HEADER.size + length
         if len(self.buffer) < end:
             return None
-        frame = bytes(self.buffer[HEADER.size : end])
+        frame = self.buffer[HEADER.size : end]
         del self.buffer[:end]
         return frame
 

@@ -21,6 +21,8 @@ Request (test process to server)::
 Commands, by their first element (:class:`Command`)::
 
     [CALL, op_number, handle_id, [argument, ...], reply]   # reply: a :class:`Reply` mode
+    [CALL, op_number, handle_id, (handle_id, ...), reply]  # every argument a value the server
+                                       # holds (the common case): a tuple of their ids
     [CALL, op_number, handle_id, [argument, ...], reply, [index, ...]]
                                        # the answer's "arguments" gives back these arguments
                                        # (the test's lists, dicts, sets) as the call left them
@@ -66,6 +68,10 @@ Answer (server to test process)::
 A mirrored object of a served class other than the Display and the Input (a recording
 fake, say) travels as its attributes (``vars``), a DICT value: the test's object is the
 authority before a call, the server's ``state`` after it.
+
+Every key but ``seq`` may be absent: an absent ``result`` or ``error`` is None, and
+``results`` is there only for calls made with :attr:`Reply.LATER` (most answers, to a
+batch of pipelined calls, are ``{"seq": N}``).
 
 An error may carry ``"raised": "module.Class"``: the exception the operation raised, when
 its class is a builtin exception or a class of the kit's supplied modules.

@@ -58,6 +58,8 @@ class _Watchdog:
         """The running code's limit in seconds of processor time (infinite: none)."""
         self.serial = 0
         """Bumped by every :meth:`arm`: the number of the running code."""
+        self.calls = 0
+        """Bumped by every call of an operation: the number of the running call."""
         self.wall_factor = 10.0
         self.ticking = False
         self.fired = False
@@ -97,16 +99,23 @@ class _Watchdog:
 
 
 _WATCHDOG = _Watchdog()
+_NO_LIMIT = float("inf")
 
 PRESENCES = frozenset(p.value for p in Presence)
+_CALL, _KEEP = Command.CALL, Reply.KEEP
 
 
 class _BoundedOutput(io.TextIOBase):
-    """sys.stdout and sys.stderr of the server: printing is allowed, up to a limit per call."""
+    """sys.stdout and sys.stderr of the server: printing is allowed, up to a limit per call.
+
+    The allowance starts afresh with every call (:attr:`_Watchdog.calls`), counted here
+    when something is printed rather than reset at every call."""
 
     def __init__(self, limit: int):
         self.limit = limit
         self.used = 0
+        self.call = -1
+        """The call the output so far was printed in."""
 
     def writable(self) -> bool:
         return True
@@ -114,6 +123,8 @@ class _BoundedOutput(io.TextIOBase):
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if self.call != _WATCHDOG.calls:
+            self.call, self.used = _WATCHDOG.calls, 0
         self.used += len(text)
         if self.used > self.limit:
             raise OSError(errno.EFBIG, f"the implementation printed more than {self.limit // 1024} KB")
@@ -187,11 +198,10 @@ class _ServerState:
         self.values: dict[int, Any] = {}
         self.twins: dict[int, _Twin] = {}
         self.functions: dict[tuple[str, str], Any] = {}
-        self.ops: dict[int, tuple] = {}
-        """The operations calls name by number: module, name, qualname, time limit, Boolean result?"""
+        self.ops: dict[int, list] = {}
+        """The operations calls name by number: module, name, qualname, time limit, Boolean
+        result?, and the implementation's function once found (else None)."""
         self.output_limit = int(config["output_kb"]) * 1024
-        self.outputs = [stream for stream in (sys.stdout, sys.stderr) if isinstance(stream, _BoundedOutput)]
-        """The server's own stdout and stderr, whose allowance starts afresh at every call."""
         self.import_failures: dict[str, str] = {}
         self.package_dir = os.path.dirname(getattr(implementation.package, "__file__", None) or list(implementation.package.__path__)[0] + "/")
         self.served = served
@@ -406,34 +416,47 @@ class _ServerState:
         return answers
 
     def call(self, command: list) -> tuple[Any, dict | None]:
-        """Run one call; (result, None) or (None, error)."""
-        module, name, qualname, limit, expects_bool = self.ops[command[1]]
+        """Run one call; (result, None) or (None, error).
+
+        It runs for every call of a run (some 800,000), so its common path (a known
+        operation given the server's values) makes as few Python calls as it can.
+        """
+        op = self.ops[command[1]]
+        module, name, qualname, limit, expects_bool, function = op
         args = command[3]
-        try:
-            function = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
-        except SuiteFailure as e:
-            return None, {"kind": ErrorKind.MISSING, "message": str(e)}
-        except TimeLimitReached:
-            return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
+        if function is None:
+            try:
+                function = op[5] = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
+            except SuiteFailure as e:
+                return None, {"kind": ErrorKind.MISSING, "message": str(e)}
+            except TimeLimitReached:
+                return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
         keywords = {}
         try:
-            arguments = [self.decode(a) for a in args]
-            for name, value in command[6] if len(command) > 6 else ():
-                if type(name) is not str or not name.isidentifier():
-                    raise LookupError(f"a keyword argument named {name!r}")
-                keywords[name] = self.decode(value)
+            if type(args) is tuple:  # the common case: the ids of values held here
+                try:
+                    arguments = list(map(self.values.__getitem__, args))
+                except KeyError:
+                    raise LookupError("a value this call was given no longer exists") from None
+            else:
+                arguments = [self.decode(a) for a in args]
+            if len(command) > 5:
+                for name, value in command[6] if len(command) > 6 else ():
+                    if type(name) is not str or not name.isidentifier():
+                        raise LookupError(f"a keyword argument named {name!r}")
+                    keywords[name] = self.decode(value)
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
         if len(command) > 5 and command[5]:
             self.arguments = arguments  # sent back after the call, then dropped
-        for stream in self.outputs:
-            stream.used = 0
         problem = raised = None
         watchdog = _WATCHDOG
-        watchdog.arm(limit)
+        watchdog.calls += 1  # the output allowance starts afresh (_BoundedOutput)
+        watchdog.serial += 1  # watchdog.arm(limit), inline
+        watchdog.limit = limit
         try:
             try:
-                result = function(*arguments, **keywords)
+                result = function(*arguments, **keywords) if keywords else function(*arguments)
             except BaseException as e:  # noqa: BLE001 - classified as in-process
                 kind, problem = failure_of(qualname, e, limit)
                 if kind is None:
@@ -444,7 +467,7 @@ class _ServerState:
                     raised = self.kit_class(type(e))
             else:
                 kind = FailureKind.FAILED
-                if expects_bool:
+                if expects_bool and type(result) is not bool:
                     problem = bool_problem(qualname, result)
         except TimeLimitReached:
             kind, problem = FailureKind.HUNG, failure_of(qualname, TimeLimitReached(), limit)[1]
@@ -455,7 +478,7 @@ class _ServerState:
         except BaseException as e:  # noqa: BLE001 - the description itself failed
             kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
-            watchdog.clear()
+            watchdog.limit = _NO_LIMIT  # watchdog.clear(), inline
         if problem is not None:
             error = {"kind": kind, "message": problem[:MAX_MESSAGE]}
             if raised is not None:
@@ -648,8 +671,12 @@ def _limited(seconds: float, function, *args):
             watchdog.stop()
 
 
+_JSON = json.JSONEncoder(separators=(",", ":"))
+"""The answers' encoder, made once (``json.dumps`` with separators makes one per call)."""
+
+
 def _write_frame(fd: int, message: dict) -> None:
-    data = json.dumps(message, separators=(",", ":")).encode()
+    data = _JSON.encode(message).encode()
     if len(data) > MAX_REPLY:
         data = json.dumps({"seq": message["seq"], "error": {"at": 0, "kind": FailureKind.FAILED, "message": "the answer was too long"}}).encode()
     view = memoryview(frame(data))
@@ -737,11 +764,11 @@ def _map_progress(fd: int) -> ctypes.c_int64:
 def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dict:
     seq = message["seq"]
     for number, *definition in message.get("ops", ()):
-        state.ops[number] = tuple(definition)
+        state.ops[number] = [*definition, None]
     state.apply_twins(message.get("twins", ()))
     _forget_held(state, message.get("release", ()))
     commands = message["commands"]
-    answer: dict[str, Any] = {"seq": seq, "error": None, "result": None, "results": []}
+    answer: dict[str, Any] = {"seq": seq}  # "error", "result", "results": only when there are any
     _WATCHDOG.start()
     try:
         _run_commands(state, commands, seq, answer, progress)
@@ -750,7 +777,7 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
         # (__del__) that loops is stopped and reported as such, not blamed on a later call.
         progress.value = seq << INDEX_BITS | len(commands)
         problem = _release(state, message.get("release", ()))
-        if problem is not None and answer["error"] is None:
+        if problem is not None and "error" not in answer:
             answer["error"] = {"at": len(commands), "kind": ErrorKind.RELEASE, "message": problem}
     finally:
         _WATCHDOG.stop()
@@ -764,37 +791,44 @@ def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dic
 def _forget_held(state: _ServerState, handle_ids) -> None:
     """The values the test dropped are never answered again as held (released after the
     commands; no reference to them is kept here, so their finalizers run in :func:`_release`)."""
+    held = state.held
+    if not held:
+        return
+    values = state.values
     for handle_id in handle_ids:
-        key = id(state.values.get(handle_id))
-        if state.held.get(key) == handle_id:
-            del state.held[key]
+        key = id(values.get(handle_id))
+        if held.get(key) == handle_id:
+            del held[key]
 
 
 def _release(state: _ServerState, handle_ids) -> str | None:
     """Drop the values the tests released, each under the read time limit; why one failed, or None."""
     watchdog, problem = _WATCHDOG, None
+    values, twins, held = state.values, state.twins, state.held
     for handle_id in handle_ids:
-        value = state.values.pop(handle_id, None)
-        state.twins.pop(handle_id, None)
+        value = values.pop(handle_id, None)
+        if twins:
+            twins.pop(handle_id, None)
         if value is None:
             continue
-        if state.held.get(id(value)) == handle_id:
-            del state.held[id(value)]
-        owner = type(value).__name__
+        if held and held.get(id(value)) == handle_id:
+            del held[id(value)]
+        owner = type(value)
         watchdog.fired = False
-        watchdog.arm(READ_LIMIT)
+        watchdog.serial += 1  # watchdog.arm(READ_LIMIT), inline: this runs for every value released
+        watchdog.limit = READ_LIMIT
         try:
             del value  # runs the value's finalizers, if this was its last reference
             if watchdog.fired:  # the finalizer swallowed the time-out
                 raise TimeLimitReached()
         except TimeLimitReached:
-            problem = problem or f"releasing a value ({owner}) took more than {READ_LIMIT:g} s"
+            problem = problem or f"releasing a value ({owner.__name__}) took more than {READ_LIMIT:g} s"
         except MemoryError:
-            problem = problem or f"releasing a value ({owner}) went over the memory limit of {state.config['memory_mb']} MB"
+            problem = problem or f"releasing a value ({owner.__name__}) went over the memory limit of {state.config['memory_mb']} MB"
         except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
             pass
         finally:
-            watchdog.clear()
+            watchdog.limit = _NO_LIMIT  # watchdog.clear(), inline
     return problem
 
 
@@ -837,11 +871,12 @@ def import_failure(error: BaseException, package: str, config: dict) -> str:
 
 
 def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, progress: ctypes.c_int64) -> None:
+    base, call, values = seq << INDEX_BITS, state.call, state.values
     for index, command in enumerate(commands):
-        progress.value = seq << INDEX_BITS | index
+        progress.value = base | index
         tag = command[0]
-        if tag == Command.CALL:
-            result, error = state.call(command)
+        if tag == _CALL:
+            result, error = call(command)
             if error is not None:
                 state.arguments = []
                 error["at"] = index
@@ -851,11 +886,11 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
             if len(command) > 5 and command[5]:  # the test's lists, dicts and sets, as the call left them
                 answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[5]]
                 state.arguments = []
-            if reply == Reply.KEEP:
+            if reply == _KEEP:
                 # The test holds a handle for it, whatever the value is (a plain str too).
-                state.values[handle_id] = result
+                values[handle_id] = result
             elif reply == Reply.LATER:
-                answer["results"].append([index, state.encode_result(result, handle_id)])
+                answer.setdefault("results", []).append([index, state.encode_result(result, handle_id)])
             else:
                 answer["result"] = state.encode_result(result, handle_id)
         elif tag == Command.RESOLVE:

@@ -59,14 +59,19 @@ class Handle:
         return self._owner.names(self)
 
     def __del__(self) -> None:
+        # The value is released with the next message (a run drops some 700,000 handles).
         try:
-            self._owner.released_handle(self)
+            owner = self._owner
+            if self._gen == owner.generation:
+                owner.released.append(self._hid)
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
 
 
-def uses_handles(arguments: list) -> bool:
+def uses_handles(arguments: list | tuple) -> bool:
     """Whether a call's encoded arguments name a value held by the server."""
+    if type(arguments) is tuple:  # the ids of values held by the server (protocol.py)
+        return bool(arguments)
     return any(_names_handle(a, 0) for a in arguments)
 
 
@@ -95,8 +100,9 @@ class Encoder:
         self.twins: list = []
 
     def arguments(self, args: tuple) -> list:
-        """A call's arguments, as a plain list of wire values (the implementation's fast path,
-        ``_plain_arguments``, handles the common case of handles and scalars only)."""
+        """A call's arguments, as a plain list of wire values (the implementation's fast paths,
+        ``SandboxedOperation.__call__`` and ``_plain_arguments``, handle the common case of
+        handles and scalars only)."""
         return [self.encode(value) for value in args]
 
     def encode(self, value: Any, depth: int = 0) -> Any:
