@@ -7,6 +7,7 @@ with it: the caller gets a :class:`SuiteRun` saying what happened.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -107,11 +108,13 @@ def run_suite(
     progress: Callable[[int, int, str], None] | None = None,
     bytecode_cache: Path | None = None,
     own_temporary_folder: bool = False,
+    cpus: frozenset[int] | None = None,
 ) -> SuiteRun:
     """Run the suite of ``spec_name`` (or the given test files or node ids) against ``implementation``.
 
     ``progress``, if given, is called about five times a second while the suite runs
-    with the tests done, the tests collected and the latest test's id.
+    with the tests done, the tests collected and the latest test's id. ``cpus``, if
+    given, are the processors the run (and every process it starts) may use.
     """
     if _stopping.is_set():
         raise Interrupted()
@@ -140,7 +143,7 @@ def run_suite(
             (Path(scratch) / "tmp").mkdir()
             environment["TMPDIR"] = str(Path(scratch) / "tmp")
         with open(Path(scratch) / "output", "w+", encoding="utf-8", errors="replace") as output:
-            returncode = _run(command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)))
+            returncode = _run(command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)), cpus)
             if returncode is None:
                 return SuiteRun((), {}, -1, crash=f"the suite did not finish within {timeout:g} s")
             output.seek(0)
@@ -157,12 +160,18 @@ def run_suite(
     return SuiteRun(tests, presence, returncode, import_problems=problems)
 
 
-def _run(command: list[str], environment: dict, output, timeout: float, tick: Callable[[], None] | None) -> int | None:
+def _run(command: list[str], environment: dict, output, timeout: float, tick: Callable[[], None] | None,
+         cpus: frozenset[int] | None = None) -> int | None:
     """Run the child to its end and return its exit status, or None past ``timeout``; killed if we are stopped."""
     child = subprocess.Popen(
         command, cwd=REPO_ROOT, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         env=environment, start_new_session=True,
     )  # fmt: skip
+    if cpus:
+        # Set before the interpreter has started anything (it takes far longer to start):
+        # the processes it starts, the operation server among them, inherit the set.
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(child.pid, cpus)
     with _children_lock:
         _children.add(child)
     deadline = time.monotonic() + timeout

@@ -85,6 +85,8 @@ class Grader:
             raise
         self._free = list(range(self.jobs))
         self._lock = threading.Lock()
+        self.cpus = _processors(self.jobs)
+        """The processors each job slot's runs use (None: any)."""
 
     def __enter__(self) -> "Grader":
         return self
@@ -284,6 +286,7 @@ class Grader:
             # The suite and the kit are compiled (assertions rewritten) once for the whole run,
             # not once per submission. Student code is never compiled here: it runs in the server.
             bytecode_cache=self.private / "pycache",
+            cpus=self.cpus[slot],
         )
 
     def _hybrid(self, entry: TypeRubric, submitted: TypeGrade, found: Path, stage: Path, gid, slot: int, clean: Cleaner) -> TypeGrade:
@@ -315,6 +318,19 @@ class Grader:
             other = summary("as submitted", submitted) if submitted.tests else ""
             return attrs.evolve(hybrid, other=other, note=_join(hybrid.note, submitted.note if not submitted.tests else ""))
         return attrs.evolve(submitted, other=summary("with the reference's other modules", hybrid))
+
+
+def _processors(jobs: int) -> list[frozenset[int] | None]:
+    """One processor of its own for each job slot when there are enough, else None for each
+    (and when the environment sets ``SPECKIT_NO_PINNING``).
+
+    A job is a test process and its operation server, which take turns: kept on one
+    processor, each hands over to the other without waking another processor.
+    """
+    available = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if jobs < 2 or jobs > len(available) or os.environ.get("SPECKIT_NO_PINNING"):
+        return [None] * jobs
+    return [frozenset({available[slot]}) for slot in range(jobs)]
 
 
 def _claims_folder() -> Path:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
 import stat
+import sys
 import zipfile
 from decimal import Decimal
 from pathlib import Path
@@ -644,3 +646,32 @@ def test_a_run_that_fails_once_is_run_again_before_any_hybrid(tmp_path, monkeypa
     assert calls == ["package", "package"], "the package as submitted is run again, and no hybrid is needed"
     assert all(t.graded_as is GradedAs.SUBMITTED for t in result.types)
     assert "it was run again" in (tmp_path / "out" / "grading.log").read_text(encoding="utf-8")
+
+
+# -- each job keeps to a processor of its own -------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no processor affinity on this system")
+def test_each_job_slot_gets_a_processor_of_its_own_when_there_are_enough():
+    from speckit.grading.grader import _processors
+
+    available = sorted(os.sched_getaffinity(0))
+    assert _processors(1) == [None], "one job may use any processor"
+    assert _processors(len(available) + 1) == [None] * (len(available) + 1), "more jobs than processors: none pinned"
+    if len(available) >= 2:
+        pinned = _processors(2)
+        assert all(cpus is not None and len(cpus) == 1 and cpus <= set(available) for cpus in pinned)
+        assert pinned[0] != pinned[1]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no processor affinity on this system")
+def test_a_run_and_what_it_starts_keep_to_the_processors_given(tmp_path):
+    from speckit.runner import _run
+
+    cpu = min(os.sched_getaffinity(0))
+    script = "import os, subprocess, sys; print(sorted(os.sched_getaffinity(0))); sys.stdout.flush(); " \
+             "subprocess.run([sys.executable, '-c', 'import os; print(sorted(os.sched_getaffinity(0)))'])"
+    with open(tmp_path / "output", "w+", encoding="utf-8") as output:
+        assert _run([sys.executable, "-c", script], dict(os.environ), output, 60, None, frozenset({cpu})) == 0
+        output.seek(0)
+        assert output.read().split() == [f"[{cpu}]", f"[{cpu}]"]
