@@ -31,6 +31,9 @@ from .config import READ_LIMIT, served_classes, wall_backstop
 from .confine import confine, libc
 from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
 
+_NO_LIMIT = float("inf")
+"""The watchdog's limit while no code of the implementation runs."""
+
 
 class _Watchdog:
     """Stops an implementation's code at its deadline, counted in processor time.
@@ -54,7 +57,7 @@ class _Watchdog:
     TICK = 0.05
 
     def __init__(self) -> None:
-        self.limit = float("inf")
+        self.limit = _NO_LIMIT
         """The running code's limit in seconds of processor time (infinite: none)."""
         self.serial = 0
         """Bumped by every :meth:`arm`: the number of the running code."""
@@ -74,7 +77,7 @@ class _Watchdog:
     def stop(self) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         self.ticking = False
-        self.limit = float("inf")
+        self.limit = _NO_LIMIT
 
     def arm(self, seconds: float) -> None:
         """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop)."""
@@ -82,24 +85,23 @@ class _Watchdog:
         self.limit = seconds
 
     def clear(self) -> None:
-        self.limit = float("inf")
+        self.limit = _NO_LIMIT
 
     def on_alarm(self, signum, frame) -> None:
         limit = self.limit
-        if limit == float("inf"):
+        if limit == _NO_LIMIT:
             return
         cpu, wall = time.process_time(), time.monotonic()
         if self._seen != self.serial:
             self._seen, self._cpu_start, self._wall_start = self.serial, cpu, wall
             return
         if cpu - self._cpu_start >= limit or wall - self._wall_start >= wall_backstop(limit, self.wall_factor):
-            self.limit = float("inf")
+            self.limit = _NO_LIMIT
             self.fired = True
             raise TimeLimitReached()
 
 
 _WATCHDOG = _Watchdog()
-_NO_LIMIT = float("inf")
 
 PRESENCES = frozenset(p.value for p in Presence)
 _CALL, _KEEP = Command.CALL, Reply.KEEP
@@ -440,11 +442,10 @@ class _ServerState:
                     raise LookupError("a value this call was given no longer exists") from None
             else:
                 arguments = [self.decode(a) for a in args]
-            if len(command) > 5:
-                for name, value in command[6] if len(command) > 6 else ():
-                    if type(name) is not str or not name.isidentifier():
-                        raise LookupError(f"a keyword argument named {name!r}")
-                    keywords[name] = self.decode(value)
+            for name, value in command[6] if len(command) > 6 else ():
+                if type(name) is not str or not name.isidentifier():
+                    raise LookupError(f"a keyword argument named {name!r}")
+                keywords[name] = self.decode(value)
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
         if len(command) > 5 and command[5]:
@@ -452,8 +453,7 @@ class _ServerState:
         problem = raised = None
         watchdog = _WATCHDOG
         watchdog.calls += 1  # the output allowance starts afresh (_BoundedOutput)
-        watchdog.serial += 1  # watchdog.arm(limit), inline
-        watchdog.limit = limit
+        watchdog.arm(limit)
         try:
             try:
                 result = function(*arguments, **keywords) if keywords else function(*arguments)
@@ -478,7 +478,7 @@ class _ServerState:
         except BaseException as e:  # noqa: BLE001 - the description itself failed
             kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
-            watchdog.limit = _NO_LIMIT  # watchdog.clear(), inline
+            watchdog.clear()
         if problem is not None:
             error = {"kind": kind, "message": problem[:MAX_MESSAGE]}
             if raised is not None:
@@ -815,8 +815,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
             del held[id(value)]
         owner = type(value)
         watchdog.fired = False
-        watchdog.serial += 1  # watchdog.arm(READ_LIMIT), inline: this runs for every value released
-        watchdog.limit = READ_LIMIT
+        watchdog.arm(READ_LIMIT)
         try:
             del value  # runs the value's finalizers, if this was its last reference
             if watchdog.fired:  # the finalizer swallowed the time-out
@@ -828,7 +827,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
         except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
             pass
         finally:
-            watchdog.limit = _NO_LIMIT  # watchdog.clear(), inline
+            watchdog.clear()
     return problem
 
 
