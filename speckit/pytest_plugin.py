@@ -6,13 +6,16 @@ reference implementation is tested. ``--profile grading`` (the default) makes ev
 identical: derandomized Hypothesis, no example database, a fixed number of examples.
 ``--profile dev`` explores more widely and remembers failing examples between runs.
 ``--sandbox`` runs the implementation's operations in a separate, confined process
-instead of importing it into the test process (see :mod:`speckit.sandbox`);
+instead of importing it into the test process (see :mod:`speckit.sandbox`); without
+``--impl`` it runs a copy of the reference shaped as a student's package;
 ``--sandbox-config FILE`` sets its limits (JSON, the fields of ``SandboxConfig``).
 """
 
 from __future__ import annotations
 
 import functools
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -144,7 +147,7 @@ def load_implementation(config: pytest.Config, name: str) -> impl_loader.Impleme
         target = config.getoption("--impl") or kit(name).reference
         sandbox = sandbox_config(config)
         if sandbox is not None and not config.getoption("--impl"):
-            target = kit(name).reference_dir
+            target = _shaped_reference(name)
         if sandbox is None:
             _LOADED[name] = impl_loader.load(target, specification)
         else:
@@ -152,6 +155,23 @@ def load_implementation(config: pytest.Config, name: str) -> impl_loader.Impleme
 
             _LOADED[name] = load_sandboxed(target, specification, sandbox)
     return _LOADED[name]
+
+
+def _shaped_reference(name: str) -> Path:
+    """The reference of ``name`` shaped as a student's package (:func:`speckit.skeleton.reference_copy`),
+    made once per session: the sandbox imports it as a student's package, whose supplied modules
+    must be the kit's, not copies of them."""
+    from .skeleton import reference_copy
+
+    global _reference_folder
+    if _reference_folder is None:
+        _reference_folder = Path(tempfile.mkdtemp(prefix="speckit-reference-"))
+        _reference_folder.chmod(0o755)  # the operation server may run as another user
+    return reference_copy(name, _reference_folder / name / kit(name).reference_dir.name)
+
+
+_reference_folder: Path | None = None
+"""Where this session's shaped references are; removed when it ends."""
 
 
 def _sandboxed() -> list:
@@ -219,6 +239,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     for implementation in _sandboxed():
         implementation.close()
     _LOADED.clear()
+    global _reference_folder
+    if _reference_folder is not None:
+        shutil.rmtree(_reference_folder, ignore_errors=True)
+        _reference_folder = None
 
 
 def spec_of(node: pytest.Item | pytest.Collector) -> str:

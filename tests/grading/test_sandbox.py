@@ -385,9 +385,17 @@ def test_sandboxed_outcomes_equal_in_process_outcomes(tmp_path, module, faulty):
     assert any(t["outcome"] == "failed" for t in plain.tests) == faulty
 
 
-def test_pytest_sandbox_option_runs_the_reference(tmp_path):
+@pytest.mark.parametrize(
+    "spec_name, tests",
+    [
+        ("connect4", "test_index.py"),
+        # The kit's DictionaryException must be raised: the reference runs shaped as a student's package.
+        ("xplus", "test_hash_dictionary.py::test_a_rejected_put_or_remove_changes_nothing"),
+    ],
+)
+def test_pytest_sandbox_option_runs_the_reference(spec_name, tests):
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", str(SUITE / "test_index.py"), "-q", "--sandbox", "-p", "no:cacheprovider"],
+        [sys.executable, "-m", "pytest", f"{kit(spec_name).suite_dir / tests}", "-q", "--sandbox", "-p", "no:cacheprovider"],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
