@@ -198,15 +198,9 @@ class Walk:
 
     def find_children(self, layer: list[Visit]) -> None:
         """Each node's children, by getChild and then getSibling until the empty tree (a step for all at once)."""
-        impl, tg = self.impl, self.impl.game_tree
-        walking = [(v, v.first) for v in layer if not v.leaf]
-        while walking:
-            for visit, child in walking:
-                visit.children.append(child)
-            # One more than the model's children is enough to know there are too many.
-            walking = [(v, tg.getSibling(child)) for v, child in walking if len(v.children) <= len(v.node.children)]
-            ends = impl.batch(lambda: [tg.isEmpty(child) for _, child in walking])
-            walking = [step for step, end in zip(walking, ends) if not end]
+        inner = [v for v in layer if not v.leaf]
+        for visit, children in zip(inner, children_from(self.impl, [v.first for v in inner], [len(v.node.children) for v in inner])):
+            visit.children = children
         for visit in layer:
             node = visit.node
             expect_equal(
@@ -411,17 +405,19 @@ def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | Non
 
         def facts(tree, node: Hand, level):
             leaf = not node.children
+            first = tg.getChild(tree)
             return (
                 tg.isEmpty(tree),
                 impl.grid.equals(tg.getGrid(tree), make.grid(4, node.marks)),
                 None if level is None else impl.level_number.equals(tg.getLevel(tree), make.level_probe(level)),
-                tg.isEmpty(tg.getChild(tree)) if leaf else None,
+                first,
+                tg.isEmpty(first),
                 impl.worth.equals(impl.grid.getWorth(tg.getGrid(tree)), make.worth(node.worth)) if leaf else None,
             )
 
         answers = impl.batch(lambda: [facts(*visit) for visit in layer])
         inner = []
-        for (tree, node, level), (empty, same_grid, same_level, no_child, same_worth) in zip(layer, answers):
+        for (tree, node, level), (empty, same_grid, same_level, first, no_child, same_worth) in zip(layer, answers):
             where = f"{node.where()} of {what}"
             expect(not empty, f"{where} is a node (isEmpty false)", actual=empty)
             expect(same_grid, f"getGrid of {where} holds its grid, {picture(4, node.marks)}", actual=same_grid)
@@ -431,15 +427,11 @@ def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | Non
                 expect(no_child, f"{where} is still a leaf", actual=no_child)
                 expect(same_worth, f"the leaf {where} keeps its worth {node.worth} (E30: only inner nodes may be given values)", actual=same_worth)
             else:
-                inner.append((tree, node, level, []))
-        # Each inner node's children, by getChild and then getSibling until the empty tree (a step for all at once).
-        walking = [(found, tg.getChild(tree), len(node.children)) for tree, node, _, found in inner]
-        while walking:
-            ends = impl.batch(lambda: [tg.isEmpty(child) for _, child, _ in walking])
-            walking = [(found, child, most) for (found, child, most), end in zip(walking, ends) if not end]
-            for found, child, _ in walking:
-                found.append(child)
-            walking = [(found, tg.getSibling(child), most) for found, child, most in walking if len(found) <= most]
+                inner.append((tree, node, level, None if no_child else first))
+        # Each inner node's children: none when getChild is the empty tree, else by getSibling from the first.
+        starting = [(node, first) for _, node, _, first in inner if first is not None]
+        walked = iter(children_from(impl, [first for _, first in starting], [len(node.children) for node, _ in starting]))
+        inner = [(tree, node, level, [] if first is None else next(walked)) for tree, node, level, first in inner]
         # Every child against every model child at once; each child takes the first model child still unmatched.
         def compared(node: Hand, found: list) -> list:
             built = [make.grid(4, c.marks) for c in node.children]  # only ever compared
@@ -809,6 +801,22 @@ def test_adjust_level_renumbers_a_tree_moved_down(impl, data, model, first, dept
 # (E01), and every tree built before keeps its grid, level and links. A tree given to
 # an update is held only to its own grid and level: a tree that keeps another may link
 # it back (E25).
+
+
+def children_from(impl, firsts: list, most: list[int]) -> list[list]:
+    """For each first child (a getChild known not to be the empty tree): its node's children,
+    by getSibling until the empty tree, at most one more than ``most`` (enough to know there
+    are too many). A step is taken for every node at once (``impl.batch``)."""
+    tg = impl.game_tree
+    found: list[list] = [[] for _ in firsts]
+    walking = list(zip(found, firsts, most))
+    while walking:
+        for children, child, _ in walking:
+            children.append(child)
+        walking = [(children, tg.getSibling(child), limit) for children, child, limit in walking if len(children) <= limit]
+        ends = impl.batch(lambda: [tg.isEmpty(child) for _, child, _ in walking])
+        walking = [step for step, end in zip(walking, ends) if not end]
+    return found
 
 
 def nodes_of(impl, tree, most: int = 400) -> list:
