@@ -970,7 +970,7 @@ class SandboxedOperation(TracedOperation):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the operation (:meth:`SandboxedImplementation.call`).
 
-        Most calls of a run (some 800,000 in the Connect-4 suite) are handled here: a
+        Most calls of a run (hundreds of thousands in a suite) are handled here: a
         pipelinable operation the implementation has (or, inside ``impl.batch``, one that
         answers by value), given this server's values (or none), in a test within its
         time budget, with no operation hung and no kit object in reach. This does exactly
