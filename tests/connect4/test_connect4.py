@@ -16,7 +16,9 @@ with no win in one, it takes the one square where the person would win next. A s
 game (play) is accepted when it ends on a grid some sequence of such computer moves
 reaches, the person taking the first square of the script still empty at each turn.
 What the questions and messages say is the implementation's; the suite only requires
-that the final grid is shown and that a draw, a win and a loss are announced differently.
+that the final grid is shown and that a draw, a win and a loss are announced differently
+(the winner may be named as the person or the computer, or by colour: the person's win
+and the computer's win it compares are wins of different colours).
 """
 
 from __future__ import annotations
@@ -589,10 +591,13 @@ def test_play_from_the_empty_grid_with_the_computer_first_ends_the_game(impl, da
 
 @covers("Connect4Type.play")
 def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
+    """The document asks play to announce the winner or the draw; it may name the winner as
+    the person or the computer, or by colour. So the person's win is red's and the
+    computer's is blue's: either way the three announcements differ."""
     make = TreeMaker(impl)
     games = {
-        "the person wins": ("BBBR/RBBR/.BRR/RRB.", RED, ["4 4", "3 1"], lambda end: RED in winners(4, end)),
-        "the computer wins": ("RBRB/BB.R/BRRB/BRR.", BLUE, ["4 4", "2 3"], lambda end: RED in winners(4, end)),
+        "the person (red) wins": ("BBBR/RBBR/.BRR/RRB.", RED, ["4 4", "3 1"], lambda end: RED in winners(4, end)),
+        "the computer (blue) wins": (".BRR/B.BB/RBRR/BR..", RED, ["1 1", "4 3", "4 4"], lambda end: BLUE in winners(4, end)),
         "a draw": ("RBR./RBBR/BRBB/RBRR", BLUE, ["1 4"], lambda end: len(end) == 16 and not winners(4, end)),
     }
     said = {}
@@ -608,7 +613,7 @@ def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
         expect(said[outcome] != "", f"{where} announces the outcome after showing the final grid")
     expect(
         len(set(said.values())) == 3,
-        "play announces a win of the person, a win of the computer and a draw in three different ways",
+        "play announces a win of the person (red), a win of the computer (blue) and a draw in three different ways",
         expected="three different announcements",
         actual=said,
     )
