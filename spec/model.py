@@ -205,11 +205,13 @@ class CodeRule:
     """A rule of the assignment read from an implementation's code, not tested by running it.
 
     It reads the module of ``type_name`` (and, with ``follow_imports``, the package's
-    modules that module imports) and fails ``operations`` when the code uses a name in
-    ``forbid_names``, a display or comprehension of a kind in ``forbid_syntax``
-    (``"dict"``, ``"set"``), imports a module or ``module.name`` in ``forbid_imports``
-    (unless ``allow_imports`` lists the name), or when the type's class never assigns
-    an attribute of ``require_attributes`` on ``self``.
+    modules that module imports) and fails ``operations`` when the code reads a builtin
+    named in ``forbid_names`` (a name the code binds itself is its own; a dunder is also
+    caught as an attribute, ``x.__dict__``), a display or comprehension of a kind in
+    ``forbid_syntax`` (``"dict"``, ``"set"``), imports a module or ``module.name`` in
+    ``forbid_imports`` (unless ``allow_imports`` lists the name), or when the type's
+    class, with the base classes the package defines, never assigns an attribute of
+    ``require_attributes`` on ``self``.
     """
 
     id: str

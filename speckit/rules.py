@@ -58,7 +58,7 @@ def violations(spec: Specification, rule: CodeRule, folder: Path) -> list[Violat
     for module, tree in _modules(folder, type_spec.module, supplied, rule.follow_imports):
         found += _forbidden(rule, module, tree)
         if module == type_spec.module and type_spec.class_name:
-            found += _required(rule, module, tree, type_spec.class_name)
+            found += _required(rule, module, tree, type_spec.class_name, folder)
     return found
 
 
@@ -128,17 +128,16 @@ def _forbidden(rule: CodeRule, module: str, tree: ast.Module) -> list[Violation]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 dotted = node.module if alias.name == "*" else f"{node.module}.{alias.name}"
-                if banned(dotted) or (alias.name == "*" and banned(node.module)):
+                if banned(dotted) or (alias.name == "*" and banned(node.module)) or (node.module == "builtins" and alias.name in names):
                     found.append(Violation(module, node.lineno, f"from {node.module} import {alias.name}"))
+    found += [Violation(module, node.lineno, f"uses {node.id}") for node in _builtin_reads(tree, names)]
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in names:
-            found.append(Violation(module, node.lineno, f"uses {node.id}"))
-        elif isinstance(node, ast.Attribute):
+        if isinstance(node, ast.Attribute):
             if node.attr.startswith("__") and node.attr in names:
                 found.append(Violation(module, node.lineno, f"uses {node.attr}"))
             elif isinstance(node.value, ast.Name) and node.value.id in aliases:
                 dotted = f"{aliases[node.value.id]}.{node.attr}"
-                if banned(dotted):
+                if banned(dotted) or (aliases[node.value.id] == "builtins" and node.attr in names):
                     found.append(Violation(module, node.lineno, f"uses {dotted}"))
         elif syntax and isinstance(node, syntax):
             kind = "dict" if isinstance(node, SYNTAX["dict"]) else "set"
@@ -146,10 +145,104 @@ def _forbidden(rule: CodeRule, module: str, tree: ast.Module) -> list[Violation]
     return sorted(set(found), key=lambda v: (v.line, v.what))
 
 
-def _required(rule: CodeRule, module: str, tree: ast.Module, class_name: str) -> list[Violation]:
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _builtin_reads(tree: ast.Module, names: set[str]) -> list[ast.Name]:
+    """The reads of ``names`` that reach Python's builtins: a name the code binds itself, in the
+    module or in a function or class around the read (a local variable ``hash``, say), is the
+    student's own, and assigning a name (``__hash__ = None``) does not use it."""
+    found: list[ast.Name] = []
+
+    def visit(node: ast.AST, own: frozenset[str]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _SCOPES):
+                visit(child, own | _bound_in(child))
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load) and child.id in names and child.id not in own:
+                found.append(child)
+            else:
+                visit(child, own)
+
+    visit(tree, frozenset(_bound_in(tree)))
+    return found
+
+
+def _bound_in(scope: ast.AST) -> frozenset[str]:
+    """The names ``scope`` (a module, function, lambda or class) binds itself, nested scopes left out."""
+    bound: set[str] = set()
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        arguments = scope.args
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+        bound |= {a.arg for a in every if a is not None}
+    waiting = list(ast.iter_child_nodes(scope))
+    while waiting:
+        node = waiting.pop()
+        if isinstance(node, _SCOPES):
+            if not isinstance(node, ast.Lambda):
+                bound.add(node.name)
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound |= set(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            bound.add(node.name)
+        waiting.extend(ast.iter_child_nodes(node))
+    return frozenset(bound)
+
+
+def _required(rule: CodeRule, module: str, tree: ast.Module, class_name: str, folder: Path) -> list[Violation]:
     cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
     if cls is None or not rule.require_attributes:
         return []
+    assigned = set()
+    for each in _with_bases(cls, tree, folder):
+        assigned |= _instance_assignments(each)
+    return [
+        Violation(module, cls.lineno, f"class {class_name} never assigns the instance variable self.{name}")
+        for name in rule.require_attributes
+        if name not in assigned
+    ]
+
+
+def _with_bases(cls: ast.ClassDef, tree: ast.Module, folder: Path) -> Iterator[ast.ClassDef]:
+    """``cls`` and the base classes the package itself defines (in the same module, or imported
+    from a sibling module by name), transitively: an attribute a base's method assigns counts."""
+    waiting, seen = [(cls, tree)], set()
+    while waiting:
+        node, module = waiting.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        for base in node.bases:
+            if isinstance(base, ast.Name) and (found := _class_named(base.id, module, folder)) is not None:
+                waiting.append(found)
+
+
+def _class_named(name: str, tree: ast.Module, folder: Path) -> tuple[ast.ClassDef, ast.Module] | None:
+    """The class ``name`` as ``tree`` sees it: defined there, or imported from a sibling module."""
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return node, tree
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level <= 1:
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    try:
+                        sibling = ast.parse((folder / f"{node.module.split('.')[-1]}.py").read_text(encoding="utf-8"))
+                    except (OSError, SyntaxError, ValueError):
+                        return None
+                    return next(((n, sibling) for n in sibling.body if isinstance(n, ast.ClassDef) and n.name == alias.name), None)
+    return None
+
+
+def _instance_assignments(cls: ast.ClassDef) -> set[str]:
+    """The attributes the methods of ``cls`` assign on their instance (``self.x = ...``), and its properties."""
     assigned = set()
     for node in ast.walk(cls):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -162,11 +255,7 @@ def _required(rule: CodeRule, module: str, tree: ast.Module, class_name: str) ->
                             assigned.add(target.attr)
             if any(isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list):
                 assigned.add(node.name)
-    return [
-        Violation(module, cls.lineno, f"class {class_name} never assigns the instance variable self.{name}")
-        for name in rule.require_attributes
-        if name not in assigned
-    ]
+    return assigned
 
 
 def _unpacked(targets: list[ast.expr]) -> Iterator[ast.expr]:

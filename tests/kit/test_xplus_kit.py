@@ -59,6 +59,36 @@ def test_rule_xr1_reports_each_ready_made_hash_table_with_its_line(tmp_path, cod
     assert found and what in found[0] and found[0].startswith("hash_dictionary.py, line")
 
 
+@pytest.mark.parametrize(
+    "code, what",
+    [
+        ("def f(x):\n    return hash(x)\n", "uses hash"),
+        ("def f(hash):\n    pass\nh = hash('x')\n", "uses hash"),  # a parameter is local to its function
+        ("from builtins import hash\n", "from builtins import hash"),
+        ("import builtins\nh = builtins.hash('x')\n", "uses builtins.hash"),
+        ("import builtins as b\nt = b.dict()\n", "uses builtins.dict"),
+    ],
+)
+def test_rule_xr1_reports_the_builtins_however_they_are_reached(tmp_path, code, what):
+    found = broken(package(tmp_path, code), "XR1")
+    assert found and what in found[0], found
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def mix(text):\n    hash = 0\n    for c in text:\n        hash = hash * 31 + ord(c)\n    return hash\n",
+        "def add(set, x):\n    return set + [x]\n",
+        "class Record:\n    __hash__ = None\n    def __eq__(self, other):\n        return self is other\n",
+        "hash = lambda text: len(text)\ndef f(x):\n    return hash(x)\n",
+        "def f(xs):\n    return [vars for vars in xs]\n",
+    ],
+    ids=["local-variable", "parameter", "hash-switched-off", "module-level-name", "comprehension-variable"],
+)
+def test_rule_xr1_lets_the_students_own_names_be_those_of_builtins(tmp_path, code):
+    assert broken(package(tmp_path, code), "XR1") == []
+
+
 def test_rule_xr1_allows_lists_deque_and_functools_reduce(tmp_path):
     code = "from collections import deque\nfrom functools import reduce\nimport collections\nq = collections.deque()\nt = [[] for _ in range(7)]\n"
     assert broken(package(tmp_path, code), "XR1") == []
@@ -73,6 +103,20 @@ def test_rule_xr2_wants_an_assignment_of_self_board(tmp_path):
     assert broken(package(tmp_path, ""), "XR2") == []
     private = "class Configurations:\n    def __init__(self, n, k, m):\n        self._board = []\n        self.board_size = n\n"
     assert "never assigns the instance variable self.board" in broken(package(tmp_path / "private", "", private), "XR2")[0]
+
+
+@pytest.mark.parametrize(
+    "configurations, others",
+    [
+        ("class _Grid:\n    def __init__(self, n):\n        self.board = [[' '] * n for _ in range(n)]\n\n"
+         "class Configurations(_Grid):\n    def __init__(self, n, k, m):\n        super().__init__(n)\n", {}),
+        ("from .grid import Grid\n\nclass Configurations(Grid):\n    def __init__(self, n, k, m):\n        super().__init__(n)\n",
+         {"grid": "class Base:\n    def reset(self, n):\n        self.board = []\n\nclass Grid(Base):\n    def __init__(self, n):\n        self.reset(n)\n"}),
+    ],
+    ids=["base-in-the-module", "base-in-a-sibling-module"],
+)
+def test_rule_xr2_counts_an_assignment_in_a_base_class_the_package_defines(tmp_path, configurations, others):
+    assert broken(package(tmp_path, "", configurations, **others), "XR2") == []
 
 
 def test_a_missing_or_unparsable_module_breaks_no_rule(tmp_path):
