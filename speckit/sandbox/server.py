@@ -487,13 +487,16 @@ class _ServerState:
         return result, None
 
     def kit_class(self, cls: type) -> str | None:
-        """``module.Class`` of an exception class the test process has too (a builtin, or a class
-        of the kit's supplied modules, the very object the module defines); else None."""
+        """``module.Class`` of the nearest class of ``cls``'s ancestry (itself first) that the
+        test process has too: a builtin, or a class of the kit's supplied modules, the very
+        object the module defines. A subclass of the implementation's own is thus reported as
+        the kit's class it derives from, as ``issubclass`` sees it in process. None if none is."""
         try:
-            module, name = cls.__module__, cls.__qualname__
-            if module == "builtins" or module in self.supplied:
-                if getattr(sys.modules.get(module), name, None) is cls:
-                    return f"{module}.{name}"
+            for ancestor in cls.__mro__:
+                module, name = ancestor.__module__, ancestor.__qualname__
+                if module == "builtins" or module in self.supplied:
+                    if getattr(sys.modules.get(module), name, None) is ancestor:
+                        return f"{module}.{name}"
         except Exception:  # noqa: BLE001 - a class that lies about itself is not the kit's
             pass
         return None

@@ -116,3 +116,43 @@ def test_only_the_kits_exception_class_is_named_as_the_kits(tmp_path: Path, own:
         assert (caught.value.raised is DictionaryException) is not own
     finally:
         implementation.close()
+
+
+SUBCLASS = '''
+
+class MissingConfiguration(DictionaryException):
+    """A subclass of the kit's exception: a DictionaryException too."""
+
+
+_remove = HashDictionary.remove
+
+
+def _remove_raising_the_subclass(self, config):
+    try:
+        return _remove(self, config)
+    except DictionaryException as e:
+        raise MissingConfiguration(str(e)) from None
+
+
+HashDictionary.remove = _remove_raising_the_subclass
+'''
+
+
+def test_a_subclass_of_the_kits_exception_is_reported_as_the_kits_class_it_derives_from(tmp_path: Path):
+    """In process ``raised`` is the subclass itself; the test process has no such class, so the
+    server names the nearest one it has, and ``issubclass`` answers as in process."""
+    package = tmp_path / "xplus"
+    shutil.copytree(kit("xplus").reference_dir, package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(Path(__file__).parents[1] / "fixtures" / "alt_xplus" / "dictionary_exception.py", package)  # re-exports the kit's
+    module = package / "hash_dictionary.py"
+    module.write_text(module.read_text(encoding="utf-8") + SUBCLASS, encoding="utf-8")
+    from reference_games.xplus.dictionary_exception import DictionaryException
+
+    implementation = _load(package, XPLUS)
+    try:
+        table = implementation.hash_dictionary.HashDictionary(7)
+        with pytest.raises(OperationFailed, match="raised MissingConfiguration") as caught:
+            implementation.hash_dictionary.remove(table, "absent")
+        assert caught.value.raised is DictionaryException
+    finally:
+        implementation.close()
