@@ -122,18 +122,21 @@ class Position:
         source, target = MOVE_PARTS[move]
         if not (0 <= a < sizes[source] and 0 <= b < sizes[target]):
             return INVALID_INDEX
+        # Erratum F25: any exception whose condition holds. A full target cell is refused
+        # whatever the source holds, so it is accepted beside an empty source.
+        occupied = OCCUPIED_CELL if target == "Free" and self.cells[b] is not None else ()
         if source == "Col":
             if not self.cascades[a]:
-                return STACK_EMPTY
+                return STACK_EMPTY + occupied
             card = self.cascades[a][-1]
         else:
             card = self.cells[a]
             if card is None:
-                return UNOCCUPIED_CELL  # erratum F14
+                return UNOCCUPIED_CELL + occupied  # erratum F14
         if target == "Col":
             return self._builds(card, self.cascades[b])
         if target == "Free":
-            return OCCUPIED_CELL if self.cells[b] is not None else ()
+            return occupied
         return self._homes(card, self.foundations[b])
 
     def play(self, move: str, a: int, b: int) -> None:

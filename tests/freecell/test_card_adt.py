@@ -64,12 +64,14 @@ def test_a_card_reached_through_a_stack_or_a_board_is_the_same_card(impl, card):
     reach = Reach(impl)
     made = reach.make_card(card)
     stack = reach.make_stack([card], placeholder=False)
-    board = reach.make_board(Position([[]] * 8, cells=[None, card, None, None], foundations=[card, None, None, None]))
+    # One board each, so that no board holds the card twice (erratum F27).
+    in_cell = reach.make_board(Position([[]] * 8, cells=[None, card, None, None]))
+    at_home = reach.make_board(Position([[]] * 8, foundations=[card, None, None, None]))
     paths = {
         "the card made": made,
         "peek() of a stack it was added to": impl.stack_adt.peek(stack),
-        "getFree(1) of a board it was put in": impl.board_adt.getFree(board, 1),
-        "getWin(0) of a board it was put on": impl.board_adt.getWin(board, 0),
+        "getFree(1) of a board it was put in": impl.board_adt.getFree(in_cell, 1),
+        "getWin(0) of a board it was put on": impl.board_adt.getWin(at_home, 0),
     }
     for where, value in paths.items():
         expect_equal(reach.read_card(value, where), card, f"{where} is {shown(card)}")
