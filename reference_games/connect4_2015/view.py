@@ -55,17 +55,18 @@ class RecordingView(View):
 
     ``calls`` lists ``(method, arguments)`` in order. The picture: ``discs`` maps each
     square ``(x, y)`` to the colour of its disc (the controller's Space member),
-    ``highlights`` is the set of highlighted squares, ``visible`` maps a colour to
-    whether its piece above the board shows (both show until told otherwise), and ``message``, ``result``
-    and ``screen`` (``"start"`` or ``"board"``) are what is shown now. ``messages``
-    keeps every message shown.
+    ``highlights`` is the set of highlighted squares, ``visible`` pairs each colour told
+    about with whether its piece above the board shows (both show until told otherwise;
+    colours are told apart with ``==``, so a Space member need not be hashable), and
+    ``message``, ``result`` and ``screen`` (``"start"`` or ``"board"``) are what is shown
+    now. ``messages`` keeps every message shown.
     """
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, tuple]] = []
         self.discs: dict[tuple[int, int], Any] = {}
         self.highlights: set[tuple[int, int]] = set()
-        self.visible: dict[Any, bool] = {}
+        self.visible: list[list] = []  # [colour, shown] pairs
         self.messages: list[str] = []
         self.result: str | None = None
         self.screen = "start"
@@ -100,7 +101,11 @@ class RecordingView(View):
 
     def setPieceVisible(self, colour, visible):
         self.calls.append(("setPieceVisible", (colour, visible)))
-        self.visible[colour] = bool(visible)
+        for pair in self.visible:
+            if pair[0] == colour:
+                pair[1] = bool(visible)
+                return
+        self.visible.append([colour, bool(visible)])
 
     def setMessage(self, message):
         self.calls.append(("setMessage", (message,)))
@@ -116,7 +121,7 @@ class RecordingView(View):
 
     def shows(self, colour: Any) -> bool:
         """Whether the piece of ``colour`` above the board shows."""
-        return self.visible.get(colour, True)
+        return next((shown for told, shown in self.visible if told == colour), True)
 
     def called(self, method: str) -> int:
         """How many times ``method`` was called."""
