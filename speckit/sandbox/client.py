@@ -32,7 +32,7 @@ from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
 from .config import READ_LIMIT, SandboxConfig, target_ids, wall_backstop
 from .isolation import probe_isolation
-from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
+from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
 from .process import ProtocolViolation, ServerDied, Server, bounded_text
 from .values import Handle, decode, Encoder, StaleHandle, TwinRegistry, uses_handles
 
@@ -790,6 +790,22 @@ class SandboxedImplementation(Implementation):
         if type(answer) is not bool:
             self._malformed("comparison answer malformed")
         return answer
+
+    def items(self, handle: Handle) -> tuple[bool, bool, list]:
+        """The items of the value, iterated in the server, as ``(sized, indexable, items)``;
+        TypeError, as in process, if the value is not iterable."""
+        __tracebackhide__ = True
+        label = "iterating over a value"
+        first_id = self._next_id + 1
+        self._next_id += MAX_ITEMS  # ids for the items that stay in the server
+        answer = self._remote(_Read([Command.ITEMS, self._wire(handle, label), first_id], label, "iter"))
+        if answer is None:
+            raise TypeError("the value is not iterable")
+        if not (isinstance(answer, list) and len(answer) == 3 and type(answer[0]) is bool and type(answer[1]) is bool
+                and isinstance(answer[2], list) and len(answer[2]) <= MAX_ITEMS):  # fmt: skip
+            self._malformed("items malformed")
+        sized, indexable, encoded = answer
+        return sized, indexable, [self._decode_result(item, first_id + i) for i, item in enumerate(encoded)]
 
     def names(self, handle: Handle) -> list[str]:
         """``dir(handle)``, as the server sees the value (at most :data:`MAX_NAMES` names)."""

@@ -35,6 +35,9 @@ Commands, by their first element (:class:`Command`)::
     [EQUALS, value, other]             # value == other, in the server
     [NAMES, value]                     # dir(value)
     [SHOW, value]                      # repr(value), bounded
+    [ITEMS, value, first_id]           # the items of an iterable value, the ones that are not
+                                       # plain stored under first_id, first_id + 1, ...:
+                                       # [sized, indexable, [item, ...]], or None if not iterable
     [FOLDER, path | None]              # change the working folder to path (None: back to its own)
 
 A call's ``reply`` says what becomes of its result:
@@ -133,11 +136,12 @@ class Command:
     EQUALS = "e"
     NAMES = "n"
     SHOW = "s"
+    ITEMS = "i"
     FOLDER = "w"
     """Change the server's working folder (``impl.working_folder()``): to a folder the test
     process made in the server's shared folders, or (``None``) back to the server's own."""
 
-    READS = frozenset({FIELD, MODULE, EQUALS, NAMES, SHOW})
+    READS = frozenset({FIELD, MODULE, EQUALS, NAMES, SHOW, ITEMS})
     """The commands that read a value, run under the read time limit."""
 
 

@@ -9,6 +9,7 @@ nothing of the test-process side.
 
 from __future__ import annotations
 
+import collections.abc
 import ctypes
 import errno
 import importlib
@@ -586,7 +587,7 @@ def _read_label(tag: str, subject: Any, command: list) -> str:
     owner = type(subject).__name__
     if tag == Command.FIELD:
         return f"{owner}.{command[2]}"
-    return {Command.EQUALS: f"{owner}.__eq__", Command.SHOW: f"{owner}.__repr__", Command.NAMES: f"dir() of a {owner}"}[tag]
+    return {Command.EQUALS: f"{owner}.__eq__", Command.SHOW: f"{owner}.__repr__", Command.NAMES: f"dir() of a {owner}", Command.ITEMS: f"iterating over a {owner}"}[tag]
 
 
 def _read_field(state: _ServerState, subject: Any, command: list) -> Any:
@@ -650,12 +651,31 @@ def _show_value(state: _ServerState, subject: Any, command: list) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
 
 
+def _read_items(state: _ServerState, subject: Any, command: list) -> list | None:
+    """``[sized, indexable, items]`` of an iterable value, each item as a result is sent (a
+    plain value, else a handle under ``first_id`` plus its position); None if it is not
+    iterable. A value indexes as it iterates unless it is a mapping."""
+    try:
+        iterator = iter(subject)
+    except TypeError:
+        return None
+    first_id, items = command[2], []
+    for item in iterator:
+        if len(items) == MAX_ITEMS:
+            raise ValueError(f"it has more than {MAX_ITEMS} items")
+        items.append(state.encode_result(item, first_id + len(items)))
+    kind = type(subject)
+    indexable = hasattr(kind, "__getitem__") and not isinstance(subject, collections.abc.Mapping)
+    return [hasattr(kind, "__len__"), indexable, items]
+
+
 _READERS = {
     Command.FIELD: _read_record_field,
     Command.MODULE: _read_field,
     Command.EQUALS: _compare_values,
     Command.NAMES: _list_names,
     Command.SHOW: _show_value,
+    Command.ITEMS: _read_items,
 }
 
 

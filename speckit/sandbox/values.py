@@ -25,10 +25,12 @@ class Handle:
 
     Tests pass it back into operations, and may read it as the implementation's own
     objects are read: ``handle.field`` (a plain value, or another handle), ``==`` and
-    ``!=``, ``hasattr`` and ``dir``. Each read runs in the server, under the time limit of
-    an operation; a missing attribute is an AttributeError, as in-process. ``repr`` is
-    local (it is shown in every trace); failure messages ask the server with :func:`shown`.
-    A handle hashes by identity.
+    ``!=``, ``hasattr`` and ``dir``, and, for a value that iterates (a named tuple, a
+    deque), ``iter``, ``len`` and indexing. Each read runs in the server, under the time
+    limit of an operation; a missing attribute is an AttributeError, and iterating over a
+    value that does not iterate a TypeError, as in-process. ``repr`` is local (it is shown
+    in every trace); failure messages ask the server with :func:`shown`. A handle hashes
+    by identity, and is true.
     """
 
     __slots__ = ("_hid", "_gen", "_owner", "__weakref__")
@@ -54,6 +56,26 @@ class Handle:
         return same if same is NotImplemented else not same
 
     __hash__ = object.__hash__
+
+    def __bool__(self) -> bool:
+        return True  # as for any object of the implementation's: truth never asks the server
+
+    def __iter__(self):
+        return iter(self._owner.items(self)[2])
+
+    def __len__(self) -> int:
+        sized, _, items = self._owner.items(self)
+        if not sized:
+            raise TypeError("the value has no len()")
+        return len(items)
+
+    def __getitem__(self, index: Any) -> Any:
+        if not isinstance(index, (int, slice)) or isinstance(index, bool):
+            raise TypeError(f"a value of the sandboxed implementation is indexed by position only, not by {type(index).__name__}")
+        _, indexable, items = self._owner.items(self)
+        if not indexable:
+            raise TypeError("the value is not subscriptable")
+        return items[index]
 
     def __dir__(self) -> list[str]:
         return self._owner.names(self)

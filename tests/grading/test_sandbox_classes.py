@@ -4,8 +4,9 @@ Containers of plain values come back by value; an object of a class the specific
 serves (a recording fake) is mirrored and shows what the implementation did to it; a
 list the test passes is updated in place as in process; an exception an operation is
 documented to raise reaches the test at the call, naming its class only when the class
-is a builtin or the kit's own; a value read through a module stays usable by a pending
-call after the test drops it.
+is a builtin or the kit's own (else its nearest ancestor that is); a value read through a
+module stays usable by a pending call after the test drops it; a sequence of another type
+iterates and indexes through its handle.
 """
 
 from __future__ import annotations
@@ -154,5 +155,47 @@ def test_a_subclass_of_the_kits_exception_is_reported_as_the_kits_class_it_deriv
         with pytest.raises(OperationFailed, match="raised MissingConfiguration") as caught:
             implementation.hash_dictionary.remove(table, "absent")
         assert caught.value.raised is DictionaryException
+    finally:
+        implementation.close()
+
+
+SEQUENCES = '''
+
+import collections as _collections
+
+_Pair = _collections.namedtuple("_Pair", "x y")
+_end_regular_play = GameLogic.endRegularPlay
+
+
+def _end_regular_play_as_a_deque(self, grid):
+    return _collections.deque(_Pair(x, y) for x, y in _end_regular_play(self, grid))
+
+
+GameLogic.endRegularPlay = _end_regular_play_as_a_deque
+'''
+
+
+def test_a_sequence_of_another_type_is_iterated_and_indexed_in_the_server_as_in_process(tmp_path: Path):
+    """A deque of named tuples (any sequence, S11) is not sent by value; its handle iterates,
+    has a length and indexes as the value does, and a value that does not iterate refuses as in process."""
+    package = tmp_path / "connect4_2015"
+    shutil.copytree(kit("connect4_2015").reference_dir, package, ignore=shutil.ignore_patterns("__pycache__"))
+    module = package / "game_logic.py"
+    module.write_text(module.read_text(encoding="utf-8") + SEQUENCES, encoding="utf-8")
+    implementation = _load(package, C2015)
+    try:
+        grid = implementation.grid.Grid()
+        for x in range(4):
+            implementation.grid.setSpace(grid, x, 0, _space(implementation, "Red"))
+        found = implementation.game_logic.endRegularPlay(implementation.game_logic.GameLogic(), grid)
+        assert isinstance(found, Handle)
+        pairs = [tuple(pair) for pair in found]
+        assert sorted(pairs) == [(0, 0), (1, 0), (2, 0), (3, 0)]
+        assert len(found) == 4 and tuple(found[0]) == pairs[0] and found[0][1] == 0 and [tuple(p) for p in found[1:3]] == pairs[1:3]
+        assert bool(found) and bool(grid)
+        with pytest.raises(TypeError):
+            iter(grid)
+        with pytest.raises(TypeError):
+            found["x"]
     finally:
         implementation.close()
