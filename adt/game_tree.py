@@ -238,6 +238,9 @@ def chooseBest(tree: GameTree) -> Worth:
 def findBest(tree: GameTree, worth: Worth) -> GameTree:
     """Return the first of the root's children whose minimax value is the worth, as a tree of its own.
 
+    Any such child would do when several are (erratum E44); taking the first is this
+    implementation's choice.
+
     The result is a copy of that child's subtree with no parent and no sibling (erratum
     E31); the searched tree keeps its shape. Each child's value is worked out afresh
     with the minimax of chooseBest, which records it as the worth of every inner node

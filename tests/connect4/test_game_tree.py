@@ -342,8 +342,8 @@ class Hand:
         values = [child.minimax() for child in self.children]
         return max(values) if self.level % 2 == 0 else min(values)
 
-    def where(self) -> str:
-        return f"the node {self.number} ({picture(4, self.marks)}, level {self.level})"
+    def where(self, side: int = 4) -> str:
+        return f"the node {self.number} ({picture(side, self.marks)}, level {self.level})"
 
     def describe(self) -> str:
         if not self.children:
@@ -355,8 +355,8 @@ class Hand:
 def hand_trees(draw, levels=st.integers(0, 2), max_nodes: int = 13):
     """A tree of 2 to ``max_nodes`` nodes, 1 to 3 children each, 3 levels below the root at most.
 
-    Every node has a worth from -4 to 4 (ties are frequent, so 'the first such child' of
-    findBest matters); an inner node's own worth is there to be ignored by chooseBest.
+    Every node has a worth from -4 to 4 (ties are frequent, so findBest has several
+    children to choose from, E44); an inner node's own worth is there to be ignored by chooseBest.
     """
     budget = [max_nodes - 1]
     numbers = iter(range(max_nodes))
@@ -688,21 +688,32 @@ def test_choose_best_is_the_minimax_value_of_a_tree_made_by_hand(impl, node):
 
 @covers("GameTreeType.findBest", "GameTreeType.chooseBest", "GameTreeType.getParent", "GameTreeType.getSibling")
 @given(node=hand_trees())
-def test_find_best_returns_the_first_best_child_as_a_root(impl, node):
+def test_find_best_returns_a_best_child_as_a_root(impl, node):
     make, ops = TreeMaker(impl), impl.game_tree
     tree = build_hand(make, node)
     value = node.minimax()
-    best = next(child for child in node.children if child.minimax() == value)
     found = ops.findBest(tree, ops.chooseBest(tree))
     what = f"findBest(the tree {node.describe()}, its chooseBest value {value}) (root at level {node.level})"
     expect(not ops.isEmpty(found), f"{what} is a tree")
-    expect(
-        impl.grid.equals(ops.getGrid(found), make.grid(4, best.marks)),
-        f"{what} is the first child in the list whose minimax value is {value}: {best.where()}",
-    )
+    best = found_among(make, found, 4, [child for child in node.children if child.minimax() == value], what)
     expect(ops.isEmpty(ops.getParent(found)), f"getParent of {what} is the empty tree: it is a root (E31)")
     expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {what} is the empty tree: it is a root (E31)")
     check_hand(make, found, best, what)
+
+
+def found_among(make: TreeMaker, found, side: int, tied: list, what: str):
+    """The child of ``tied`` (the root's children with the best value) whose grid the root
+    of ``found`` holds: any of them, when several are (E44)."""
+    impl = make.impl
+    grids, root = [make.grid(side, child.marks) for child in tied], impl.game_tree.getGrid(found)
+    matches = impl.batch(lambda: [impl.grid.equals(root, grid) for grid in grids])
+    best = next((child for child, match in zip(tied, matches) if match), None)
+    expect(
+        best is not None,
+        f"{what} is a child whose minimax value is the value given (any one when several are, E44): "
+        + " or ".join(child.where(side) for child in tied),
+    )
+    return best
 
 
 @covers("GameTreeType.chooseBest", "GameTreeType.findBest", "GameTreeType.buildGame", "GameTreeType.getParent", "GameTreeType.getSibling")
@@ -722,15 +733,11 @@ def test_choose_best_and_find_best_on_a_built_game(impl, game):
         "the greatest at even levels, the least at odd levels (E29, E30)",
         actual=right,
     )
-    best = next(child for child, tie in zip(node.order, ties) if tie)
     found = ops.findBest(tree, got)
     result = f"findBest({what}, its chooseBest value)"
     expect(not ops.isEmpty(found), f"{result} is a tree")
     expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {result} is the empty tree: it is a root (E31)")
-    expect(
-        impl.grid.equals(ops.getGrid(found), make.grid(side, best.marks)),
-        f"{result} is the first child in the list whose minimax value is chooseBest's: {best.where(side)}",
-    )
+    best = found_among(make, found, side, [child for child, tie in zip(node.order, ties) if tie], result)
     walk(make, found, side, first, best, levels=None, root_worth=True, what=f"{result} (E31: detached, its subtree kept)")
 
 
