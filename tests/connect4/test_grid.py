@@ -695,17 +695,22 @@ def test_evaluations_change_nothing_and_are_functions_of_the_grid(impl, model, c
 
 
 def board_shown(text: str, side: int) -> dict | None:
-    """The marks ('R', 'B' or '.') of the last side x side board in ``text`` (kit display format), or None."""
-    lines = text.splitlines()[-(side + 1):]
-    if len(lines) != side + 1 or lines[0].split() != [str(c) for c in range(1, side + 1)]:
-        return None
-    marks = {}
-    for r, line in enumerate(lines[1:], start=1):
-        cells = line.split()
-        if len(cells) != side + 1 or cells[0] != str(r):
-            return None
-        marks |= {(r, c): mark for c, mark in enumerate(cells[1:], start=1)}
-    return marks
+    """The marks ('R', 'B' or '.') of the last side x side board in ``text`` (kit display
+    format), or None; lines after it (a legend, say) are the implementation's own."""
+    lines = text.splitlines()
+    header = [str(c) for c in range(1, side + 1)]
+    for start in range(len(lines) - side - 1, -1, -1):
+        if lines[start].split() != header:
+            continue
+        marks = {}
+        for r, line in enumerate(lines[start + 1 : start + side + 1], start=1):
+            cells = line.split()
+            if len(cells) != side + 1 or cells[0] != str(r):
+                break
+            marks |= {(r, c): mark for c, mark in enumerate(cells[1:], start=1)}
+        else:
+            return marks
+    return None
 
 
 @covers("GridType.showGrid", "GridType.equals")
@@ -722,7 +727,7 @@ def test_show_grid_draws_every_square_and_returns_the_grid(impl, model, worth):
     expect_equal(
         board_shown(text, side),
         expected,
-        f"showGrid({where}) ends by showing the {side} x {side} board (DisplayType.showBoard), "
+        f"showGrid({where}) shows the {side} x {side} board (DisplayType.showBoard; the last one it shows), "
         "R, B or . on each square as the grid holds",
     )
     make.together(
