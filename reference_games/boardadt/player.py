@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import sys
 
 from spec import require
 
@@ -76,9 +77,25 @@ def computer_choice(
 
 
 def _square_class(board) -> type:
-    """The class Square of the board's own package: module square beside the module of its class."""
-    package = type(board).__module__.rpartition(".")[0]
-    module = importlib.import_module(f"{package}.square" if package else "square")
+    """The class Square of the board's own package: module square of the innermost package
+    holding the module that defines the board's class (board_adt itself, a module it
+    imports the class from, or the package's __init__); a board of plain modules on the
+    path finds the plain module square."""
+    defined_in = type(board).__module__
+    parts = defined_in.split(".")
+    for length in range(len(parts), 0, -1):
+        package = ".".join(parts[:length])
+        if package == defined_in and not hasattr(sys.modules.get(package), "__path__"):
+            continue  # a module, not a package
+        try:
+            module = importlib.import_module(f"{package}.square")
+        except ModuleNotFoundError as e:
+            if e.name != f"{package}.square":
+                raise
+            continue
+        break
+    else:
+        module = importlib.import_module("square")
     require(hasattr(module, "Square"), "Player.Computer_Move", f"module {module.__name__} must define the class Square")
     return module.Square
 

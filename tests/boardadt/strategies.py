@@ -377,15 +377,19 @@ class Play:
     def value(self, board, column: int, row: int) -> str | None:
         """The model of a square's value: None when empty, else its colour's name."""
         value = self.ops.Get_Value(board, self.square(column, row))
-        claim = f"Get_Value(Square({column}, {row})) returns a value record with the fields empty and color"
-        expect(hasattr(value, "empty") and hasattr(value, "color"), claim, expected="a record such as Value(False, red)", actual=value)
+        claim = f"Get_Value(Square({column}, {row})) returns a value record with the field empty"
+        expect(hasattr(value, "empty"), claim, expected="a record such as Value(False, red)", actual=value)
         expect(
             isinstance(value.empty, bool),
             f"the field empty of Get_Value(Square({column}, {row})) is a Python bool (erratum B10)",
             expected="True or False",
             actual=value.empty,
         )
-        return None if value.empty else self.colour_name(value.color)
+        if value.empty:
+            return None  # the colour of an empty square is never read (erratum B09)
+        claim = f"Get_Value(Square({column}, {row})), a square that is not empty, returns a record with the field color"
+        expect(hasattr(value, "color"), claim, expected="a record such as Value(False, red)", actual=value)
+        return self.colour_name(value.color)
 
     def read(self, board) -> dict:
         """The whole board, read square by square: {(column, row): colour name or None}."""
