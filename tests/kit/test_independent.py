@@ -6,6 +6,10 @@ documents leave open (its ``__init__`` and modules say which). Each found places
 a suite rejected a reading the document allows; those were mended, and these tests keep
 them mended:
 
+* boardadt: a player of its own without the kit's ``level`` (B14), no colour on an empty
+  square's record (B09);
+* boardadt_kit_player: the class Board defined in the package's ``__init__`` (the kit's
+  player must find the package's Square from there);
 * connect4: the optional ColourType.clone left out (E05), the winner announced by colour;
 * connect4_trees: the last of tied children from findBest (E44), the result announced
   before the final grid (E46);
@@ -25,7 +29,10 @@ import pytest
 from speckit.runner import run_suite
 
 INDEPENDENT = Path(__file__).resolve().parents[1] / "fixtures" / "independent"
-SPECIFICATION = {"connect4": "connect4", "connect4_trees": "connect4", "connect4_2015": "connect4_2015", "freecell": "freecell", "xplus": "xplus"}
+SPECIFICATION = {
+    "boardadt": "boardadt", "boardadt_kit_player": "boardadt", "connect4": "connect4", "connect4_trees": "connect4",
+    "connect4_2015": "connect4_2015", "freecell": "freecell", "xplus": "xplus",
+}
 """Each package's folder, and the specification it implements."""
 
 
@@ -43,6 +50,6 @@ def test_an_independent_correct_package_passes_its_suite(folder):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("folder", ["connect4_2015", "xplus"])
+@pytest.mark.parametrize("folder", ["boardadt", "connect4_2015", "xplus"])
 def test_an_independent_correct_package_passes_its_suite_in_the_sandbox(folder):
     _passes(folder, "--sandbox")
