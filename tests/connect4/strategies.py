@@ -84,6 +84,27 @@ def drawn(text: str, side: int) -> dict:
     return marks
 
 
+
+def shown_boards(lines: list[str], side: int) -> list[tuple[int, int, dict]]:
+    """Each side x side board (kit display format) in ``lines``: its first line, the line
+    after it, and its marks ('R', 'B' or '.') by (row, column)."""
+    header = [str(c) for c in range(1, side + 1)]
+    found, start = [], 0
+    while start <= len(lines) - side - 1:
+        if lines[start].split() == header:
+            marks = {}
+            for r, line in enumerate(lines[start + 1 : start + side + 1], start=1):
+                cells = line.split()
+                if len(cells) != side + 1 or cells[0] != str(r):
+                    break
+                marks |= {(r, c): mark for c, mark in enumerate(cells[1:], start=1)}
+            else:
+                found.append((start, start + side + 1, marks))
+                start += side + 1
+                continue
+        start += 1
+    return found
+
 # The oracle --------------------------------------------------------------------------
 
 DIRECTIONS = {"row": (0, 1), "column": (1, 0), "diagonal": (1, 1), "antidiagonal": (1, -1)}

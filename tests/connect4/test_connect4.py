@@ -34,7 +34,7 @@ import adt.input as kit_input
 from speckit.testing import covers, expect, expect_equal
 
 from .paths import few
-from .strategies import BLUE, OTHER, RED, colours, grids, lines_of, winners
+from .strategies import BLUE, OTHER, RED, colours, grids, lines_of, shown_boards, winners
 from .test_game_tree import TreeMaker, finished, levels_of, nodes_of, positions, same_levels
 from .test_grid import MARK, fact_checked, full_grids, picture, squares
 
@@ -143,7 +143,7 @@ def last_board(text: str, side: int):
     announce the result and then show the final grid ("say who won ... The results are
     shown using showConnect4()") as well as the other way round."""
     lines = text.splitlines()
-    found = _boards(lines, side)
+    found = shown_boards(lines, side)
     if not found:
         return None, ""
     start, end, marks = found[-1]
@@ -152,26 +152,6 @@ def last_board(text: str, side: int):
         return marks, after
     previous_end = found[-2][1] if len(found) > 1 else 0
     return marks, "\n".join(lines[previous_end:start]).strip()
-
-
-def _boards(lines: list[str], side: int) -> list[tuple[int, int, dict]]:
-    """Each side x side board in ``lines``: its first line, the line after it, and its marks."""
-    header = [str(c) for c in range(1, side + 1)]
-    found, start = [], 0
-    while start <= len(lines) - side - 1:
-        if lines[start].split() == header:
-            marks = {}
-            for r, line in enumerate(lines[start + 1 : start + side + 1], start=1):
-                cells = line.split()
-                if len(cells) != side + 1 or cells[0] != str(r):
-                    break
-                marks |= {(r, c): mark for c, mark in enumerate(cells[1:], start=1)}
-            else:
-                found.append((start, start + side + 1, marks))
-                start += side + 1
-                continue
-        start += 1
-    return found
 
 
 def board(side: int, marks: dict) -> dict:

@@ -25,7 +25,7 @@ import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
 from . import paths
-from .strategies import BLUE, OTHER, RED, Build, Read, colours, grid_sides, grids, lines_of, winners, worth_numbers
+from .strategies import BLUE, OTHER, RED, Build, Read, colours, grid_sides, grids, lines_of, shown_boards, winners, worth_numbers
 
 MARK = {RED: "R", BLUE: "B", None: "."}
 ALL_KINDS = ("row", "column", "diagonal", "antidiagonal")
@@ -697,20 +697,8 @@ def test_evaluations_change_nothing_and_are_functions_of_the_grid(impl, model, c
 def board_shown(text: str, side: int) -> dict | None:
     """The marks ('R', 'B' or '.') of the last side x side board in ``text`` (kit display
     format), or None; lines after it (a legend, say) are the implementation's own."""
-    lines = text.splitlines()
-    header = [str(c) for c in range(1, side + 1)]
-    for start in range(len(lines) - side - 1, -1, -1):
-        if lines[start].split() != header:
-            continue
-        marks = {}
-        for r, line in enumerate(lines[start + 1 : start + side + 1], start=1):
-            cells = line.split()
-            if len(cells) != side + 1 or cells[0] != str(r):
-                break
-            marks |= {(r, c): mark for c, mark in enumerate(cells[1:], start=1)}
-        else:
-            return marks
-    return None
+    found = shown_boards(text.splitlines(), side)
+    return found[-1][2] if found else None
 
 
 @covers("GridType.showGrid", "GridType.equals")
