@@ -8,8 +8,9 @@ them mended:
 
 * boardadt: a player of its own without the kit's ``level`` (B14), no colour on an empty
   square's record (B09);
-* boardadt_kit_player: the class Board defined in the package's ``__init__`` (the kit's
-  player must find the package's Square from there);
+* boardadt with its Board class moved into the package's ``__init__`` and the kit's
+  player (made from it by :func:`board_in_init`): the kit's player must find the
+  package's Square from there;
 * connect4: the optional ColourType.clone left out (E05), the winner announced by colour;
 * connect4_trees: the last of tied children from findBest (E44), the result announced
   before the final grid (E46);
@@ -22,6 +23,7 @@ them mended:
 The packages keep their own randomness seeded, so that they run alike every time.
 """
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,14 +32,24 @@ from speckit.runner import run_suite
 
 INDEPENDENT = Path(__file__).resolve().parents[1] / "fixtures" / "independent"
 SPECIFICATION = {
-    "boardadt": "boardadt", "boardadt_kit_player": "boardadt", "connect4": "connect4", "connect4_trees": "connect4",
+    "boardadt": "boardadt", "connect4": "connect4", "connect4_trees": "connect4",
     "connect4_2015": "connect4_2015", "freecell": "freecell", "xplus": "xplus",
 }
 """Each package's folder, and the specification it implements."""
 
 
-def _passes(folder: str, *extra: str) -> None:
-    run = run_suite(SPECIFICATION[folder], INDEPENDENT / folder, extra=extra)
+def board_in_init(target: Path) -> Path:
+    """The independent BoardADT package with its Board class defined in the package's
+    ``__init__`` (board_adt re-exports it) and the kit's player instead of its own."""
+    shutil.copytree(INDEPENDENT / "boardadt", target, ignore=shutil.ignore_patterns("__pycache__"))
+    (target / "__init__.py").write_text((target / "board_adt.py").read_text(encoding="utf-8"), encoding="utf-8")
+    (target / "board_adt.py").write_text("from . import Board, MoveRefused, number_of_columns, number_of_rows  # noqa: F401\n", encoding="utf-8")
+    (target / "player.py").write_text("from reference_games.boardadt.player import Computer_Move  # noqa: F401\n", encoding="utf-8")
+    return target
+
+
+def _passes(spec_name: str, package: Path, *extra: str) -> None:
+    run = run_suite(spec_name, package, extra=extra)
     assert not run.crash, run.crash
     assert run.tests, "the suite ran no test"
     failures = [f"{t.test}\n{t.message}" for t in run.failed_tests()]
@@ -46,10 +58,14 @@ def _passes(folder: str, *extra: str) -> None:
 
 @pytest.mark.parametrize("folder", sorted(SPECIFICATION))
 def test_an_independent_correct_package_passes_its_suite(folder):
-    _passes(folder)
+    _passes(SPECIFICATION[folder], INDEPENDENT / folder)
+
+
+def test_the_kits_player_serves_a_board_defined_in_the_packages_init(tmp_path):
+    _passes("boardadt", board_in_init(tmp_path / "boardadt"))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("folder", ["boardadt", "connect4_2015", "xplus"])
 def test_an_independent_correct_package_passes_its_suite_in_the_sandbox(folder):
-    _passes(folder, "--sandbox")
+    _passes(SPECIFICATION[folder], INDEPENDENT / folder, "--sandbox")
