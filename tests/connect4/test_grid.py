@@ -17,6 +17,8 @@ import functools
 import io
 import random
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
@@ -440,6 +442,31 @@ def test_set_square_puts_the_squares_symbol_at_its_own_location(impl, data, mode
     check_squares(make, grid, side, expected, where, occupied=False)
 
 
+@covers("GridType.setSquare", "GridType.getSymbol", "GridType.equals", "GridType.win", "GridType.horizWin", "GridType.gameOver")
+@pytest.mark.parametrize("new", [None, RED, BLUE], ids=name)
+@pytest.mark.parametrize("old", [RED, BLUE])
+def test_set_square_over_a_mark_leaves_only_the_new_symbol(impl, old, new):
+    """A square written over holds its new symbol only: no observer, equals included, still sees the old mark.
+
+    The old colour fills row 1 through the square written over, so a grid that keeps the
+    old mark underneath also keeps its win.
+    """
+    side, at = 4, (1, 1)
+    before = {(1, column): old for column in range(1, side + 1)}
+    after = {k: v for k, v in before.items() if k != at} | ({} if new is None else {at: new})
+    make = Maker(impl)
+    grid = impl.grid.setSquare(make.grid(side, before), impl.square.newSquareType(make.location(*at), make.symbol(new)))
+    where = f"setSquare({picture(side, before)}, the square at (row 1, column 1) holding {name(new)})"
+    canonical = make.grid(side, after)
+    built = f"{picture(side, after)} built with occupySquare"
+    make.together(
+        squares_checked(make, grid, side, after, where, occupied=False),
+        outcome_checked(make, grid, side, after, where),
+        fact_checked(lambda: impl.grid.equals(grid, canonical), f"equals({where}, {built})"),
+        fact_checked(lambda: impl.grid.equals(canonical, grid), f"equals({built}, {where})"),
+    )
+
+
 @covers("GridType.setDimension", "GridType.getDimension")
 @given(first=grid_sides, second=st.integers(4, 12), default=st.booleans())
 def test_get_dimension_returns_what_set_dimension_set(impl, first, second, default):
@@ -554,6 +581,10 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     else:
         changed = marks | {square: data.draw(colours, label="colour of the extra mark")}
     c = make.grid(side, changed)
+    # The same squares occupied, one of them by the other colour: equals must tell colours apart.
+    recoloured_at = data.draw(st.sampled_from(sorted(marks)), label="square recoloured") if marks else None
+    recoloured = marks | {recoloured_at: OTHER[marks[recoloured_at]]} if marks else None
+    d = make.grid(side, recoloured) if marks else None
 
     other_side = data.draw(st.sampled_from([s for s in range(4, 9) if s != side]), label="other side")
     smaller = min(side, other_side)
@@ -561,7 +592,8 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     left, right = make.grid(side, common), make.grid(other_side, common)
 
     # Every grid is made before the questions, which travel together; none is updated after.
-    same = impl.batch(lambda: [ops.equals(*pair) for pair in ((a, b), (b, a), (a, c), (c, a), (left, right), (right, left))])
+    pairs = [(a, b), (b, a), (a, c), (c, a), (left, right), (right, left)] + ([(a, d), (d, a)] if marks else [])
+    same = impl.batch(lambda: [ops.equals(*pair) for pair in pairs])
     expect(same[0], f"equals: {where} with worth {first} and the same grid built again with worth {second} (E22)", actual=same[0])
     expect(same[1], f"equals: {where} with worth {second} and the same grid with worth {first} (E22)", actual=same[1])
     claim = f"equals({where}, {picture(side, changed)}): they differ at (row {square[0]}, column {square[1]})"
@@ -570,6 +602,10 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     claim = f"equals({picture(side, common)}, {picture(other_side, common)}): different dimensions"
     expect_equal(same[4], False, claim)
     expect_equal(same[5], False, claim + " (the other way round)")
+    if marks:
+        claim = f"equals({where}, {picture(side, recoloured)}): the same squares are occupied, but (row {recoloured_at[0]}, column {recoloured_at[1]}) by the other colour"
+        expect_equal(same[6], False, claim)
+        expect_equal(same[7], False, claim + " (the other way round)")
 
 
 @covers("GridType.equals")
