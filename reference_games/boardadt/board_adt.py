@@ -22,8 +22,6 @@ from .value import Value
 
 __all__ = ["Board", "Color", "Square", "Value", "blue", "number_of_columns", "number_of_rows", "red"]
 
-_EMPTY = Value(empty=True)
-_CHECKER = {red: Value(empty=False, color=red), blue: Value(empty=False, color=blue)}
 _OTHER = {red: blue, blue: red}
 
 # The four directions of a line, as (column step, row step): horizontal, vertical,
@@ -35,8 +33,9 @@ class Board:
     """A Connect Four board: what is on each square, and whose turn it is.
 
     The private ``_value[column - 1][row - 1]`` mirrors the unit's
-    ``array[column_type, row_type] of value_type``, column first. Its records are
-    immutable, so ``Get_Value`` can hand them out without copying (erratum B06).
+    ``array[column_type, row_type] of value_type``, column first. Each square has a
+    record of its own, which ``Get_Value`` hands out without copying: erratum B06 says
+    a caller must not change it.
     """
 
     def __init__(self) -> None:
@@ -48,7 +47,7 @@ class Board:
 
     def Initialize(self) -> None:
         """Make the entire board empty and make red the current colour (red begins)."""
-        self._value = [[_EMPTY for _ in range(number_of_rows)] for _ in range(number_of_columns)]
+        self._value = [[Value(empty=True) for _ in range(number_of_rows)] for _ in range(number_of_columns)]
         self._current_color = red
 
     def Make_Move(self, column: int) -> None:
@@ -60,7 +59,7 @@ class Board:
         require(not self.Is_Full(column), "board_type.Make_Move", f"column {column} is full")
         squares = self._value[column - 1]
         lowest_empty = next(row for row, value in enumerate(squares) if value.empty)
-        squares[lowest_empty] = _CHECKER[self._current_color]
+        squares[lowest_empty] = Value(empty=False, color=self._current_color)
         self._current_color = _OTHER[self._current_color]
 
     def Get_Value(self, square: Square) -> Value:

@@ -1,7 +1,11 @@
 """square_type: the index of one square of the board, a column and a row.
 
-A Pascal record becomes a frozen attrs class: made with ``Square(column, row)`` and
-read as ``square.column`` and ``square.row``. Column first, then row (erratum B07).
+A Pascal record becomes an attrs class: made with ``Square(column, row)`` and read as
+``square.column`` and ``square.row``. Column first, then row (erratum B07). Its fields
+may be written, as the record's may, and it hashes by its fields, so that a board of a
+student's own may do either (a square used as a dictionary key must then not be
+changed): when a student's board is graded beside this module (a hybrid,
+``docs/grading.rst``), it must work whichever the board does.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ number_of_rows = 6
 """The unit's constant: how many rows the board has (board_adt re-exports it)."""
 
 
-@attrs.frozen
+@attrs.define(unsafe_hash=True)
 class Square:
     """The square in ``column`` (1 at the left) and ``row`` (1 at the bottom)."""
 

@@ -186,6 +186,36 @@ def test_grade_gives_full_marks_to_a_correct_package_and_fewer_to_a_faulty_one(t
     assert rows[0] == "student,submission,square_type,value_type,board_type,total,max,note"
 
 
+WRITES_ITS_RECORDS = (
+    "        squares[lowest_empty] = Value(empty=False, color=self._current_color)\n",
+    "        record = squares[lowest_empty]\n        record.empty, record.color = False, self._current_color\n",
+)
+"""A board that keeps one record per square and writes its fields on a move, as a Pascal program would."""
+
+
+@needs_root
+@pytest.mark.slow
+def test_a_board_that_writes_its_records_keeps_its_points_when_graded_as_a_hybrid(tmp_path):
+    """No cascade: a faulty value_type costs only its own points, whatever the board does with records.
+
+    Both boards below are correct and both packages have the same bug in value.py, so
+    each board fails as submitted and is graded again beside the reference's value.py.
+    The board that writes its records' fields must earn its points there as the board
+    that makes new records does: the reference's Value is a record whose fields may be
+    written, as the unit's is.
+    """
+    submissions = tmp_path / "submissions"
+    bug = ("    empty: bool\n", "    empty: bool = attrs.field(converter=int)\n")
+    package_copy(submissions / "carol", value=bug, board_adt=WRITES_ITS_RECORDS)
+    package_copy(submissions / "dave", value=bug)
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(SMALL_RUBRIC.replace('tests = ["test_color.py"]', 'tests = ["test_board_adt.py"]'))
+    found = grade(submissions, tmp_path / "out", jobs=2, rubric=rubric, spec_name="boardadt", stream=io.StringIO())
+    scores = {g.name: {t.name: t.score for t in g.types} for g in found}
+    assert scores["carol"]["value_type"] < 5 and scores["dave"]["value_type"] < 5
+    assert scores["carol"]["board_type"] == scores["dave"]["board_type"] == 10, scores
+
+
 def test_keyword_arguments_cross_into_the_server():
     """``Computer_Move(board, level=...)``: keyword arguments reach the served call, in the
     sandbox as in process, and show in the trace of calls."""
