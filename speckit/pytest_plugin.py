@@ -30,12 +30,12 @@ from .registry import kit
 from .testing import use_spec
 
 CHECK_EXAMPLES = 10
-"""Examples per property test in the ``check`` profile (the grading profile tries 40)."""
+"""Examples per property test in the ``check`` profile (the grading profile tries 20)."""
 
 GRADING = dict(
     derandomize=True,
     database=None,
-    max_examples=40,
+    max_examples=20,
     deadline=None,
     print_blob=False,
     report_multiple_bugs=False,
