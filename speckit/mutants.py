@@ -33,6 +33,7 @@ import attrs
 
 import spec as spec_data
 
+from .core import UserError
 from .paths import REPO_ROOT
 from .registry import kit
 from .runner import run_suite
@@ -111,12 +112,15 @@ def load_review(spec_name: str) -> Review:
     path = data_dir() / f"{spec_name}.toml"
     if not path.is_file():
         return Review((), {})
-    with path.open("rb") as f:
-        data = tomllib.load(f)
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"{path}: not valid TOML ({e})") from None
     try:
         equivalents = tuple(Equivalent(**entry) for entry in data.get("equivalent", []))
     except TypeError as e:
-        raise ValueError(f"{path.name}: an equivalent mutant is malformed: {e}") from None
+        raise UserError(f"{path}: an equivalent mutant is malformed: {e}") from None
     return Review(equivalents, {name: float(v) for name, v in data.get("targets", {}).items()})
 
 

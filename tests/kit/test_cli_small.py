@@ -49,6 +49,20 @@ def test_coverage_and_zoo_help_describe_the_command(command, capsys):
     assert "Exit status 0" in out
 
 
+@pytest.mark.parametrize(
+    "review, complaint",
+    [("reason = 'the reference''s'\n", "not valid TOML"), ("[[equivalent]]\nmodule = 'square'\n", "an equivalent mutant is malformed")],
+)
+def test_a_broken_review_of_equivalent_mutants_gets_a_message_naming_the_file(review, complaint, tmp_path, monkeypatch, capsys):
+    from speckit import mutants
+
+    (tmp_path / "boardadt.toml").write_text(review)
+    monkeypatch.setattr(mutants, "data_dir", lambda: tmp_path)
+    assert main(["mutants", "--report", "--spec", "boardadt"]) == 2
+    err = capsys.readouterr().err
+    assert complaint in err and "boardadt.toml" in err and "Traceback" not in err
+
+
 def test_zoo_refuses_zero_jobs_as_grade_does(capsys):
     assert main(["zoo", "--jobs", "0"]) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err
