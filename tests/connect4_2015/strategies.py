@@ -158,12 +158,20 @@ played_grids = games.map(lambda game: game[0])
 grids = st.one_of(free_grids, played_grids)
 paths = st.sampled_from(("direct", "noisy"))
 seeds = st.integers(0, 2**32 - 1)
+
+
+def _beside(size: int) -> st.SearchStrategy[int]:
+    """A coordinate on the grid half the time (the square is then off by one coordinate only), else any."""
+    return st.one_of(st.integers(0, size - 1), st.integers(-100, 100))
+
+
 off_grid = st.one_of(
-    st.tuples(st.integers(-100, -1), st.integers(-100, 100)),
-    st.tuples(st.integers(WIDTH, 100), st.integers(-100, 100)),
-    st.tuples(st.integers(-100, 100), st.integers(-100, -1)),
-    st.tuples(st.integers(-100, 100), st.integers(HEIGHT, 100)),
+    st.tuples(st.integers(-100, -1), _beside(HEIGHT)),
+    st.tuples(st.integers(WIDTH, 100), _beside(HEIGHT)),
+    st.tuples(_beside(WIDTH), st.integers(-100, -1)),
+    st.tuples(_beside(WIDTH), st.integers(HEIGHT, 100)),
 )
+"""Squares off the grid, often beside it: off in one coordinate, on the grid in the other."""
 
 
 def no_four_full_grid() -> Model:

@@ -8,7 +8,7 @@ Report tests are named ``test_<method>_<bb|wb><number>``: black-box (bb) or whit
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 
 from speckit.impl import SuiteFailure
 from speckit.testing import covers, expect, expect_equal
@@ -242,6 +242,10 @@ def test_the_predicates_agree_with_the_model_and_change_nothing(impl, model):
 
 @covers("Grid.isValidSpot", "Grid.getSpaceType", "Grid.setSpace")
 @given(square=off_grid, model=played_grids)
+@example(square=(WIDTH + 1, 0), model=Model())  # two steps off each edge, on the grid in the other coordinate
+@example(square=(0, HEIGHT + 1), model=Model())
+@example(square=(-2, HEIGHT - 1), model=Model())
+@example(square=(WIDTH - 1, -2), model=Model())
 def test_off_the_grid_no_spot_is_valid_and_no_square_can_be_read_or_set(impl, square, model):
     kit = Kit(impl)
     grid = kit.new_grid(model)
