@@ -84,7 +84,6 @@ def drawn(text: str, side: int) -> dict:
     return marks
 
 
-
 def shown_boards(lines: list[str], side: int) -> list[tuple[int, int, dict]]:
     """Each side x side board (kit display format) in ``lines``: its first line, the line
     after it, and its marks ('R', 'B' or '.') by (row, column)."""
@@ -104,6 +103,7 @@ def shown_boards(lines: list[str], side: int) -> list[tuple[int, int, dict]]:
                 continue
         start += 1
     return found
+
 
 # The oracle --------------------------------------------------------------------------
 

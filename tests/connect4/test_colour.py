@@ -4,32 +4,14 @@ import io
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
 from . import paths
-from .strategies import BLUE, OTHER, RED, Build, colours, grid_sides
+from .strategies import BLUE, OTHER, RED, Build, boards, colours, drawn
 
 MARKS = {RED: "R", BLUE: "B"}
-
-
-@st.composite
-def boards(draw):
-    """A board side (4 to 8) and a square on it."""
-    side = draw(grid_sides)
-    return side, (draw(st.integers(1, side)), draw(st.integers(1, side)))
-
-
-def drawn(text: str, side: int) -> dict:
-    """The marks of the one board in ``text`` (kit display format), by (row, column); '.' left out."""
-    lines = text.splitlines()
-    marks = {}
-    for line in lines[1 : side + 1]:
-        cells = line.split()
-        marks |= {(int(cells[0]), c): m for c, m in enumerate(cells[1:], start=1) if m != kit_display.EMPTY_MARK}
-    return marks
 
 
 @covers("ColourType.newColourType", "ColourType.showColour")
