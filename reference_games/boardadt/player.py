@@ -82,18 +82,16 @@ def _square_class(board) -> type:
     imports the class from, or the package's __init__); a board of plain modules on the
     path finds the plain module square."""
     defined_in = type(board).__module__
-    parts = defined_in.split(".")
-    for length in range(len(parts), 0, -1):
-        package = ".".join(parts[:length])
-        if package == defined_in and not hasattr(sys.modules.get(package), "__path__"):
-            continue  # a module, not a package
+    is_package = hasattr(sys.modules.get(defined_in), "__path__")
+    package = defined_in if is_package else defined_in.rpartition(".")[0]
+    while package:
         try:
             module = importlib.import_module(f"{package}.square")
+            break
         except ModuleNotFoundError as e:
             if e.name != f"{package}.square":
                 raise
-            continue
-        break
+        package = package.rpartition(".")[0]
     else:
         module = importlib.import_module("square")
     require(hasattr(module, "Square"), "Player.Computer_Move", f"module {module.__name__} must define the class Square")
