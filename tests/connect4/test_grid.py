@@ -581,10 +581,10 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     else:
         changed = marks | {square: data.draw(colours, label="colour of the extra mark")}
     c = make.grid(side, changed)
-    # The same squares occupied, one of them by the other colour: equals must tell colours apart.
-    recoloured_at = data.draw(st.sampled_from(sorted(marks)), label="square recoloured") if marks else None
-    recoloured = marks | {recoloured_at: OTHER[marks[recoloured_at]]} if marks else None
-    d = make.grid(side, recoloured) if marks else None
+    if marks:  # the same squares occupied, one of them by the other colour: equals must tell colours apart
+        recoloured_at = data.draw(st.sampled_from(sorted(marks)), label="square recoloured")
+        recoloured = marks | {recoloured_at: OTHER[marks[recoloured_at]]}
+        d = make.grid(side, recoloured)
 
     other_side = data.draw(st.sampled_from([s for s in range(4, 9) if s != side]), label="other side")
     smaller = min(side, other_side)
