@@ -2,6 +2,9 @@
 checked with the other specifications' in test_zoo, test_alternative and test_traceability)."""
 
 import spec
+from reference_games.boardadt.color import blue, red
+from reference_games.boardadt.square import Square
+from reference_games.boardadt.value import Value
 from speckit.traceability import uncovered
 from speckit.zoo import load_mutants
 
@@ -29,10 +32,6 @@ def test_the_references_records_serve_a_board_of_any_design_in_a_hybrid():
     """A student's board graded beside the reference's square.py and value.py (a hybrid)
     may write the fields of its records, as a Pascal program would, or key a dictionary
     by them: the reference's records allow both, and compare by their fields."""
-    from reference_games.boardadt.color import blue, red
-    from reference_games.boardadt.square import Square
-    from reference_games.boardadt.value import Value
-
     square, value = Square(1, 1), Value(True)
     square.column, square.row = 7, 6
     value.empty, value.color = False, red
