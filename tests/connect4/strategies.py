@@ -131,10 +131,11 @@ def _lines(side: int, kinds: tuple[str, ...]) -> tuple[tuple[tuple[int, int], ..
 def winners(side: int, marks: dict, kinds=("row", "column", "diagonal", "antidiagonal")) -> set[str]:
     """The colours that fill some four-square line of the given kinds."""
     found = set()
-    for line in lines_of(side, kinds):
-        colours_on = {marks.get(square) for square in line}
-        if len(colours_on) == 1 and None not in colours_on:
-            found |= colours_on
+    colour_at = marks.get
+    for first, second, third, fourth in lines_of(side, kinds):
+        colour = colour_at(first)
+        if colour is not None and colour_at(second) == colour_at(third) == colour_at(fourth) == colour:
+            found.add(colour)
     return found
 
 

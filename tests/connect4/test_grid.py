@@ -983,9 +983,10 @@ def test_set_dimension_changes_its_argument_at_most(impl, case):
 def _open_lines(side: int, marks: dict, colour: str) -> int:
     """How many lines hold marks of ``colour`` only, counted by their marks squared (the more, the more promising)."""
     total = 0
+    other = OTHER[colour]
     for line in lines_of(side):
         held = [marks.get(square) for square in line]
-        if colour in held and OTHER[colour] not in held:
+        if other not in held:
             total += held.count(colour) ** 2
     return total
 
