@@ -81,7 +81,10 @@ class _Watchdog:
         self.limit = _NO_LIMIT
 
     def arm(self, seconds: float) -> None:
-        """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop)."""
+        """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop).
+
+        :meth:`_ServerState.call` and :func:`_release`, which run for every call and every
+        released value, do what this and :meth:`clear` do inline."""
         self.serial += 1
         self.limit = seconds
 
@@ -434,27 +437,38 @@ class _ServerState:
                 return None, {"kind": ErrorKind.MISSING, "message": str(e)}
             except TimeLimitReached:
                 return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
-        keywords = {}
+        keywords = None
         try:
-            if type(args) is tuple:  # the common case: the ids of values held here
+            if type(args) is tuple:  # the common case: the ids of values held here (no keywords)
+                values = self.values
                 try:
-                    arguments = list(map(self.values.__getitem__, args))
+                    # One and two arguments (most calls) are looked up without a map,
+                    # which costs as much as the lookups themselves.
+                    if len(args) == 1:
+                        arguments = (values[args[0]],)
+                    elif len(args) == 2:
+                        arguments = (values[args[0]], values[args[1]])
+                    else:
+                        arguments = tuple(map(values.__getitem__, args))
                 except KeyError:
                     raise LookupError("a value this call was given no longer exists") from None
             else:
                 arguments = [self.decode(a) for a in args]
-            for name, value in command[6] if len(command) > 6 else ():
-                if type(name) is not str or not name.isidentifier():
-                    raise LookupError(f"a keyword argument named {name!r}")
-                keywords[name] = self.decode(value)
+                if len(command) > 6:
+                    keywords = {}
+                    for name, value in command[6]:
+                        if type(name) is not str or not name.isidentifier():
+                            raise LookupError(f"a keyword argument named {name!r}")
+                        keywords[name] = self.decode(value)
+                if len(command) > 5 and command[5]:
+                    self.arguments = arguments  # sent back after the call, then dropped
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
-        if len(command) > 5 and command[5]:
-            self.arguments = arguments  # sent back after the call, then dropped
         problem = raised = None
         watchdog = _WATCHDOG
         watchdog.calls += 1  # the output allowance starts afresh (_BoundedOutput)
-        watchdog.arm(limit)
+        watchdog.serial += 1  # watchdog.arm(limit), written out: it runs for every call
+        watchdog.limit = limit
         try:
             try:
                 result = function(*arguments, **keywords) if keywords else function(*arguments)
@@ -467,9 +481,8 @@ class _ServerState:
                 else:
                     raised = self.kit_class(type(e))
             else:
-                kind = FailureKind.FAILED
                 if expects_bool and type(result) is not bool:
-                    problem = bool_problem(qualname, result)
+                    kind, problem = FailureKind.FAILED, bool_problem(qualname, result)
         except TimeLimitReached:
             kind, problem = FailureKind.HUNG, failure_of(qualname, TimeLimitReached(), limit)[1]
             if near_memory_limit(self.config):
@@ -479,7 +492,7 @@ class _ServerState:
         except BaseException as e:  # noqa: BLE001 - the description itself failed
             kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
-            watchdog.clear()
+            watchdog.limit = _NO_LIMIT  # watchdog.clear()
         if problem is not None:
             error = {"kind": kind, "message": problem[:MAX_MESSAGE]}
             if raised is not None:
@@ -838,7 +851,8 @@ def _release(state: _ServerState, handle_ids) -> str | None:
             del held[id(value)]
         owner = type(value)
         watchdog.fired = False
-        watchdog.arm(READ_LIMIT)
+        watchdog.serial += 1  # watchdog.arm(READ_LIMIT), written out: it runs for every value
+        watchdog.limit = READ_LIMIT
         try:
             del value  # runs the value's finalizers, if this was its last reference
             if watchdog.fired:  # the finalizer swallowed the time-out
@@ -850,7 +864,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
         except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
             pass
         finally:
-            watchdog.clear()
+            watchdog.limit = _NO_LIMIT  # watchdog.clear()
     return problem
 
 
