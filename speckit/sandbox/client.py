@@ -191,13 +191,11 @@ class SandboxedImplementation(Implementation):
             return ""
         return bounded_text(reply.get("isolation", ""))
 
-    def _ensure_server(self, noticed: bool = False) -> None:
-        """Start a server if none runs. ``noticed``: :meth:`_notice_death` was just asked."""
+    def _ensure_server(self, running: bool = False) -> None:
+        """Start a server if none runs. ``running``: :meth:`_notice_death` just found it running."""
         if self._broken:
             raise OperationFailed(self._broken)
-        if not noticed:
-            self._notice_death()
-        if self.server.alive():
+        if running or self._notice_death() or self.server.alive():
             return
         if self.restarts >= self.config.max_restarts:
             self._broken = (
@@ -219,10 +217,18 @@ class SandboxedImplementation(Implementation):
                 self._lost(str(e))
                 raise OperationFailed(f"the implementation's process could not enter its working folder ({e})") from None
 
-    def _notice_death(self) -> None:
-        """A server that died between calls (nothing was running) has lost its values all the same."""
-        if not self._down and self.server.process is not None and self.server.process.poll() is not None:
-            self._lost(self.server._death())
+    def _notice_death(self) -> bool:
+        """A server that died between calls (nothing was running) has lost its values all the same.
+
+        Whether the server is running, asked just now: every message asks once (a poll is a
+        system call, and a run sends some 14,000 messages)."""
+        process = self.server.process
+        if self._down or process is None:
+            return False
+        if process.poll() is None:
+            return True
+        self._lost(self.server._death())
+        return False
 
     def _lost(self, reason: str) -> None:
         """The server died: its values are gone."""
@@ -366,9 +372,11 @@ class SandboxedImplementation(Implementation):
             command[4] = Reply.LATER
             self._defer((op, entry, command, later))
             return later
-        encoder = Encoder(self)
-        encoder.twins = twins
-        self.twins.send_pinned(encoder)
+        encoder = None
+        if twins or self.twins.pinned_ids:  # (most answered calls have no mirrored object to send)
+            encoder = Encoder(self)
+            encoder.twins = twins
+            self.twins.send_pinned(encoder)
         command[4] = Reply.ANSWER
         self._pending.append((op, entry, command, None))
         reply = self._run(self._pending, encoder)
@@ -531,7 +539,7 @@ class SandboxedImplementation(Implementation):
         reply: dict = {}
         started = time.monotonic()
         generation = self.generation
-        self._notice_death()
+        running = self._notice_death()
         if self.generation != generation:
             # The server died while idle, after these calls were given its values.
             stale = next((i for i, (_, _, command, _) in enumerate(batch) if uses_handles(command[3])), None)
@@ -540,7 +548,7 @@ class SandboxedImplementation(Implementation):
             if read is not None and read.uses_handles:
                 self._fail(batch, len(batch), _stale(read.label, self.dead_reason))
         try:
-            reply = self._exchange(commands, limits, twins, noticed=True)
+            reply = self._exchange(commands, limits, twins, running=running)
         except OperationFailed as e:
             failure = (0, str(e), OperationFailed)
         except ServerDied as e:
@@ -638,14 +646,14 @@ class SandboxedImplementation(Implementation):
                 break
         _raise(error)
 
-    def _exchange(self, commands: list, limits: list[float], twins: list | None = None, noticed: bool = False) -> dict:
+    def _exchange(self, commands: list, limits: list[float], twins: list | None = None, running: bool = False) -> dict:
         """Send one message and read its answer; a dead or lying server is killed (ServerDied).
 
         The values the tests dropped are released only by a message that carries the pending
-        calls (a pending call may still be given one of them). ``noticed``: whether the
-        server's death was just looked for (:meth:`_notice_death`).
+        calls (a pending call may still be given one of them). ``running``: whether
+        :meth:`_notice_death` just found the server running.
         """
-        self._ensure_server(noticed)
+        self._ensure_server(running)
         self._seq += 1
         release: list[int] = []
         if not self._pending:

@@ -295,11 +295,9 @@ class Server:
         whose own watchdog was defeated is killed past its limit and the grace); a command
         that waits instead of working is killed past its wall-clock backstop.
         """
-        grace = self.config.grace
-        factor = self.config.wall_factor
-        now = time.monotonic()
-        hard_deadline = now + wall_backstop(sum(limits), factor) + grace + 2.0  # the sum of their backstops
-        current, since, cpu_since = None, now, None
+        started = time.monotonic()
+        hard_deadline = None  # worked out once the answer is late: most answers come within 0.1 s
+        current, since, cpu_since = None, started, None
         readable = True  # try to read before waiting: the answer is often there already
         while True:
             frame = self._frame()
@@ -329,6 +327,9 @@ class Server:
                     raise ProtocolViolation("answer too long")
                 continue
             now = time.monotonic()
+            grace, factor = self.config.grace, self.config.wall_factor
+            if hard_deadline is None:
+                hard_deadline = started + wall_backstop(sum(limits), factor) + grace + 2.0  # the sum of their backstops
             index = 0 if startup else self.progress_index(seq)
             cpu = self.cpu_seconds()
             if index != current:
