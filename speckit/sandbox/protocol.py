@@ -22,7 +22,8 @@ Commands, by their first element (:class:`Command`)::
 
     [CALL, op_number, handle_id, [argument, ...], reply]   # reply: a :class:`Reply` mode
     [CALL, op_number, handle_id, (handle_id, ...), reply]  # every argument a value the server
-                                       # holds (the common case): a tuple of their ids
+                                       # holds (the common case): a tuple of their ids (this form
+                                       # has no indices or keywords after the reply)
     [CALL, op_number, handle_id, [argument, ...], reply, [index, ...]]
                                        # the answer's "arguments" gives back these arguments
                                        # (the test's lists, dicts, sets) as the call left them
