@@ -88,6 +88,36 @@ not comparable with Pons' means over whole sets::
 The target of issue 15 (every position of L3_R1, L2_R1, L2_R2 and of the random
 set within 1 s) is not met on this machine while it is busy: 30 L2_R2 positions
 and 2 random ones took longer.
+
+The same command on 27 November 2026, on a quiet machine (wall-clock time 1.00x CPU
+time), with the same solver::
+
+    set       solved in time correct   slowest  mean time  mean positions   published  x pub
+    L3_R1       1000/1000 100%    1000   3.53 ms   125.9 us            40.2        51.3   0.78
+    L2_R1       1000/1000 100%    1000 140.40 ms    2.05 ms           659.7       449.6   1.47
+    L2_R2        986/1000 99%     986 989.04 ms   94.12 ms        24,804.4    39,907.0      -
+    random       997/1000 100%     997 759.37 ms   21.26 ms         4,076.1           -      -
+
+    L2_R2 vs before: time 1.52x, slowest 1.60x, positions explored 0.69x, positions/s 1.06x
+    L2_R2 vs port  : time 3.91x, slowest 4.03x, positions explored 0.69x, positions/s 2.71x
+
+Without a budget the slowest L2_R2 position (``555317266147361``, score -1) took 2.16 s
+of CPU time and 325,805 positions; 12 took more than 1 s, all with 200,000 to 530,000
+positions. Even the weak solve (win, draw or loss: what the perfect level proves first)
+of the hardest one, a draw, explores 532,014 positions (2.1 s). At about 270,000
+positions a second, CPython's cost per position, the target needs about half as many
+positions on those dozen.
+
+Tried on the 12 slowest L2_R2 positions and 100 others, and not kept (27 November
+2026; positions explored against the solver above): a table entry keeping both bounds
+(exactly the same counts: the schedule of null-window searches never needs the bound
+it would keep); the history heuristic, by itself or to break ties (1.3 to 3 times as
+many); ordering threats on the rows of the side to move's parity first (1 to 3 % more);
+cutting a search where the side that must win has no free line of four left (3.6 %
+fewer) or, Allis' claimeven, where the second player can answer every move in its
+column and the first has no line on its rows (3 % fewer), neither quicker in time; a
+cache of each side's winning cells by its stones (the same counts, 6 to 9 % quicker:
+short of the target by far, for a second table to bound and explain to students).
 """
 
 from __future__ import annotations
