@@ -81,10 +81,7 @@ class _Watchdog:
         self.limit = _NO_LIMIT
 
     def arm(self, seconds: float) -> None:
-        """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop).
-
-        :meth:`_ServerState.call` and :func:`_release`, which run for every call and every
-        released value, do what this and :meth:`clear` do inline."""
+        """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop)."""
         self.serial += 1
         self.limit = seconds
 
@@ -440,16 +437,8 @@ class _ServerState:
         keywords = None
         try:
             if type(args) is tuple:  # the common case: the ids of values held here (no keywords)
-                values = self.values
                 try:
-                    # One and two arguments (most calls) are looked up without a map,
-                    # which costs as much as the lookups themselves.
-                    if len(args) == 1:
-                        arguments = (values[args[0]],)
-                    elif len(args) == 2:
-                        arguments = (values[args[0]], values[args[1]])
-                    else:
-                        arguments = tuple(map(values.__getitem__, args))
+                    arguments = tuple(map(self.values.__getitem__, args))
                 except KeyError:
                     raise LookupError("a value this call was given no longer exists") from None
             else:
@@ -467,8 +456,7 @@ class _ServerState:
         problem = raised = None
         watchdog = _WATCHDOG
         watchdog.calls += 1  # the output allowance starts afresh (_BoundedOutput)
-        watchdog.serial += 1  # watchdog.arm(limit), written out: it runs for every call
-        watchdog.limit = limit
+        watchdog.arm(limit)
         try:
             try:
                 result = function(*arguments, **keywords) if keywords else function(*arguments)
@@ -492,7 +480,7 @@ class _ServerState:
         except BaseException as e:  # noqa: BLE001 - the description itself failed
             kind, problem = FailureKind.FAILED, f"{qualname} raised {type(e).__name__} (and describing it failed)"
         finally:
-            watchdog.limit = _NO_LIMIT  # watchdog.clear()
+            watchdog.clear()
         if problem is not None:
             error = {"kind": kind, "message": problem[:MAX_MESSAGE]}
             if raised is not None:
@@ -851,8 +839,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
             del held[id(value)]
         owner = type(value)
         watchdog.fired = False
-        watchdog.serial += 1  # watchdog.arm(READ_LIMIT), written out: it runs for every value
-        watchdog.limit = READ_LIMIT
+        watchdog.arm(READ_LIMIT)
         try:
             del value  # runs the value's finalizers, if this was its last reference
             if watchdog.fired:  # the finalizer swallowed the time-out
@@ -864,7 +851,7 @@ def _release(state: _ServerState, handle_ids) -> str | None:
         except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
             pass
         finally:
-            watchdog.limit = _NO_LIMIT  # watchdog.clear()
+            watchdog.clear()
     return problem
 
 
