@@ -7,11 +7,12 @@ Usage::
 It first measures a baseline in the same run: ordinary in-process ``pytest`` runs of
 the suite the rubric grades, on the reference (the cost of checking one submission
 with no sandbox at all), three by default, of which the quickest counts (the run least
-disturbed by whatever else the machine does; a single run varied by a quarter). Then it grades ``--copies`` copies of the reference (half as
-folders, half as zip files) with ``--jobs`` at a time, and prints each submission's
-wall time and its ratio to the baseline, the targets (issue 15: at most 10 s a
-submission with 2 jobs, so 300 take at most 25 minutes, and at most 1.25 times the
-baseline), and the load average, since a busy machine slows both alike.
+disturbed by whatever else the machine does; a single run varied by a quarter). Then
+it grades ``--copies`` copies of the reference (half as folders, half as zip files)
+with ``--jobs`` at a time, and prints each submission's wall time and its ratio to the
+baseline, the targets (issue 15: at most 10 s a submission with 2 jobs, so 300 take at
+most 25 minutes, and at most 1.25 times the baseline), and the load average, since a
+busy machine slows both alike.
 
 Every copy must earn full marks: a reference that loses points in the sandbox is a bug.
 """
