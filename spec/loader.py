@@ -275,11 +275,19 @@ def _parse_signature(where: str, text: str) -> tuple[str, list[str], str]:
     return match["name"], params, match["result"]
 
 
+_ERRATUM_KEYS = {field.name for field in attrs.fields(Erratum)}
+
+
 def _load_errata(path: Path) -> tuple[Erratum, ...]:
     data = _read(path)
     errata = []
     for entry in data.get("erratum", []):
         where = f"{path.name}: erratum {entry.get('id', '?')}"
+        unknown = sorted(set(entry) - _ERRATUM_KEYS)
+        if unknown:
+            raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(_ERRATUM_KEYS)})")
+        if not isinstance(entry.get("several_readings", False), bool):
+            raise SpecDataError(f"{where}: several_readings must be true or false")
         try:
             erratum = Erratum(
                 id=entry["id"],
@@ -290,6 +298,8 @@ def _load_errata(path: Path) -> tuple[Erratum, ...]:
                 ruling=entry["ruling"].strip(),
                 reason=entry["reason"].strip(),
                 accepts=entry["accepts"].strip(),
+                several_readings=entry.get("several_readings", False),
+                no_patch=entry.get("no_patch", "").strip(),
             )
         except KeyError as e:
             raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None

@@ -187,7 +187,10 @@ class Erratum:
     """A ruling on a place where the document contradicts itself or is silent.
 
     ``accepts`` says which readings the conformance suite accepts, so a student
-    knows exactly what is and is not tested.
+    knows exactly what is and is not tested. ``several_readings`` is true when it
+    accepts more than one; each such reading the reference does not take is proved by
+    a patch in the register of readings (``tests/readings/<spec>/``), unless
+    ``no_patch`` says why no patch of the reference can express it.
     """
 
     id: str
@@ -198,6 +201,8 @@ class Erratum:
     ruling: str
     reason: str
     accepts: str
+    several_readings: bool = False
+    no_patch: str = ""
 
 
 @attrs.frozen
