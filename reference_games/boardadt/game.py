@@ -9,17 +9,15 @@ that end of input and Ctrl-C end it with a short message instead of a traceback.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any, Callable
 
 import attrs
 
+from ..program_exit import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, closed_output
 from .console import Console
 from .pieces import Pieces
 from .turtle_board import GraphicsUnavailable, open_turtle_board
-
-EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 130, 141
 
 
 @attrs.frozen
@@ -100,13 +98,3 @@ def run(main_loop: Callable[[], None], console: Console) -> int:
         console.close()
     print("Goodbye.")
     return EXIT_OK
-
-
-def closed_output() -> int:
-    """Leave quietly when the reader of the output has gone (``... | head``): no traceback.
-
-    Standard output is pointed at the null device so that Python's own flush at exit
-    cannot fail a second time.
-    """
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return EXIT_BROKEN_PIPE

@@ -4,8 +4,12 @@
 on a student's package instead, since the board is set up and played only through the
 MIS's routines (BoardT, setStack, setFree, setWin, the five moves, hasWon). Moves are
 written in the standard notation (:mod:`.notation`); ``u`` undoes the last move, ``?``
-asks the solver for a hint, ``q`` (or end of input, or Ctrl-C) leaves.
-``freecell --deal 617 --solve`` prints a solution and exits.
+asks for a hint, ``q`` (or end of input) leaves, and so does Ctrl-C (with status 130).
+A hint is the next move of one solution (:mod:`.guide`), kept while the player follows
+it, so that following hints wins every solvable deal.
+``freecell --deal 617 --solve`` prints a solution as it is typed into the game (the
+moves home the game makes by itself left out, unless ``--no-auto``) and exits; with
+``--impl`` it also plays the solution on the package.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ import random
 import sys
 from typing import Callable
 
-from . import deals, solver
-from .notation import CELL_NAMES, Move, NotationError, card_name, from_routine, parse
+from ..program_exit import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, closed_output
+from . import deals, guide, solver
+from .notation import CELL_NAMES, Move, NotationError, card_name, parse
 from .notation import card_name as _card_name
 
 Card = tuple[str, int]
@@ -114,12 +119,16 @@ class Illegal(Exception):
 class Game:
     """One game: the board, the moves made (for undo), automatic moves home."""
 
-    def __init__(self, table: Table, position: solver.Position, *, auto: bool = True, ascii: bool = False) -> None:
+    def __init__(self, table: Table, position: solver.Position, *, auto: bool = True, ascii: bool = False,
+                 max_states: int = 500_000) -> None:
         self.table = table
         self.ascii = ascii
         self.board = table.new_board(position)
         self.history: list[solver.Position] = []
         self.auto = auto
+        self.max_states = max_states
+        self._plan: guide.Plan | None = None
+        self._unsolved: dict[guide.Key, guide.NoPlan] = {}
 
     @property
     def position(self) -> solver.Position:
@@ -167,13 +176,24 @@ class Game:
         self.table.set_up(self.board, self.history.pop())
         return True
 
-    def hint(self, max_states: int = 100_000) -> str:
-        found = solver.solve(self.position, max_states=max_states)
-        if found.calls:
-            return f"try {from_routine(*found.calls[0])}"
-        if found.exhausted:
-            return "no solution from here: undo some moves"
-        return f"no solution found within {max_states:,} positions"
+    def hint(self) -> str:
+        """The next move of the plan being followed, or of a new plan from here; or why there is none."""
+        position = self.position
+        move = self._plan.next_move(position) if self._plan else None
+        if move is None:
+            found = self._unsolved.get(guide.key(position)) or guide.plan(position, self.twin, max_states=self.max_states)
+            if isinstance(found, guide.NoPlan):
+                self._unsolved[guide.key(position)] = found
+                if found.proven:
+                    return "no solution exists from here: undo some moves"
+                return f"no solution found within {self.max_states:,} positions (there may still be one)"
+            self._plan = found
+            move = found.next_move(position)
+        return f"try {move}" if move is not None else "you have won"
+
+    def twin(self, position: solver.Position) -> Game:
+        """A game on the reference from ``position``, playing home moves as this one does: where plans are worked out."""
+        return Game(load_table(None), position, auto=self.auto)
 
 
 def _safe_home(card: Card, home: dict) -> bool:
@@ -260,23 +280,36 @@ def render(position: solver.Position, *, colour: bool = False, ascii: bool = Fal
 # The program -------------------------------------------------------------------------------------
 
 
-def solution_text(position: solver.Position, *, max_states: int) -> tuple[str, bool]:
-    found = solver.solve(position, max_states=max_states)
-    if found.calls is None:
-        if found.exhausted:
-            return f"No solution exists: all {found.states:,} positions reachable were searched.", False
-        return f"No solution found within {max_states:,} positions ({found.seconds:.1f} s).", False
-    moves = [str(from_routine(*call)) for call in found.calls]
+def solution_text(position: solver.Position, *, auto: bool, max_states: int) -> tuple[str, guide.Plan | None]:
+    """A solution as typed into a game that does (``auto``) or does not make the safe moves home by itself."""
+    found = guide.plan(position, lambda p: Game(load_table(None), p, auto=auto), max_states=max_states)
+    if isinstance(found, guide.NoPlan):
+        if found.proven:
+            return f"No solution exists: all {found.searched:,} positions reachable were searched.", None
+        return f"No solution found within {max_states:,} positions.", None
+    moves = [str(move) for move in found.moves]
     rows = [" ".join(moves[i:i + 16]) for i in range(0, len(moves), 16)]
-    head = f"Solution in {len(moves)} moves ({found.states:,} positions searched, {found.seconds:.2f} s):"
-    return "\n".join([head, *rows]), True
+    typed = "the game moves safe cards home by itself" if auto else "every move home included (--no-auto)"
+    head = f"Solution in {len(moves)} moves as typed, {typed} ({found.searched:,} positions searched):"
+    return "\n".join([head, *rows]), found
+
+
+def played_on(table: Table, position: solver.Position, plan: guide.Plan, *, auto: bool) -> str | None:
+    """Play ``plan`` on ``table``'s board: None when it wins there, else what went wrong."""
+    game = Game(table, position, auto=auto)
+    for number, move in enumerate(plan.moves, 1):
+        try:
+            game.move(move)
+        except Illegal as e:
+            return f"move {number} ({move}) was refused: {e}"
+    return None if game.won() else "after the last move, hasWon() is false"
 
 
 def _arguments(argv):
     parser = argparse.ArgumentParser(prog="freecell", description="Play Freecell on the terminal: Microsoft's numbered deals, the standard notation.")
     parser.add_argument("--deal", type=int, metavar="N", help=f"the deal to play, {deals.FIRST} to {deals.LAST:,} (default: a random one up to 32000)")
     parser.add_argument("--impl", metavar="PATH", help="play on this package's card_adt, stack_adt and board_adt (default: the reference)")
-    parser.add_argument("--solve", action="store_true", help="print a solution of the deal and exit")
+    parser.add_argument("--solve", action="store_true", help="print a solution of the deal, as typed into the game, and exit (with --impl: played on the package too)")
     parser.add_argument("--max-states", type=int, default=500_000, metavar="N", help="how many positions the solver may search (default 500,000)")
     parser.add_argument("--no-auto", action="store_true", help="do not move cards home automatically")
     parser.add_argument("--no-colour", action="store_true", help="no colour (also when NO_COLOR is set or output is not a terminal)")
@@ -292,15 +325,23 @@ def _arguments(argv):
 def main(argv: list[str] | None = None, *, read: Callable[[str], str] = input, out=None) -> int:
     out = out or sys.stdout
     args = _arguments(argv)
+    try:
+        return _run(args, read, out)
+    except KeyboardInterrupt:
+        print("\nInterrupted: goodbye.", file=out, flush=True)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return closed_output()
+
+
+def _run(args, read: Callable[[str], str], out) -> int:
     number = args.deal if args.deal is not None else random.randint(1, 32000)
     start = solver.Position(tuple(map(tuple, deals.deal(number))))
-    if args.solve:
-        text, solved = solution_text(start, max_states=args.max_states)
-        print(f"Deal #{number}\n{text}", file=out)
-        return 0 if solved else 1
     table = load_table(args.impl)
+    if args.solve:
+        return _solve(args, number, start, table, out)
     colour = not args.no_colour and "NO_COLOR" not in os.environ and getattr(out, "isatty", lambda: False)()
-    game = Game(table, start, auto=not args.no_auto, ascii=args.ascii)
+    game = Game(table, start, auto=not args.no_auto, ascii=args.ascii, max_states=args.max_states)
 
     def say(*lines: str) -> None:
         print(*lines, sep="\n", file=out, flush=True)
@@ -314,13 +355,13 @@ def main(argv: list[str] | None = None, *, read: Callable[[str], str] = input, o
             say("", render(game.position, colour=colour, ascii=args.ascii))
             if game.won():
                 say("", f"You won deal #{number}!")
-                return 0
+                return EXIT_OK
             command = read("\nmove> ").strip().lower()
             if not command:
                 continue
             if command in ("q", "quit", "exit"):
                 say("Goodbye.")
-                return 0
+                return EXIT_OK
             if command in ("help", "h?"):
                 say(HELP)
                 continue
@@ -328,6 +369,7 @@ def main(argv: list[str] | None = None, *, read: Callable[[str], str] = input, o
                 say("Undone." if game.undo() else "Nothing to undo.")
                 continue
             if command == "?":
+                say("Thinking ...")
                 say("Hint: " + game.hint())
                 continue
             try:
@@ -336,9 +378,23 @@ def main(argv: list[str] | None = None, *, read: Callable[[str], str] = input, o
                 say(f"{e}. Type help for the moves.")
             except Illegal as e:
                 say(f"Illegal move: {e}.")
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
         say("", "Goodbye.")
-        return 0
+        return EXIT_OK
+
+
+def _solve(args, number: int, start: solver.Position, table: Table, out) -> int:
+    """``--solve``: print the solution; with ``--impl``, play it on the package and say how that went."""
+    auto = not args.no_auto
+    text, plan = solution_text(start, auto=auto, max_states=args.max_states)
+    print(f"Deal #{number}\n{text}", file=out, flush=True)
+    if plan is None:
+        return EXIT_FAILED
+    if args.impl is not None:
+        trouble = played_on(table, start, plan, auto=auto)
+        print(f"Played on {args.impl}: " + ("the solution wins." if trouble is None else f"{trouble}."), file=out, flush=True)
+        return EXIT_OK if trouble is None else EXIT_FAILED
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -76,18 +76,100 @@ def test_a_solution_typed_in_wins_and_safe_cards_go_home_automatically():
 
 def test_a_hint_is_a_move_of_a_solution():
     status, text = play(["--deal", "1"], ["?"])
+    assert "Thinking ..." in text
     hint = text.split("Hint: try ")[1].split()[0]
     assert len(hint) == 2
 
 
-def test_solve_prints_a_solution_that_wins():
+def follow_hints(argv: list[str], moves: int = 400) -> str:
+    """Play a game answering every prompt with the last hint's move (asking for one first); all it printed."""
     out = io.StringIO()
-    assert game.main(["--deal", "1", "--solve"], out=out) == 0
+    asked = [False]
+
+    def read(prompt):
+        out.write(prompt)
+        if len(out.getvalue().split("\nmove> ")) > 2 * moves:
+            raise EOFError
+        asked[0] = not asked[0]
+        if asked[0]:
+            return "?"
+        last = out.getvalue().rsplit("Hint: ", 1)[1].split("\n")[0]
+        return last.removeprefix("try ") if last.startswith("try ") else "q"
+
+    game.main(argv, read=read, out=out)
+    return out.getvalue()
+
+
+def test_following_the_hints_wins_a_deal_where_greedy_hints_went_back_and_forth():
+    # Deal 7 once ended in "try 3a", "try a3", ... for ever: each hint came from a new search.
+    text = follow_hints(["--deal", "7", "--ascii"])
+    assert "You won deal #7!" in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", range(1, 101))
+def test_following_the_hints_wins_every_solvable_deal_from_1_to_100(number):
+    assert f"You won deal #{number}!" in follow_hints(["--deal", str(number), "--ascii"])
+
+
+def solution(argv: list[str]) -> list[str]:
+    """The moves ``--solve`` prints."""
+    out = io.StringIO()
+    assert game.main([*argv, "--solve"], out=out) == 0
     text = out.getvalue()
-    assert text.startswith("Deal #1\nSolution in ")
-    moves = " ".join(text.splitlines()[2:]).split()
+    assert text.startswith(f"Deal #{argv[1]}\nSolution in ")
+    return " ".join(text.splitlines()[2:]).split()
+
+
+def test_solve_prints_a_solution_that_wins_typed_into_the_default_game():
+    moves = solution(["--deal", "1"])
+    assert sum(m.endswith("h") for m in moves) < 52  # the game makes the safe moves home by itself
+    status, played = play(["--deal", "1"], moves)
+    assert "Illegal move" not in played and "You won deal #1!" in played
+
+
+def test_solve_no_auto_prints_every_move_home_and_wins_typed_into_a_no_auto_game():
+    moves = solution(["--deal", "1", "--no-auto"])
+    assert sum(m.endswith("h") for m in moves) == 52
     status, played = play(["--deal", "1", "--no-auto"], moves)
-    assert "You won deal #1!" in played
+    assert "Illegal move" not in played and "You won deal #1!" in played
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", range(1, 51))
+def test_every_printed_solution_of_deals_1_to_50_wins_typed_into_the_default_game(number):
+    status, played = play(["--deal", str(number)], solution(["--deal", str(number)]))
+    assert "Illegal move" not in played and f"You won deal #{number}!" in played
+
+
+def test_solve_with_impl_plays_the_solution_on_the_package():
+    out = io.StringIO()
+    assert game.main(["--deal", "1", "--solve", "--impl", str(ALTERNATIVE)], out=out) == 0
+    assert f"Played on {ALTERNATIVE}: the solution wins." in out.getvalue()
+
+
+@pytest.mark.slow
+def test_a_hint_on_a_deal_proven_unsolvable_says_no_solution_exists():
+    status, text = play(["--deal", "11982"], ["?"])
+    assert "Hint: no solution exists from here" in text
+
+
+def test_ctrl_c_while_solving_leaves_with_status_130_and_no_traceback(monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(game.guide.solver, "solve", interrupted)
+    out = io.StringIO()
+    assert game.main(["--deal", "1", "--solve"], out=out) == 130
+    assert "Interrupted" in out.getvalue()
+
+
+def test_a_solution_piped_into_head_ends_without_a_traceback():
+    env = {**os.environ, "NO_COLOR": "1"}
+    pipeline = f"{sys.executable} -m reference_games.freecell.game --deal 1 --solve --no-auto | head -n 1"
+    done = subprocess.run(["bash", "-c", pipeline], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert done.stdout == "Deal #1\n"
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
 
 
 def test_the_game_plays_on_another_implementation_through_its_mis_routines():
