@@ -34,7 +34,8 @@ class Play:
         self.max_levels = max(1, max_levels)
         self.use_dictionary = use_dictionary
         self.examined = 0
-        self._dictionary = None
+        self.dictionary = None
+        """The dictionary of the last search (None before the first, or without a dictionary)."""
 
     def computerPlay(self, symbol: str, highestScore: int, lowestScore: int, level: int) -> PosPlay:
         """The best play for ``symbol`` on the current board, and its score; the board is left as it was.
@@ -45,7 +46,7 @@ class Play:
         """
         board = self.configurations
         if level == 0 and self.use_dictionary:
-            self._dictionary = board.createDictionary()
+            self.dictionary = board.createDictionary()
         opponent = COMPUTER if symbol == HUMAN else HUMAN
         value = HUMAN_WINS - 1 if symbol == COMPUTER else COMPUTER_WINS + 1
         best_row = best_col = -1
@@ -74,10 +75,10 @@ class Play:
         if board.wins(symbol) or board.isDraw() or level + 1 >= self.max_levels:
             return PosPlay(board.evalBoard(), row, col)
         if self.use_dictionary:
-            known = board.repeatedConfiguration(self._dictionary)
+            known = board.repeatedConfiguration(self.dictionary)
             if known != -1:
                 return PosPlay(known, row, col)
         reply = self.computerPlay(opponent, highestScore, lowestScore, level + 1)
         if self.use_dictionary:
-            board.addConfiguration(self._dictionary, reply.getScore())
+            board.addConfiguration(self.dictionary, reply.getScore())
         return PosPlay(reply.getScore(), row, col)
