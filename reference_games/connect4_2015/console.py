@@ -2,27 +2,48 @@
 
 The controller draws on a :class:`TerminalView`, which keeps the picture as the
 recording view does; after each command the program prints the board, the result (as
-requirement A2.2 asks, at all times) and the messages the controller showed.
+requirement A2.2 asks, at all times) and the messages the controller showed, in the
+terminal's words (the report's controller speaks of clicking: see :data:`TERMINAL_WORDS`).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Callable, TextIO
 
-from .view import RecordingView, colour_name
+from ..program_exit import EXIT_INTERRUPTED, EXIT_OK, closed_output
+from .view import RecordingView, colour_name, in_free_play, landing_row
 
 WIDTH, HEIGHT = 7, 6
 MENU = """
 Connect Four (Team Static Void, 2015)
   1  2 Player     two people take turns
   2  Free Play    place discs of either colour anywhere, then end to check the board
-  3  Load Game    continue the game saved in Saved_Game.txt
+  3  Load Game    continue the saved game ({saved})
   4  1 Player     play against the computer
   q  Quit
 """
-HELP_GAME = "Type a column 0-6 to drop a disc, or: save, load, end (back to the menu), help."
+HELP_GAME = "Type a column 0-6 to drop a disc, or: save, load, end or q (back to the menu), help."
 HELP_FREE = "Type 'red X Y' or 'blue X Y' to place a disc on column X, row Y (0 is the bottom), or: save, load, end (check the board), help."
+LEAVE_GAME = ("end", "quit", "q", "exit")
+
+TERMINAL_WORDS = (
+    (r"click the (\w+) piece first", "type a column"),
+    (r"click the (\w+) piece", "type a column"),
+    (r"click a piece to choose its colour, then click squares; press End to check the board",
+     "type 'red X Y' or 'blue X Y' to place discs; end checks the board"),
+    (r"Placing (\w+) discs: click any empty square", r"Placing \1 discs: type '\1 X Y' for any empty square"),
+    (r"(\w+): click the square to drop your disc on", r"\1: type a column"),
+    (r"Cannot click this piece", "That colour cannot be chosen now"),
+)
+"""The controller's words for the window (the report's clicks), and what they mean on the terminal."""
+
+
+def in_terminal_words(message: str) -> str:
+    for pattern, replacement in TERMINAL_WORDS:
+        message = re.sub(pattern, replacement, message)
+    return message
 
 
 class TerminalView(RecordingView):
@@ -31,6 +52,9 @@ class TerminalView(RecordingView):
     def __init__(self, name: Callable = colour_name) -> None:
         super().__init__()
         self.name = name
+
+    def setMessage(self, message: str) -> None:
+        super().setMessage(in_terminal_words(str(message)))
 
     def picture(self) -> str:
         letter = {"Red": "R", "Blue": "B"}
@@ -45,21 +69,18 @@ class TerminalView(RecordingView):
         return "\n".join(rows)
 
 
-def column_height(view: TerminalView, x: int) -> int:
-    """The row a disc dropped into column x lands on, from the picture (-1 when full)."""
-    return next((y for y in range(HEIGHT) if (x, y) not in view.discs), -1)
-
-
 class Session:
     """One run of the program on a terminal."""
 
     def __init__(self, make_controller: Callable, out: TextIO = sys.stdout, read: Callable[[str], str] = input,
-                 name: Callable = colour_name) -> None:
+                 name: Callable = colour_name, saved: str = "Saved_Game.txt in the working folder") -> None:
         self.view = TerminalView(name)
         self.controller = make_controller(self.view)
         self.out = out
         self.read = read
         self.seen = 0
+        self.saved = saved
+        """Where the saved game is kept, in words for the menu."""
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -81,7 +102,7 @@ class Session:
     def run(self) -> int:
         try:
             while True:
-                self.say(MENU)
+                self.say(MENU.format(saved=self.saved))
                 choice = self.read("Choose 1-4 (q to quit): ").strip().lower()
                 if choice in ("q", "quit", "exit"):
                     break
@@ -96,13 +117,18 @@ class Session:
                         self.news()
                 else:
                     self.say(f"'{choice}' is not one of the choices 1, 2, 3, 4 or q")
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             self.say("")
+        except KeyboardInterrupt:
+            self.say("\nInterrupted: goodbye.")
+            return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            return closed_output()
         self.say("Goodbye.")
-        return 0
+        return EXIT_OK
 
     def free_play(self) -> bool:
-        return self.controller.stringOfBoard().splitlines()[HEIGHT + 1].strip() == "0"
+        return in_free_play(self.controller)
 
     def play(self) -> None:
         """Commands until the game ends or the user goes back to the menu."""
@@ -128,7 +154,7 @@ class Session:
                 self.controller.loadGame()
                 self.controller.turnForAI()
                 self.show()
-            elif words[0] in ("end", "quit"):
+            elif words[0] in LEAVE_GAME:
                 self.controller.onClickEnd()
                 if self.view.screen == "board":
                     self.show()
@@ -144,7 +170,7 @@ class Session:
             self.say(f"'{word}' is not a column: type a number from 0 to {WIDTH - 1}, or help")
             return
         x = int(word)
-        y = column_height(self.view, x)
+        y = landing_row(self.view.discs, x)
         if y < 0:
             self.say(f"Column {x} is full: choose another")
             return
@@ -162,5 +188,5 @@ class Session:
         self.show()
 
 
-def run_console(make_controller: Callable, name: Callable = colour_name) -> int:
-    return Session(make_controller, name=name).run()
+def run_console(make_controller: Callable, name: Callable = colour_name, saved: str = "Saved_Game.txt in the working folder") -> int:
+    return Session(make_controller, name=name, saved=saved).run()

@@ -160,7 +160,7 @@ class Controller:
         except OSError as e:
             self._view.setMessage(f"Could not save to {self._path()}: {e.strerror or e}")
             return
-        self._view.setMessage(f"Game saved to {self._path().name}")
+        self._view.setMessage(f"Game saved to {self._path()}")
 
     def loadGame(self) -> None:
         """Continue the game saved in Saved_Game.txt; a file that is not a saved game changes nothing."""
@@ -168,13 +168,16 @@ class Controller:
         try:
             saved = saved_game.parse(self.load())
         except FileNotFoundError:
-            self._view.setMessage(f"No saved game: {path.name} does not exist")
+            self._view.setMessage(f"No saved game: {path} does not exist")
             return
-        except (OSError, UnicodeDecodeError) as e:
-            self._view.setMessage(f"Cannot read {path.name}: {getattr(e, 'strerror', None) or e}")
+        except UnicodeDecodeError:
+            self._view.setMessage(f"{path} is not a saved game: it is not text (UTF-8)")
+            return
+        except OSError as e:
+            self._view.setMessage(f"Cannot read {path}: {e.strerror or e}")
             return
         except SavedGameError as e:
-            self._view.setMessage(f"{path.name} is not a saved game: line {e.line}: {e.problem}")
+            self._view.setMessage(f"{path} is not a saved game: line {e.line}: {e.problem}")
             return
         mode = Mode.Regular if saved.mode == REGULAR else Mode.Free_Play
         self._begin(saved.grid, mode, saved.turn, saved.ai)

@@ -54,18 +54,15 @@ def parse(text: str) -> SavedGame:
     lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
     last = len(text.splitlines()) or 1
     if len(lines) < BOARD_HEIGHT + 2:
+        for number, line in lines[:BOARD_HEIGHT]:
+            _board_line(number, line)  # a line that is no board line says more than where the file ends
         raise SavedGameError(last, f"the file ends too early: a saved game has {BOARD_HEIGHT} board lines, then the turn and the mode")
     if len(lines) > BOARD_HEIGHT + 3:
         number = lines[BOARD_HEIGHT + 3][0]
         raise SavedGameError(number, f"unexpected text {lines[BOARD_HEIGHT + 3][1][:30]!r} after the last line of a saved game")
     grid = Grid()
     for y, (number, line) in enumerate(lines[:BOARD_HEIGHT]):
-        words = [w.strip() for w in line.split(",")]
-        if len(words) != BOARD_WIDTH:
-            raise SavedGameError(number, f"a board line has {BOARD_WIDTH} squares separated by commas, this one has {len(words)}")
-        for x, name in enumerate(words):
-            if name not in WORDS:
-                raise SavedGameError(number, f"unknown square {name[:20]!r} (expected Red, Blue or Empty)")
+        for x, name in enumerate(_board_line(number, line)):
             grid.setSpace(x, y, WORDS[name])
     turn = _number(lines[BOARD_HEIGHT], "the player to move", (0, 1))
     mode = _number(lines[BOARD_HEIGHT + 1], "the mode", (FREE_PLAY, REGULAR))
@@ -77,6 +74,17 @@ def parse(text: str) -> SavedGame:
     if mode == REGULAR:
         _check_reachable(grid, turn, [number for number, _ in lines[:BOARD_HEIGHT]], lines[BOARD_HEIGHT][0])
     return SavedGame(grid, turn, mode, ai)
+
+
+def _board_line(number: int, line: str) -> list[str]:
+    """The square names of a board line, or SavedGameError naming what is wrong with it."""
+    words = [w.strip() for w in line.split(",")]
+    if len(words) != BOARD_WIDTH:
+        raise SavedGameError(number, f"a board line has {BOARD_WIDTH} squares separated by commas, this one has {len(words)}")
+    for name in words:
+        if name not in WORDS:
+            raise SavedGameError(number, f"unknown square {name[:20]!r} (expected Red, Blue or Empty)")
+    return words
 
 
 def _number(entry: tuple[int, str], what: str, allowed: tuple[int, ...]) -> int:

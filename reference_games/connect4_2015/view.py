@@ -17,6 +17,17 @@ from typing import Any, Iterable
 
 RESULTS = ("Blue wins", "Red wins", "Game drawn", "Game in progress")
 """The four results the requirements ask to show at all times (erratum S19)."""
+HEIGHT = 6
+
+
+def landing_row(discs, x: int) -> int:
+    """The row a disc dropped into column x lands on, given the squares holding discs (-1 when it is full)."""
+    return next((y for y in range(HEIGHT) if (x, y) not in discs), -1)
+
+
+def in_free_play(controller) -> bool:
+    """Whether the controller's game is a free-play one (the mode line of its saved-game text, erratum S12)."""
+    return controller.stringOfBoard().splitlines()[HEIGHT + 1].strip() == "0"
 
 
 class View:

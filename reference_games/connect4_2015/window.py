@@ -2,7 +2,8 @@
 
 The controller draws on a :class:`TkView`. A move takes two clicks, as in the report:
 click the piece of your colour above the board (it disappears: you hold it), then the
-square to drop it on. In free play, click a piece to choose the colour and then any
+column to drop it in (anywhere in it: the disc goes to the lowest empty square, the one
+the report's rule asks to be clicked). In free play, click a piece to choose the colour and then any
 empty squares; End checks the board and highlights the errors in yellow. The computer's
 move comes ``ai_delay`` seconds after yours.
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-from .view import View, colour_name
+from .view import View, colour_name, in_free_play, landing_row
 
 SPACE_WIDTH, SPACE_HEIGHT, RADIUS = 71, 66, 28
 WIDTH, HEIGHT = 7, 6
@@ -48,8 +49,11 @@ class TkView(View):
     def __init__(self, window: "GameWindow", name: Callable = colour_name) -> None:
         self.window = window
         self.name = name
+        self.discs: set[tuple[int, int]] = set()
+        """The squares holding a disc."""
 
     def placePiece(self, x, y, colour):
+        self.discs.add((int(x), int(y)))
         cx, cy = centre(int(x), int(y))
         canvas = self.window.canvas
         canvas.delete(f"disc{x}_{y}")
@@ -58,6 +62,7 @@ class TkView(View):
         self.window.show_board()
 
     def clearBoard(self):
+        self.discs.clear()
         self.window.canvas.delete("disc", "highlight")
         self.window.show_board()
 
@@ -170,7 +175,10 @@ class GameWindow:
                 return
         square = square_at(event.x, event.y)
         if square is not None:
-            self.controller.onGridClick(*square)
+            x, y = square
+            if not in_free_play(self.controller) and landing_row(self.view.discs, x) >= 0:
+                y = landing_row(self.view.discs, x)  # a click anywhere in a column drops into it
+            self.controller.onGridClick(x, y)
             self.schedule_ai()
 
     def schedule_ai(self) -> None:

@@ -30,8 +30,9 @@ def _kit_program_only(request):
         pytest.skip("tests the kit's own program, not the implementation given with --impl")
 
 
-def start(folder, *args) -> pexpect.spawn:
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), NO_COLOR="1")
+def start(folder, *args, data=None) -> pexpect.spawn:
+    """The program in ``folder``, its user's data folder ``data`` (``folder`` itself unless given)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), NO_COLOR="1", XDG_DATA_HOME=str(data or folder))
     child = pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], cwd=str(folder), env=env, encoding="utf-8", timeout=30)
     child.logfile_read = io.StringIO()
     child.expect("Choose 1-4")
@@ -118,8 +119,13 @@ def test_a_game_against_the_computer_is_saved_ended_and_loaded_back(tmp_path):
     child.sendline("end")
     child.expect("Choose 1-4")
     finish(child)
-    saved = (tmp_path / "Saved_Game.txt").read_text().splitlines()
+    saved = save_file(tmp_path).read_text().splitlines()
     assert len(saved) == 9, "six rows, the turn, the mode and the computer's player"
+
+
+def save_file(data) -> "os.PathLike":
+    """Where the program keeps its saved game, given the user's data folder."""
+    return data / "connect4-2015" / "Saved_Game.txt"
 
 
 def test_free_play_with_a_broken_board_marks_the_errors(tmp_path):
@@ -146,10 +152,11 @@ def test_free_play_with_a_broken_board_marks_the_errors(tmp_path):
 
 
 def test_a_corrupt_save_file_is_refused_in_one_line_and_the_game_goes_on(tmp_path):
-    (tmp_path / "Saved_Game.txt").write_text("Red,Blue\nnonsense\n")
+    save_file(tmp_path).parent.mkdir()
+    save_file(tmp_path).write_text("Red,Blue\nnonsense\n")
     child = start(tmp_path)
     child.sendline("3")
-    child.expect(r"> Saved_Game.txt is not a saved game: line \d+: [^\r\n]+\r?\n")
+    child.expect(r"> \S*Saved_Game.txt is not a saved game: line \d+: [^\r\n]+\r?\n")
     child.sendline("1")
     child.expect("move> ")
     child.sendline("3")
@@ -188,3 +195,64 @@ def test_a_missing_package_and_a_missing_display_get_one_line(tmp_path):
     for extra, words in ((["--impl", str(tmp_path / "nowhere")], "cannot play on"), (["--gui"], "cannot open a window")):
         done = subprocess.run([*PROGRAM, *extra], capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env, stdin=subprocess.DEVNULL)
         assert done.returncode != 0 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_game_saved_in_one_folder_is_loaded_in_another_and_the_menu_says_where(tmp_path):
+    data, first, second = (tmp_path / name for name in ("data", "one", "two"))
+    for folder in (data, first, second):
+        folder.mkdir()
+    child = start(first, data=data)
+    assert str(save_file(data)) in child.logfile_read.getvalue().replace("\r\n", "")
+    child.sendline("1")
+    child.expect("move> ")
+    child.sendline("3")
+    child.expect("move> ")
+    child.sendline("save")
+    child.expect(f"Game saved to {save_file(data)}")
+    child.sendline("q")  # q leaves a game for the menu, as end does
+    child.expect("Choose 1-4")
+    finish(child)
+    child = start(second, data=data)
+    child.sendline("3")
+    child.expect("Game loaded")
+    child.expect("move> ")
+    assert sum(v != "." for v in board_rows(child).values()) == 1
+    child.sendline("end")
+    child.expect("Choose 1-4")
+    finish(child)
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b"hello\n", "line 1: a board line has 7 squares separated by commas, this one has 1"),
+    (b"\xff\xfe\x00garbage", "it is not text (UTF-8)"),
+])  # fmt: skip
+def test_a_file_that_is_no_saved_game_is_named_with_what_is_wrong(tmp_path, content, reason):
+    save_file(tmp_path).parent.mkdir()
+    save_file(tmp_path).write_bytes(content)
+    child = start(tmp_path)
+    child.sendline("3")
+    child.expect(f"is not a saved game: {re.escape(reason)}")
+    finish(child)
+
+
+def test_the_terminal_never_asks_for_a_click(tmp_path):
+    child = start(tmp_path)
+    for line in ("1", "3", "4", "end", "2", "red 0 0", "end"):
+        child.sendline(line)
+    child.expect("Choose 1-4")
+    child.expect("Choose 1-4")
+    finish(child)
+    assert "click" not in child.logfile_read.getvalue().lower()
+
+
+def test_ctrl_c_leaves_with_status_130_and_a_closed_pipe_without_a_traceback(tmp_path):
+    child = start(tmp_path)
+    child.sendintr()
+    child.expect("Interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), XDG_DATA_HOME=str(tmp_path))
+    done = subprocess.run(["bash", "-c", f"yes 1 | {sys.executable} -m reference_games.connect4_2015.main | head -n 3"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env)  # fmt: skip
+    assert "Traceback" not in done.stderr and len(done.stdout.splitlines()) == 3

@@ -139,6 +139,12 @@ def test_free_play_with_a_broken_board_highlights_the_errors(display, tmp_path):
     assert "unsupported" in state["message"]
 
 
+def test_a_click_anywhere_in_a_column_drops_the_disc_to_its_lowest_empty_square(display, tmp_path):
+    image, state = click_through(display, [["button", "2 Player"], ["column", 2], ["column", 2], ["column", 5]], tmp_path)
+    saved = check_squares(image, state)
+    assert {s for s in SQUARES if saved.model.get(*s) != "Empty"} == {(2, 0), (2, 1), (5, 0)}
+
+
 def test_save_then_load_brings_the_game_back(display, tmp_path):
     actions = [["button", "2 Player"], ["move", 3], ["move", 4], ["move", 3], ["button", "Save"],
                ["button", "End"], ["button", "Load Game"]]

@@ -3,7 +3,8 @@
 Usage: ``python window_snapshot.py ACTIONS OUT.ppm FOLDER``. ACTIONS is a JSON list of
 clicks: ``["button", "2 Player"]`` presses a button, ``["piece", "Red"]`` clicks a piece
 above the board, ``["square", x, y]`` a grid square, ``["move", x]`` clicks the piece of
-the colour to move and then the lowest empty square of column x. Every click goes
+the colour to move and then the lowest empty square of column x, ``["column", x]`` the
+piece and then the top square of column x. Every click goes
 through Tk's event system (event_generate at the canvas's pixel; a button is invoked as a click on it would). The program runs in
 FOLDER (where Saved_Game.txt goes), writes the screenshot (binary PPM) and prints, as
 JSON, where the canvas is on the screen and what the game says of itself.
@@ -43,11 +44,11 @@ def main() -> None:
             click_at(canvas, *w.PIECES[action[1]])
         elif kind == "square":
             click_at(canvas, *w.centre(action[1], action[2]))
-        elif kind == "move":
+        elif kind in ("move", "column"):
             lines = window.controller.stringOfBoard().splitlines()
             colour = ("Blue", "Red")[int(lines[6])]
             x = action[1]
-            y = next(y for y in range(6) if lines[y].split(",")[x] == "Empty")
+            y = next(y for y in range(6) if lines[y].split(",")[x] == "Empty") if kind == "move" else 5
             click_at(canvas, *w.PIECES[colour])
             settle(root)
             click_at(canvas, *w.centre(x, y))
