@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from . import display as display_adt
 from . import input as input_adt
 from .display import Display
-from .input import EndOfInput, Input
+from .input import Input
 
 RULES = "Connect-4: get four of your marks in a line, across, down or diagonally. Any empty square is a move."
 
@@ -61,7 +61,7 @@ def session(game: Callable[[Input, Display], None], *, input: Input | None = Non
                 game(input, display)
                 if not input_adt.readYesNo(input, "Play again? (y/n) "):
                     break
-        except EndOfInput:
+        except EOFError:  # EndOfInput, or the end of input as a package's own input module reports it
             pass
         except KeyboardInterrupt:
             display_adt.showMessage(display, "\nGoodbye.")
@@ -92,7 +92,7 @@ def package_game(path: str) -> Callable[[Input, Display], None]:
             game = game_ops.newConnect4Type(input, display)
             operation = "play"
             game_ops.play(game)
-        except (EndOfInput, KeyboardInterrupt, BrokenPipeError):
+        except (EOFError, KeyboardInterrupt, BrokenPipeError):
             raise
         except Exception as e:  # noqa: BLE001 - whatever the package's code raised, said in one line
             where = _where(e, implementation.package.__path__[0])

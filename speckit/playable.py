@@ -131,11 +131,13 @@ def first_failing(spec_name: str, folder: Path, types: list[str], program: str) 
     if not tests:
         return ""
     print(f"{program}: checking {folder} against {specification.title} before playing ...", file=sys.stderr, flush=True)
+    progress = CheckProgress(specification, types, program)
     # -x: the first failing test is enough to refuse, and a broken package is refused sooner.
     run = run_suite(
         spec_name, folder, tests=tests, profile="check", extra=("-x",), own_temporary_folder=True,
-        bytecode_cache=user_bytecode_cache(),
+        bytecode_cache=user_bytecode_cache(), progress=progress,
     )  # fmt: skip
+    progress.close()
     if run.crash:
         return f"its conformance tests could not run: {run.crash}"
     rows = statuses(specification, run, types)
@@ -146,6 +148,36 @@ def first_failing(spec_name: str, folder: Path, types: list[str], program: str) 
                 shown = "".join(f"\n  | {line}" for line in lines[:REFUSED_LINES]) + ("\n  | ..." if len(lines) > REFUSED_LINES else "")
                 return f"{row.qualname} {row.status.value}{shown}"
     return ""
+
+
+class CheckProgress:
+    """Says which type the check has reached, "IndexType (1 of 9 types, 12 of 340 tests)": one line each on a
+    terminal, rewritten in place; a line per type elsewhere (a log keeps them all)."""
+
+    def __init__(self, specification, types: list[str], program: str, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.program = program
+        self.types = types
+        self.by_module = {specification.type(name).module: name for name in types}
+        self.shown: set[str] = set()
+        self.terminal = getattr(self.stream, "isatty", lambda: False)()
+
+    def __call__(self, done: int, collected: int, latest: str) -> None:
+        module = Path(latest.split("::")[0]).stem.removeprefix("test_")
+        type_name = self.by_module.get(module)
+        if type_name is None:
+            return
+        line = f"{self.program}: checking {type_name} ({self.types.index(type_name) + 1} of {len(self.types)} types, " \
+               f"{done} of {collected} tests)"
+        if self.terminal:
+            print(f"\r{line}\033[K", end="", file=self.stream, flush=True)
+        elif type_name not in self.shown:
+            print(line, file=self.stream, flush=True)
+        self.shown.add(type_name)
+
+    def close(self) -> None:
+        if self.terminal and self.shown:
+            print(file=self.stream, flush=True)
 
 
 def _advice(specification, folder: Path) -> str:

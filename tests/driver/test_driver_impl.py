@@ -40,6 +40,24 @@ def test_a_finished_package_plays_a_game(cache):
     last_board = done.stdout.split("Row and column:")[-2]
     assert "1 R" in last_board and last_board.count("B") == 1  # the person's move at 1 1, then the computer's
     assert done.stdout.rstrip().endswith("Goodbye.")
+    # The first game checks the package, and says how far the check has got, type by type.
+    assert "connect4: checking IndexType (1 of " in done.stderr and "connect4: checking Connect4Type (" in done.stderr
+
+
+def test_the_checks_progress_is_one_line_per_type_off_a_terminal():
+    import io
+
+    import spec
+
+    out = io.StringIO()
+    progress = playable.CheckProgress(spec.load("connect4"), ["IndexType", "ColourType"], "connect4", stream=out)
+    for done, test in enumerate(["tests/connect4/test_index.py::a", "tests/connect4/test_index.py::b", "tests/connect4/test_colour.py::c"]):
+        progress(done + 1, 3, test)
+    progress.close()
+    assert out.getvalue().splitlines() == [
+        "connect4: checking IndexType (1 of 2 types, 1 of 3 tests)",
+        "connect4: checking ColourType (2 of 2 types, 3 of 3 tests)",
+    ]
 
 
 def test_a_package_with_a_fault_is_refused_naming_the_failing_operation(cache, tmp_path):
