@@ -173,8 +173,8 @@ def test_refused_setup_answers_are_asked_again_with_the_reason():
     assert "Please type an answer." in transcript
     assert "10 is not between 4 and 9." in transcript
     assert "'maybe' is not an answer" in transcript
-    assert "0 is not between 1 and 5." in transcript
-    assert "6 is not between 1 and 5." in transcript
+    assert "0 is not between 1 and 4." in transcript
+    assert "6 is not between 1 and 4." in transcript
     assert grid_adt.getDimension(current_grid(game)).number == 4
     assert connect4.getLevelNumber(game).number == 1
     assert symbol_adt.getColour(connect4.getPlayer1(game).symbol).name == RED
@@ -327,7 +327,7 @@ def test_an_option_answers_its_question_and_the_others_are_still_asked():
 
 
 def test_a_look_ahead_option_too_deep_for_the_size_answered_is_reduced():
-    status, transcript = session(["6", "n"], "--lookahead", "5", "--first", "you")
+    status, transcript = session(["6", "n"], "--lookahead", "4", "--first", "you")
     assert status == 0
     assert "the computer will look 3 ahead." in transcript
 
@@ -354,7 +354,7 @@ def test_ctrl_c_says_goodbye_with_status_130():
         (["--size", "3"], "3 is not between 4 and 9"),
         (["--size", "ten"], "'ten' is not a whole number"),
         (["--first", "maybe"], "invalid choice: 'maybe'"),
-        (["--lookahead", "0"], "0 is not between 1 and 5"),
+        (["--lookahead", "0"], "0 is not between 1 and 4"),
         (["--size", "6", "--lookahead", "4"], "--lookahead 4 is too slow on a 6 x 6 grid (at most 3)"),
         (["--seed", "x"], "invalid int value: 'x'"),
         (["--colour", "red"], "unrecognized arguments: --colour red"),
