@@ -105,7 +105,7 @@ def type_points(prefix: str, types: Sequence[tuple[str, float, Sequence[float]]]
         shares = [[100 * p / maximum if maximum else 0 for p in points] for _, maximum, points in types]
         positions = list(range(len(types), 0, -1))
         ax.boxplot(
-            shares, positions=positions, vert=False, widths=0.55, showmeans=True, patch_artist=True,
+            shares, positions=positions, orientation="horizontal", widths=0.55, showmeans=True, patch_artist=True,
             boxprops={"facecolor": "#dbe4f0", "edgecolor": BLOCK}, medianprops={"color": "#222222"},
             meanprops={"marker": "o", "markerfacecolor": ACCENT, "markeredgecolor": ACCENT, "markersize": 4},
             flierprops={"marker": ".", "markersize": 3},
