@@ -260,7 +260,7 @@ def _operations_section(data: ClassData, with_charts: bool) -> list[str]:
 
 def _example_size(message: str) -> tuple[int, int]:
     """How small a failing example is: the length of its falsifying example (or of the whole message when it has none), then of the message."""
-    match = re.search(r"Falsifying example:(.*)", message, re.S)
+    match = re.search(r"(?:Falsifying example|Failing test case):(.*)", message, re.S)
     return (len(match.group(1)) if match else len(message), len(message))
 
 
