@@ -168,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
 
     grade = commands.add_parser(
         "grade",
-        help="grade a folder of student submissions (folders or .zip files) against a rubric, safely",
+        help="grade a folder of student submissions (folders or .zip files) against a rubric, safely; 'grade report DIR' rebuilds a run's class report",
         description=(
             "Grade every submission in SUBMISSIONS (each a folder or a .zip file holding a package that "
             "follows the contract, possibly one level down) against a rubric. Student code runs in a "

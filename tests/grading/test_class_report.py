@@ -7,6 +7,8 @@ import io
 import json
 import re
 import shutil
+import subprocess
+import sys
 import types
 import zipfile
 from decimal import Decimal
@@ -200,6 +202,14 @@ def test_rebuilding_refuses_a_folder_without_records(tmp_path, capsys):
     assert "x.json: not a readable record" in capsys.readouterr().err
 
 
+def test_the_report_commands_usage_is_its_own(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["grade", "report", "DIR", "--bogus"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: speckit grade report" in err and "--bogus" in err
+
+
 def test_a_graded_class_gets_its_report(tmp_path):
     """A real run (IndexType only): a correct package, a faulty one in a zip, a broken zip."""
     submissions = tmp_path / "submissions"
@@ -222,5 +232,6 @@ def test_a_graded_class_gets_its_report(tmp_path):
     failures = re.search(r'<section id="failures">(.*?)</section>', page, re.S).group(1)
     linked = set(re.findall(r'href="feedback/([^"]+)\.md"', failures))
     assert linked == {"bob"} and (out / "feedback" / "bob.md").is_file()
-    assert main(["grade", "report", str(out)]) == 0
-    assert (out / REPORT).read_text(encoding="utf-8") == page, "rebuilt from the same run, the same bytes"
+    rebuilt = subprocess.run([sys.executable, "-m", "speckit.cli", "grade", "report", str(out)], capture_output=True, text=True, check=False)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert (out / REPORT).read_text(encoding="utf-8") == page, "rebuilt from the same run in another process, the same bytes"
