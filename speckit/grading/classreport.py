@@ -104,6 +104,7 @@ class ClassData:
                         if op["qualname"] not in seen:
                             seen.add(op["qualname"])
                             self.operations.append((type_name, op["qualname"]))
+        self._rate_cache: dict[str, dict[tuple[str, str], float | None]] = {}
         self.order = sorted(records, key=lambda r: (-Decimal(r["total"]), r["student"]))
         """Students with the highest total first (then by name)."""
 
@@ -111,27 +112,41 @@ class ClassData:
         return max((float(r["max"]) for r in self.records), default=0.0)
 
     def pass_rate(self, record: dict[str, Any], type_name: str, qualname: str) -> float | None:
-        """The share of the operation's points the student earned; None where it was not graded."""
-        for t in record["types"]:
-            if t["name"] == type_name:
-                for op in t["operations"]:
-                    if op["qualname"] == qualname:
-                        worth = Decimal(op["points"])
-                        return float(Decimal(op["score"]) / worth) if worth else None
-                return 0.0 if Decimal(t["score"]) < Decimal(t["max"]) and not t["operations"] else None
-        return None
+        """The share of the operation's points the student earned; None where it was not graded
+        (0 when the whole type went ungraded and earned less than its maximum)."""
+        return self._rates(record).get((type_name, qualname), self._ungraded(record, type_name))
 
     def lost(self, type_name: str, qualname: str) -> float:
-        """The fraction of the class that lost points on the operation (not graded at all counts as lost)."""
+        """The fraction of the class that lost points on the operation (ungraded in a type that lost points counts as lost)."""
         if not self.records:
             return 0.0
         count = 0
         for r in self.records:
             rate = self.pass_rate(r, type_name, qualname)
-            type_lost = any(t["name"] == type_name and Decimal(t["score"]) < Decimal(t["max"]) for t in r["types"])
-            if (rate is not None and rate < 1) or (rate is None and type_lost):
+            if (rate is not None and rate < 1) or (rate is None and type_name in self._lost_types(r)):
                 count += 1
         return count / len(self.records)
+
+    def _rates(self, record: dict[str, Any]) -> dict[tuple[str, str], float | None]:
+        key = record["student"]
+        if key not in self._rate_cache:
+            self._rate_cache[key] = {
+                (t["name"], op["qualname"]): (float(Decimal(op["score"]) / Decimal(op["points"])) if Decimal(op["points"]) else None)
+                for t in record["types"]
+                for op in t["operations"]
+            }
+        return self._rate_cache[key]
+
+    @staticmethod
+    def _lost_types(record: dict[str, Any]) -> set[str]:
+        return {t["name"] for t in record["types"] if Decimal(t["score"]) < Decimal(t["max"])}
+
+    def _ungraded(self, record: dict[str, Any], type_name: str) -> float | None:
+        """A type graded without operations (the submission or its run failed) earned nothing of them."""
+        for t in record["types"]:
+            if t["name"] == type_name and not t["operations"] and type_name in self._lost_types(record):
+                return 0.0
+        return None
 
 
 def build(records: list[dict[str, Any]], with_charts: bool | None = None) -> str:
@@ -326,8 +341,8 @@ def _grader_section(data: ClassData) -> list[str]:
             why = t["note"] if not t["other"] else f"it earned {t['score']} of {t['max']} this way; {t['other']}"
             out.append(f"<tr><td>{feedback_link(student)}</td><td>{e(t['name'])}</td><td>{e(why)}</td></tr>")
         out.append("</table>")
-    for ident, heading, key in (("imports", "Import failures", "import_problems"), ("limits", "Limits reached", "limits_reached")):
-        rows = [(r["student"], line) for r in data.records for line in ([r["reason"]] if key == "import_problems" and r["reason"] and r["reason"] not in r[key] else []) + r[key]]
+    for ident, heading, key in (("imports", "Import failures and unreadable submissions", "import_problems"), ("limits", "Limits reached", "limits_reached")):
+        rows = [(r["student"], line) for r in data.records for line in _problems(r, key)]
         students = len({s for s, _ in rows})
         out.append(f"<h3>{heading} ({students} student{'s' if students != 1 else ''})</h3>")
         if rows:
@@ -342,12 +357,20 @@ def _grader_section(data: ClassData) -> list[str]:
         out.append(f"<tr><td>{e(mechanism)}</td><td>{'yes' if complete else 'NO'}</td><td>{e(what)}</td><td>{e(warning)}</td><td class=\"n\">{n}</td></tr>")
     out.append("</table>")
     slowest = sorted(data.records, key=lambda r: (-float(r.get("seconds", 0)), r["student"]))[:SLOWEST_SHOWN]
-    out.append(f"<h3>Slowest submissions</h3><p class=\"muted\">Wall time of grading each (it varies from run to run with the machine's load).</p>")
+    out.append("<h3>Slowest submissions</h3><p class=\"muted\">Wall time of grading each (it varies from run to run with the machine's load).</p>")
     out.append('<table id="slowest"><tr><th>Student</th><th class="n">seconds</th><th class="n">total</th><th>Hybrids</th></tr>')
     for r in slowest:
         out.append(f"<tr><td>{feedback_link(r['student'])}</td><td class=\"n\">{float(r.get('seconds', 0)):.1f}</td><td class=\"n\">{e(r['total'])}</td><td>{e(', '.join(r['hybrids']))}</td></tr>")
     out += ["</table>", "</section>"]
     return out
+
+
+def _problems(record: dict[str, Any], key: str) -> list[str]:
+    """A record's lines under ``key``; for import problems, why it could not be read at all comes first."""
+    lines = list(record[key])
+    if key == "import_problems" and record["reason"] and record["reason"] not in lines:
+        lines.insert(0, record["reason"])
+    return lines
 
 
 def _students_section(data: ClassData) -> list[str]:
