@@ -20,7 +20,7 @@ from typing import Any, Iterable
 from urllib.parse import quote
 
 from . import charts
-from .classrecord import RECORDS, read_records, write_records
+from .classrecord import RECORDS, RecordError, read_records, write_records
 from .reports import write_file
 
 REPORT = "report.html"
@@ -390,6 +390,22 @@ def write_class_report(out: Path, grades: list, facts: dict[str, Any]) -> Path:
 
     The one place the grader calls: after the grade files are written."""
     write_records(out, grades, facts)
+    return write_report(out)
+
+
+def merge_class_report(shards: Iterable[Path], out: Path) -> Path:
+    """Bring the records of a class graded in shards (each shard's output folder) into ``out``, then
+    build its report: the report one run over all the submissions gives. RecordError when a
+    shard holds no records or two shards hold one student's."""
+    folder = out / RECORDS
+    folder.mkdir(parents=True, exist_ok=True)
+    for shard in shards:
+        if not (shard / RECORDS).is_dir():
+            raise RecordError(f"the shard {shard} holds no {RECORDS}/ folder")
+        for path in sorted((shard / RECORDS).glob("*.json")):
+            if (folder / path.name).exists():
+                raise RecordError(f"{path.stem} was graded in two shards (the second is {shard})")
+            write_file(folder / path.name, path.read_text(encoding="utf-8"))
     return write_report(out)
 
 

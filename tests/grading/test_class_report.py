@@ -20,9 +20,9 @@ from speckit import rubric as rubric_module
 from speckit.cli import main
 from speckit.core import Outcome
 from speckit.grading import GradedAs, OperationGrade, StudentGrade, TestGrade, TestRecord, TypeGrade, grade
-from speckit.grading import charts, classreport
-from speckit.grading.classrecord import RECORDS, run_facts
-from speckit.grading.classreport import REPORT, build, write_class_report, write_report
+from speckit.grading import charts
+from speckit.grading.classrecord import RECORDS, RecordError, run_facts
+from speckit.grading.classreport import REPORT, merge_class_report, write_class_report, write_report
 from speckit.grading.records import points
 
 from .conftest import INCREMENT, INDEX_RUBRIC, patched_reference, reference_copy
@@ -182,13 +182,18 @@ def test_the_same_records_give_the_same_bytes_and_the_report_reads_only_them(mad
     shutil.copytree(out, again)
     write_report(again)
     assert (again / REPORT).read_text(encoding="utf-8") == page
-    # Shards merged: each shard's records side by side in a folder holding nothing else.
+    # A class graded in two shards: the merged folder's report is the single run's.
+    shards = [tmp_path / "shard-1", tmp_path / "shard-2"]
+    for i, path in enumerate(sorted((out / RECORDS).glob("*.json"))):
+        (shards[i % 2] / RECORDS).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, shards[i % 2] / RECORDS / path.name)
     merged = tmp_path / "merged"
-    (merged / RECORDS).mkdir(parents=True)
-    for path in sorted((out / RECORDS).glob("*.json")):
-        shutil.copy2(path, merged / RECORDS / path.name)
+    merge_class_report(shards, merged)
+    assert (merged / REPORT).read_text(encoding="utf-8") == page
     assert main(["grade", "report", str(merged)]) == 0
     assert (merged / REPORT).read_text(encoding="utf-8") == page
+    with pytest.raises(RecordError, match="graded in two shards"):
+        merge_class_report([shards[0], shards[0]], tmp_path / "twice")
 
 
 def test_rebuilding_refuses_a_folder_without_records(tmp_path, capsys):
