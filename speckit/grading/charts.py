@@ -24,6 +24,7 @@ INSTALL_HINT = "pip install 'speckit[report]'"
 RC = {
     "svg.hashsalt": "speckit-class-report",
     "svg.fonttype": "path",
+    "text.parse_math": False,
     "font.family": "DejaVu Sans",
     "font.size": 9,
     "image.composite_image": False,
