@@ -134,9 +134,9 @@ def grade(
 
             grades = grader.grade_all(found, graded)
             write_outputs(target, grades, grader.graded, chosen, grader.skipped, warning)
-            write_class_report(target, grades, run_facts(chosen, grader.isolation, grader.confinement, warning))
         finally:
             log.close()
+    write_class_report(target, grades, run_facts(chosen, grader.isolation, grader.confinement, warning))
     print(f"speckit grade: wrote {target}/grades.csv, feedback/, results/, junit/, records/, {REPORT} and {LOG}", file=stream)
     return grades
 
