@@ -22,6 +22,8 @@ from .impl import package_directory
 from .registry import kit
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+GRADE_REPORT = "grade-report"
+"""The command ``speckit grade report DIR`` runs (``main`` reads the two words as this one)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
             shown = os.fsencode(argument).decode("utf-8", "backslashreplace")
             print(f"speckit: {shown}: the name is not valid UTF-8, which Python packages need; rename it", file=sys.stderr)
             return EXIT_USAGE
+    if argv[:2] == ["grade", "report"]:
+        argv = [GRADE_REPORT, *argv[2:]]  # a command of its own, under grade's name (see _parser)
     parser, subcommands = _parser(), {}
     for action in parser._subparsers._group_actions if parser._subparsers else ():
         subcommands.update(getattr(action, "choices", None) or {})
@@ -164,12 +168,14 @@ def _parser() -> argparse.ArgumentParser:
 
     grade = commands.add_parser(
         "grade",
-        help="grade a folder of student submissions (folders or .zip files) against a rubric, safely",
+        help="grade a folder of student submissions (folders or .zip files) against a rubric, safely; 'grade report DIR' rebuilds a run's class report",
         description=(
             "Grade every submission in SUBMISSIONS (each a folder or a .zip file holding a package that "
             "follows the contract, possibly one level down) against a rubric. Student code runs in a "
             "confined operation server, never in the grader. Writes grades.csv, feedback/<student>.md, "
-            "results/<student>/results.json (Gradescope) and junit/<student>.xml to the output folder."
+            "results/<student>/results.json (Gradescope), junit/<student>.xml, records/<student>.json and the "
+            "class report, report.html, to the output folder. 'speckit grade report DIR' builds the class report "
+            "of an earlier run again (a submissions folder called report is given as ./report)."
         ),
     )
     grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions")
@@ -179,6 +185,18 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--rubric", default=None, metavar="FILE", help="the rubric (TOML; default: the kit's rubric of the specification)")
     _spec_option(grade)
     grade.set_defaults(run=_grade)
+
+    # Listed under grade (no help of its own here): ``speckit grade report DIR``.
+    report = commands.add_parser(
+        GRADE_REPORT,
+        prog="speckit grade report",
+        description=(
+            "Build the class report (report.html) of a grading run again, from the records/ folder of its output "
+            "folder: after installing matplotlib for the charts, or for a run merged from shards."
+        ),
+    )
+    report.add_argument("out", metavar="DIR", help="the output folder of a grading run")
+    report.set_defaults(run=_grade_report)
 
     from .bundle.cli import add_command as add_bundle_command
 
@@ -370,6 +388,20 @@ def _grade(args: argparse.Namespace) -> int:
     except (GradeError, RubricError) as e:
         print(f"speckit: {e}", file=sys.stderr)
         return EXIT_USAGE
+    return EXIT_OK
+
+
+def _grade_report(args: argparse.Namespace) -> int:
+    from .grading.charts import INSTALL_HINT, available
+    from .grading.classrecord import RecordError
+    from .grading.classreport import write_report
+
+    try:
+        path = write_report(Path(args.out))
+    except RecordError as e:
+        print(f"speckit: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"speckit grade report: wrote {path}" + ("" if available() else f" (no charts: matplotlib is not installed; {INSTALL_HINT})"))
     return EXIT_OK
 
 

@@ -13,6 +13,8 @@ import attrs
 
 from .. import rubric as rubric_module
 from .grader import Grader
+from .classrecord import run_facts
+from .classreport import REPORT, write_class_report
 from .intake import GradeError, discover
 from .progress import Progress
 from .records import StudentGrade
@@ -134,7 +136,8 @@ def grade(
             write_outputs(target, grades, grader.graded, chosen, grader.skipped, warning)
         finally:
             log.close()
-    print(f"speckit grade: wrote {target}/grades.csv, feedback/, results/, junit/ and {LOG}", file=stream)
+    write_class_report(target, grades, run_facts(chosen, grader.isolation, grader.confinement, warning))
+    print(f"speckit grade: wrote {target}/grades.csv, feedback/, results/, junit/, records/, {REPORT} and {LOG}", file=stream)
     return grades
 
 

@@ -60,6 +60,7 @@ def test_the_zip_has_gradescopes_layout(autograder):
     assert not any("__pycache__" in name or name.startswith("kit/.venv") for name in modes)
     setup = (root / "source" / "setup.sh").read_text()
     assert "bubblewrap" in setup and "/autograder/source/kit" in setup
+    assert 'kit"' in setup and "kit[" not in setup, "the autograder installs the kit without extras (no docs tools, no matplotlib)"
 
 
 def test_an_existing_file_is_never_replaced(tmp_path):

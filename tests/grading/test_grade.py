@@ -289,8 +289,14 @@ def twice(folder):
 
 
 def _files(folder: Path) -> list[str]:
-    """The grade files of a run (the log, which holds times, aside)."""
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name != "grading.log")
+    """The grade files of a run (what holds times aside: the log, the records and the class report built from them)."""
+    return sorted(
+        p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name not in ("grading.log", "report.html") and p.parent.name != "records"
+    )
+
+
+def _untimed_records(folder: Path) -> dict[str, dict]:
+    return {p.name: {k: v for k, v in json.loads(p.read_text(encoding="utf-8")).items() if k != "seconds"} for p in (folder / "records").glob("*.json")}
 
 
 def test_grading_twice_writes_the_same_bytes(twice):
@@ -300,6 +306,9 @@ def test_grading_twice_writes_the_same_bytes(twice):
     assert "grades.csv" in names and "results/bob/results.json" in names and "junit/carol.xml" in names
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), f"{name} differs between two runs"
+    records = _untimed_records(first)
+    assert sorted(records) == ["alice.json", "bob.json", "carol.json", "dave.json"]
+    assert records == _untimed_records(second), "the records differ between two runs in more than their times"
 
 
 def _gradebook(folder: Path) -> dict[str, dict[str, str]]:
