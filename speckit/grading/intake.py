@@ -7,6 +7,7 @@ unsafe paths are left out; counts and sizes are bounded. See "Submissions" in
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import unicodedata
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from ..escape import terminal
 from .records import Submission
 
 MAX_FILE_BYTES = 2 * 2**20
@@ -34,8 +36,10 @@ def safe_name(name: str) -> str:
 def discover(folder: Path, exclude: tuple[Path, ...] = ()) -> tuple[list[Submission], list[str]]:
     """The submissions in ``folder`` (sub-folders and .zip files), with unique safe names; and what was skipped.
 
-    An entry whose name is already safe keeps it; the others get theirs after, so
-    ``a_b`` stays ``a_b`` and ``a b`` becomes ``a_b-2``.
+    An entry's name is its safe name (:func:`safe_name`) when no other entry's maps to the
+    same one (ignoring case); entries whose names collide all get a suffix made from their own
+    name (:func:`suffixed`), so no entry takes another's name, whatever order they sort in:
+    ``Alice_Smith`` beside ``Alice Smith`` cannot become the real student's id.
     """
     if not folder.is_dir():
         raise GradeError(f"{folder}: no such folder")
@@ -47,29 +51,32 @@ def discover(folder: Path, exclude: tuple[Path, ...] = ()) -> tuple[list[Submiss
         if entry.resolve() in excluded:
             continue
         if entry.is_symlink():
-            skipped.append(f"{entry.name}: a symbolic link, skipped")
+            skipped.append(f"{terminal(entry.name)}: a symbolic link, skipped")
             continue
         if entry.is_dir():
             stem = entry.name
         elif entry.is_file() and entry.suffix.lower() == ".zip":
             stem = entry.stem
         else:
-            skipped.append(f"{entry.name}: neither a folder nor a .zip file, skipped")
+            skipped.append(f"{terminal(entry.name)}: neither a folder nor a .zip file, skipped")
             continue
-        entries.append((entry, stem, safe_name(stem)))
-    used: set[str] = set()
-    named: dict[Path, str] = {}
-    for keeps_its_name in (True, False):
-        for entry, stem, name in entries:
-            if (name == stem) != keeps_its_name:
-                continue
-            base, n = name, 2
-            while name.casefold() in used:
-                name, n = f"{base}-{n}", n + 1
-            used.add(name.casefold())
-            named[entry] = name
-    found = [Submission(named[entry], entry, entry.name) for entry, _, _ in entries]
+        entries.append((entry, safe_name(stem)))
+    claims: dict[str, int] = {}
+    for _, name in entries:
+        claims[name.casefold()] = claims.get(name.casefold(), 0) + 1
+    named = {entry: (name if claims[name.casefold()] == 1 else suffixed(name, entry.name)) for entry, name in entries}
+    taken = {name.casefold() for name in named.values()}
+    if len(taken) < len(named):  # a suffixed name equal to another entry's own: never in practice
+        clashing = sorted(terminal(entry.name) for entry, name in named.items() if sum(n.casefold() == name.casefold() for n in named.values()) > 1)
+        raise GradeError(f"the entries {', '.join(clashing)} of {folder} map to one name; rename one of them")
+    found = [Submission(named[entry], entry, entry.name) for entry, _ in entries]
     return found, skipped
+
+
+def suffixed(name: str, original: str) -> str:
+    """``name`` with a suffix made from the entry's ``original`` name: the same for the same entry in every run."""
+    digest = hashlib.sha256(unicodedata.normalize("NFC", original).encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{name}-{digest[:8]}"
 
 
 class Unreadable(Exception):

@@ -243,6 +243,16 @@ class SandboxedImplementation(Implementation):
         self._constants.clear()
         self._fields.clear()
 
+    def fresh_server(self) -> None:
+        """Replace the server by a new one of its own (new process, scratch space and folders):
+        the values of the old one are gone, as after a restart, and it does not count as one."""
+        self._pending.clear()
+        self._lost("replaced by a fresh server")
+        self.server.close()
+        self.server = Server(self.path, self.spec.name, self.config)
+        self._start(first=False)
+        self._down = False
+
     def close(self) -> None:
         self._pending.clear()
         self.server.close()

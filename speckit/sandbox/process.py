@@ -395,6 +395,16 @@ class Server:
             self.progress.close()
             self.progress = None
 
+    def errors(self, limit: int = 2000) -> str:
+        """The end of what the server (or bwrap, or the launcher) wrote to its standard error."""
+        try:
+            with open(self.run_dir / "server-errors.txt", "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - limit))
+                return f.read().decode(errors="replace").strip()
+        except OSError:
+            return ""
+
     def close(self) -> None:
         self.kill()
         import shutil
@@ -433,6 +443,7 @@ def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | N
             raise SandboxError(f"the operation server cannot load the reference: {bounded_text(reply['error'])}")
         return bounded_text(reply.get("isolation", ""))
     except ServerDied as e:
-        raise SandboxError(f"the operation server does not start: {e.reason}; see {server.run_dir}") from None
+        said = server.errors()
+        raise SandboxError(f"the operation server does not start: {e.reason}" + (f"; it said: {said}" if said else "; it said nothing")) from None
     finally:
         server.close()
