@@ -34,7 +34,7 @@ from ..registry import kit
 from ..rubric import Rubric, TypeRubric, sandbox_settings
 from ..runner import SuiteRun, run_suite
 from ..skeleton import reference_copy
-from .intake import GradeError, Unreadable, copy_folder, extract_zip, find_package, own, publish, syntax_errors
+from .intake import GradeError, Unreadable, check_modules, copy_folder, extract_zip, find_package, install_bytecode, own, publish
 from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
 from .reports import Cleaner
 from .scoring import failed_run, score_type, summary
@@ -244,7 +244,11 @@ class Grader:
         own(stage, 0o750, gid)
         package = stage / "package"
         publish(found, package, gid)
-        errors = syntax_errors(package, self.spec)
+        # Compiled once, in a confined process of its own: the grader never compiles student
+        # code, and neither does any server (each restart would): they load this bytecode.
+        checked = check_modules(package, self.spec, seconds=limits.import_seconds, memory_mb=limits.memory_mb, uid=gid)
+        errors = checked.errors
+        install_bytecode(package, checked.bytecode, set(checked.bytecode), gid)
         present = [t for t in self.spec.types if not t.supplied and (package / f"{t.module}.py").is_file()]
         if present and len(errors) == len(present):
             listed = "; ".join(f"{name} {error}" for name, error in sorted(errors.items()))
@@ -281,7 +285,7 @@ class Grader:
                 if budget.spent() not in notes:
                     notes += (budget.spent(),)
             elif submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost):
-                grade = self._hybrid(entry, grade, found, stage, gid, slot, clean, budget)
+                grade = self._hybrid(entry, grade, found, stage, gid, slot, clean, budget, checked.bytecode)
                 if grade.graded_as is GradedAs.HYBRID and not submitted.crash:
                     fallbacks.append(f"{entry.name} graded as a hybrid")
             types.append(grade)
@@ -311,21 +315,23 @@ class Grader:
             budget.use(time.monotonic() - started)
             shutil.rmtree(scratch, ignore_errors=True)
 
-    def _hybrid(self, entry: TypeRubric, submitted: TypeGrade, found: Path, stage: Path, gid, slot: int, clean: Cleaner, budget: "Budget") -> TypeGrade:
-        """Grade ``entry`` in a copy of the reference holding the student's module (and helpers)."""
+    def _hybrid(self, entry: TypeRubric, submitted: TypeGrade, found: Path, stage: Path, gid, slot: int, clean: Cleaner, budget: "Budget", bytecode: dict[str, bytes]) -> TypeGrade:
+        """Grade ``entry`` in a copy of the reference holding the student's module (and helpers,
+        with their ``bytecode``, compiled once)."""
         module = found / f"{entry.module}.py"
         if not module.is_file():
             return attrs.evolve(submitted, note=_join(submitted.note, f"the submission has no {entry.module}.py"))
         contract = {t.module for t in self.spec.types}
         hybrid_source = stage / f"hybrid-src-{entry.module}"
         reference_copy(self.rubric.spec, hybrid_source)  # shaped as a student's package: supplied modules re-export the kit's
-        for helper in found.glob("*.py"):
-            if helper.stem not in contract and helper.name != "__init__.py":
-                shutil.copy2(helper, hybrid_source / helper.name)
+        helpers = {h.name for h in found.glob("*.py") if h.stem not in contract and h.name != "__init__.py"}
+        for helper in helpers:
+            shutil.copy2(found / helper, hybrid_source / helper)
         shutil.copy2(module, hybrid_source / module.name)
         package = stage / f"hybrid-{entry.module}"
         publish(hybrid_source, package, gid)
         shutil.rmtree(hybrid_source, ignore_errors=True)
+        install_bytecode(package, bytecode, {module.name, *helpers}, gid)
         run = self._run(package, [entry], slot, budget)
         if run.crash:
             hybrid = failed_run(entry, submitted if submitted.tests else None, clean(f"the suite could not run: {run.crash}"))

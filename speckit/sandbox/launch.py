@@ -65,6 +65,21 @@ def own_user_namespace(uid: int, gid: int) -> None:
     os.setuid(0)
 
 
+def as_user(argv: list[str], uid: int, gid: int, sources: list[str]) -> tuple[list[str], dict]:
+    """``argv`` to be run as ``uid`` (no supplementary groups), able to reach ``sources`` even
+    under a folder that user cannot enter: the command line, and how Popen starts it."""
+    from ..paths import REPO_ROOT
+    from .bubblewrap import unreachable_ancestors
+
+    folders = unreachable_ancestors(sources)
+    if not folders:
+        return argv, {"user": uid, "group": gid, "extra_groups": []}
+    masks = {folder: [s for s in sources if s.startswith(folder + "/")] for folder in folders}
+    launch = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.launch import main; main()"
+    request = json.dumps({"uid": uid, "gid": gid, "masks": masks, "argv": argv})
+    return [sys.executable, "-c", launch, request], {}
+
+
 def main() -> None:
     request = json.loads(sys.argv[1])
     try:

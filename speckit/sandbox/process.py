@@ -223,14 +223,9 @@ class Server:
         )
         if uid is None:
             return argv, {}
-        sources = [*bubblewrap.python_roots(), *self.kit_files(), str(self.package)]
-        folders = bubblewrap.unreachable_ancestors(sources)
-        if not folders:
-            return argv, {"user": uid, "group": gid, "extra_groups": []}
-        masks = {folder: [s for s in sources if s.startswith(folder + "/")] for folder in folders}
-        launch = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.launch import main; main()"
-        request = json.dumps({"uid": uid, "gid": gid, "masks": masks, "argv": argv})
-        return [sys.executable, "-c", launch, request], {}
+        from .launch import as_user
+
+        return as_user(argv, uid, gid, [*bubblewrap.python_roots(), *self.kit_files(), str(self.package)])
 
     def kit_files(self) -> tuple[str, ...]:
         """The kit's files the server reads: as the settings give them, else worked out (once per process)."""
