@@ -294,7 +294,7 @@ class Grader:
     def _run(self, package: Path, entries: list[TypeRubric], slot: int, budget: "Budget") -> SuiteRun:
         """One run of the suite, within what is left of the submission's ``budget``; its scratch
         (the servers' folders) is removed after it, even when it was stopped."""
-        timeout = min(self.rubric.limits.run_seconds, budget.left())
+        timeout = max(1.0, round(min(self.rubric.limits.run_seconds, budget.left())))
         scratch = Path(tempfile.mkdtemp(prefix=f"run-{slot}-", dir=self.shared))
         os.chmod(scratch, 0o711)  # the server's user enters its folder in it
         started = time.monotonic()
