@@ -170,7 +170,8 @@ class SandboxedImplementation(Implementation):
         except ServerDied as e:
             code = self.server.exit_code
             if e.index != IMPORTING:
-                message = f"the operation server did not start ({e.reason}); see {self.server.run_dir / 'server-errors.txt'}"
+                said = self.server.errors()  # its folder is removed with it: the reason goes in the message
+                message = f"the operation server did not start ({e.reason})" + (f"; it said: {said}" if said else "")
             elif e.hung:
                 message = f"the package took more than {self.config.import_seconds:g} s to import"
             elif code is not None and code >= 0:
