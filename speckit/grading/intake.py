@@ -289,6 +289,10 @@ for path in sys.argv[3:]:
 time and memory, writing no file): one line of JSON per module, its bytecode or its error."""
 
 
+_cannot_change_user: list[str] = []
+"""Set once the launcher failed to run the check as the sandbox's user (why), for this process."""
+
+
 @attrs.frozen
 class ModuleCheck:
     """What compiling a package's modules found: the contract modules' errors, and the bytecode
@@ -309,7 +313,7 @@ def check_modules(package: Path, specification, *, seconds: float = 10.0, memory
     remaining = modules
     while remaining:  # a module that runs out of time is passed over, and the ones after it checked again
         argv, user = [sys.executable, "-I", "-S", "-c", CHECKER, str(limit), str(memory_mb * 2**20), *map(str, remaining)], {}
-        if uid is not None:
+        if uid is not None and not _cannot_change_user:
             from ..sandbox.bubblewrap import python_roots
             from ..sandbox.launch import as_user
 
@@ -320,6 +324,11 @@ def check_modules(package: Path, specification, *, seconds: float = 10.0, memory
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, **user,
             )  # fmt: skip
             printed = done.stdout
+            if uid is not None and not printed and b"speckit" in done.stderr and b"Traceback" in done.stderr and not _cannot_change_user:
+                # The launcher could not run it as the sandbox's user here (no namespace of any
+                # kind for an interpreter under /root): it runs with its limits alone.
+                _cannot_change_user.append(done.stderr.decode(errors="replace")[-300:])
+                continue
         except subprocess.TimeoutExpired as e:
             printed = e.stdout or b""
         for line in printed.decode(errors="replace").splitlines():

@@ -7,12 +7,16 @@ import csv
 import io
 import json
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import spec as spec_data
-from speckit.grading import Grader, grade
+from speckit.grading import grade
+from speckit.paths import REPO_ROOT
 from speckit.sandbox import SandboxConfig, load_sandboxed, probe_isolation
 from speckit.sandbox.isolation import BUBBLEWRAP
 
@@ -69,32 +73,30 @@ def _mark_readable(folder: Path) -> None:
 
 @needs_root
 @pytest.mark.slow
-def test_a_submission_has_one_time_budget_and_leaves_no_folders(tmp_path, monkeypatch):
+def test_a_submission_has_one_time_budget_and_leaves_no_folders(tmp_path):
     """Before: each run (as submitted, again, each hybrid) had run_seconds of its own (here
     three runs of 60 s; 300 s under a 25 s rubric with ten hybrids), and each run stopped at
-    run_seconds left a /tmp/speckit-sandbox-*."""
+    run_seconds left a /tmp/speckit-sandbox-*. Graded by the command, in a process whose
+    temporary folder is the test's own, so what it leaves there is its alone."""
     _mark_readable(tmp_path)
     scratch = tmp_path / "tmp"
-    scratch.mkdir(mode=0o1777)
-    monkeypatch.setenv("TMPDIR", str(scratch))
-    monkeypatch.setattr("tempfile.tempdir", None)
+    scratch.mkdir()
+    os.chmod(scratch, 0o1777)
     submissions = tmp_path / "submissions"
     patched_reference(submissions / "sleeper", "index", INCREMENT, SLEEPER)
     # No correct control here: limits this tight are for the attack only (a loaded machine
     # takes a minute for one run); the other attack tests grade one beside theirs.
     rubric = tmp_path / "rubric.toml"
     rubric.write_text(INDEX_RUBRIC.replace('mode = "submitted"', 'mode = "hybrid"').replace("run_seconds = 600", "run_seconds = 60\nsubmission_seconds = 90"), encoding="utf-8")
-    given: dict[str, list[float]] = {}
-    real = Grader._run
-
-    def timed(self, package, entries, slot, budget):
-        given.setdefault(package.parent.name.split("-", 1)[1], []).append(max(1.0, round(min(self.rubric.limits.run_seconds, budget.left()))))
-        return real(self, package, entries, slot, budget)
-
-    monkeypatch.setattr(Grader, "_run", timed)
     out = tmp_path / "out"
-    grade(submissions, out, jobs=1, rubric=rubric, stream=io.StringIO())
-    assert sum(given["sleeper"]) <= 90, given
+    done = subprocess.run(
+        [sys.executable, "-m", "speckit.cli", "grade", str(submissions), "--out", str(out), "--rubric", str(rubric)],
+        capture_output=True, text=True, cwd=str(REPO_ROOT), env={**os.environ, "TMPDIR": str(scratch)}, timeout=900, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    log = (out / "grading.log").read_text(encoding="utf-8")
+    seconds = float(re.search(r"graded sleeper: .* in ([0-9.]+) s", log).group(1))
+    assert seconds <= 90 + 30, log  # the budget, and the start and end of its runs (three runs of 60 s before)
     assert "used up its time" in (out / "feedback" / "sleeper.md").read_text(encoding="utf-8")
     assert not list(scratch.rglob("speckit-sandbox-*")), "a run left its folder behind"
 
