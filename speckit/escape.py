@@ -11,8 +11,11 @@ import re
 import string
 import unicodedata
 
-_MARKDOWN_SPECIAL = set(string.punctuation) - {"&", "<", ">"}
-"""ASCII punctuation: CommonMark lets a backslash make each of them literal."""
+_MARKDOWN_SPECIAL = set("\\`*_[]()!|~#")
+"""The ASCII punctuation that makes inline markup anywhere in a line (emphasis, code, links,
+images, table cells, strikethrough), escaped with a backslash as CommonMark allows."""
+_LINE_START = set(string.punctuation) - {"&", "<", ">"}
+"""At the start of the text any punctuation is escaped (a list, a heading, a quote or a rule there)."""
 
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
@@ -43,8 +46,12 @@ def terminal(text: str) -> str:
 def markdown(text: str) -> str:
     """``text`` as literal inline Markdown: no markup, link, HTML, table cell break or new line."""
     out = []
-    for c in str(text):
-        if c in "\n\r\t":
+    text = str(text)
+    ordinal = re.match(r"\d+[.)]", text)  # "1." or "1)" would start an ordered list
+    for i, c in enumerate(text):
+        if (i == 0 and c in _LINE_START) or (ordinal and i == ordinal.end() - 1):
+            out.append("\\" + c)
+        elif c in "\n\r\t":
             out.append(" ")
         elif _invisible(c):
             out.append("\\" + terminal(c))

@@ -48,6 +48,9 @@ def test_markdown_escaping_leaves_no_markup():
     html = rendered(f"- {markdown(PAYLOAD)}\n\nNote: {markdown(EVIL_MEMBER)}.\n\n**Total: 1 of 4 points.**\n")
     assert_inert_html(html)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # shown, as text
+    starts = rendered("\n".join(f"- {markdown(text)}" for text in ("- nested", "# heading", "> quote", "1. ordered", "---", "`code`")))
+    assert starts.count("<li>") == 6 and starts.count("<ul>") == 1
+    assert not any(tag in starts for tag in ("<h1", "<blockquote", "<ol", "<hr", "<code"))
 
 
 @pytest.fixture(scope="module")
