@@ -183,6 +183,12 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     grade.add_argument("--replace", action="store_true", help="when --out holds an earlier run, move it aside (to DIR.previous) instead of refusing")
     grade.add_argument("--rubric", default=None, metavar="FILE", help="the rubric (TOML; default: the kit's rubric of the specification)")
+    grade.add_argument(
+        "--unconfined",
+        action="store_true",
+        help="grade even where student code can only run as your own user (no bubblewrap, not root): it may then read "
+        "and write your files, see your environment and use the network; one job at a time",
+    )
     _spec_option(grade)
     grade.set_defaults(run=_grade)
 
@@ -378,15 +384,16 @@ def _zoo(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
+    from .escape import terminal
     from .grading import GradeError, grade
     from .rubric import RubricError
 
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")
     try:
-        grade(args.submissions, args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, replace=args.replace)
+        grade(args.submissions, args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, replace=args.replace, unconfined=args.unconfined)
     except (GradeError, RubricError) as e:
-        print(f"speckit: {e}", file=sys.stderr)
+        print(f"speckit: {terminal(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK
 

@@ -13,6 +13,7 @@ instead of importing it into the test process (see :mod:`speckit.sandbox`); with
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import shutil
 import tempfile
@@ -87,6 +88,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="FILE",
         help="JSON settings of the sandbox (limits, user, folders to hide); implies --sandbox",
+    )
+    group.addoption(
+        "--hidden-tests",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="tests hidden from the student (a rubric's ``hidden`` patterns): in the sandbox they run after "
+        "the others, in a fresh operation server of their own",
     )
     group.addoption(
         "--profile",
@@ -205,13 +214,41 @@ def _stop_at_unrunnable(inner_test):
     return run_example
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def is_hidden(node_id: str, patterns: list[str]) -> bool:
+    """Whether a test is one of the hidden ones: its id, or its module's file name, matches a pattern
+    (as :meth:`speckit.rubric.Rubric.is_hidden` reads them)."""
+    module = node_id.split("::", 1)[0].rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatchcase(node_id, p) or fnmatch.fnmatchcase(module, p) for p in patterns)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    hidden = config.getoption("--hidden-tests", default=[])
+    if hidden and sandbox_config(config) is not None:
+        # Hidden tests last, so nothing a hidden test showed the implementation can reach a
+        # visible test's message: the server is replaced before the first of them.
+        items[:] = [i for i in items if not is_hidden(i.nodeid, hidden)] + [i for i in items if is_hidden(i.nodeid, hidden)]
+        for item in items:
+            if is_hidden(item.nodeid, hidden):
+                item.stash[_FIRST_HIDDEN] = True
+                break
     # Hypothesis documents ``test.hypothesis.inner_test`` as the place to wrap what runs each example.
     for item in items:
         handle = getattr(getattr(item, "obj", None), "hypothesis", None)
         inner = getattr(handle, "inner_test", None)
         if inner is not None and not getattr(inner, "_speckit_stops_at_unrunnable", False):
             handle.inner_test = _stop_at_unrunnable(inner)
+
+
+_FIRST_HIDDEN = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before the first hidden test (its fixtures included), each sandboxed implementation gets a
+    fresh operation server: new process, scratch space and folders."""
+    if item.stash.get(_FIRST_HIDDEN, False):
+        for implementation in _sandboxed():
+            implementation.fresh_server()
 
 
 @pytest.hookimpl(wrapper=True)

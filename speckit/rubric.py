@@ -71,6 +71,13 @@ class Limits(core.Limits):
     """Files in a submission (zip members or folder entries) at most."""
     max_megabytes: float = 20.0
     """Uncompressed size of a submission's Python files at most."""
+    submission_seconds: float = 0.0
+    """Time all the runs of one submission may take together (as submitted, again, and its
+    hybrids); 0 for twice ``run_seconds``. A submission that used it up is not graded again."""
+
+    def budget(self) -> float:
+        """Seconds all the runs of one submission may take together."""
+        return self.submission_seconds if self.submission_seconds > 0 else 2 * self.run_seconds
 
 
 NOT_IN_RUBRIC = frozenset({"call_seconds"})

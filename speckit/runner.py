@@ -109,12 +109,15 @@ def run_suite(
     bytecode_cache: Path | None = None,
     own_temporary_folder: bool = False,
     cpus: frozenset[int] | None = None,
+    temporary_folder: Path | None = None,
 ) -> SuiteRun:
     """Run the suite of ``spec_name`` (or the given test files or node ids) against ``implementation``.
 
     ``progress``, if given, is called about five times a second while the suite runs
     with the tests done, the tests collected and the latest test's id. ``cpus``, if
     given, are the processors the run (and every process it starts) may use.
+    ``temporary_folder``, if given, is the run's ``TMPDIR`` (the caller removes it, whatever
+    became of the run: a run stopped at ``timeout`` cannot clean up after itself).
     """
     if _stopping.is_set():
         raise Interrupted()
@@ -142,6 +145,8 @@ def run_suite(
         if own_temporary_folder:
             (Path(scratch) / "tmp").mkdir()
             environment["TMPDIR"] = str(Path(scratch) / "tmp")
+        if temporary_folder is not None:
+            environment["TMPDIR"] = str(temporary_folder)
         with open(Path(scratch) / "output", "w+", encoding="utf-8", errors="replace") as output:
             returncode = _run(command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)), cpus)
             if returncode is None:

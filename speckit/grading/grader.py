@@ -34,7 +34,7 @@ from ..registry import kit
 from ..rubric import Rubric, TypeRubric, sandbox_settings
 from ..runner import SuiteRun, run_suite
 from ..skeleton import reference_copy
-from .intake import GradeError, Unreadable, copy_folder, extract_zip, find_package, own, publish, syntax_errors
+from .intake import GradeError, Unreadable, check_modules, copy_folder, extract_zip, find_package, install_bytecode, own, publish
 from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
 from .reports import Cleaner
 from .scoring import failed_run, score_type, summary
@@ -181,6 +181,12 @@ class Grader:
             raise GradeError(str(e)) from None
         return self.isolation
 
+    def one_job_at_a_time(self) -> None:
+        """Grade one submission at a time (unconfined, two jobs' servers could reach each other)."""
+        self.jobs = 1
+        self._free = [0]
+        self.cpus = _processors(1)
+
     # -- grading -----------------------------------------------------------------------------
 
     def grade_all(self, submissions: list[Submission], graded: Callable[[int, int, StudentGrade], None] | None = None) -> list[StudentGrade]:
@@ -238,7 +244,11 @@ class Grader:
         own(stage, 0o750, gid)
         package = stage / "package"
         publish(found, package, gid)
-        errors = syntax_errors(package, self.spec)
+        # Compiled once, in a confined process of its own: the grader never compiles student
+        # code, and neither does any server (each restart would): they load this bytecode.
+        checked = check_modules(package, self.spec, seconds=limits.import_seconds, memory_mb=limits.memory_mb, uid=gid)
+        errors = checked.errors
+        install_bytecode(package, checked.bytecode, set(checked.bytecode), gid)
         present = [t for t in self.spec.types if not t.supplied and (package / f"{t.module}.py").is_file()]
         if present and len(errors) == len(present):
             listed = "; ".join(f"{name} {error}" for name, error in sorted(errors.items()))
@@ -247,13 +257,14 @@ class Grader:
         if found != raw:
             notes += (f"graded the package in {found.relative_to(raw).as_posix()}/",)
 
-        submitted = self._run(package, self.graded, slot)
+        budget = Budget(self.rubric.limits.budget())
+        submitted = self._run(package, self.graded, slot, budget)
         fallbacks = []
-        if submitted.crash:
+        if submitted.crash and budget.left() > 0:
             # A run can fail for the machine's sake (a start or an import past its time on a
             # loaded machine): before grading every type as a hybrid, which a correct package
             # whose modules use each other's internals can lose points in, the run is tried again.
-            again = self._run(package, self.graded, slot)
+            again = self._run(package, self.graded, slot, budget)
             if not again.crash:
                 fallbacks.append(f"the first run of the package as submitted failed ({clean(submitted.crash)}); it was run again")
             submitted = again
@@ -269,42 +280,59 @@ class Grader:
             else:
                 grade = score_type(entry, self.rubric, self.spec, records, GradedAs.SUBMITTED, clean)
             lost = grade.score < points(entry.points)
-            if submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost):
-                grade = self._hybrid(entry, grade, found, stage, gid, slot, clean)
+            if (submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost)) and budget.left() <= 0:
+                grade = attrs.evolve(grade, note=_join(grade.note, f"not graded again: {budget.spent()}"))
+                if budget.spent() not in notes:
+                    notes += (budget.spent(),)
+            elif submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost):
+                grade = self._hybrid(entry, grade, found, stage, gid, slot, clean, budget, checked.bytecode)
                 if grade.graded_as is GradedAs.HYBRID and not submitted.crash:
                     fallbacks.append(f"{entry.name} graded as a hybrid")
             types.append(grade)
         return StudentGrade(submission.name, tuple(types), notes=notes, fallbacks=tuple(fallbacks))
 
-    def _run(self, package: Path, entries: list[TypeRubric], slot: int) -> SuiteRun:
-        return run_suite(
-            self.rubric.spec,
-            package,
-            tests=self.files_for(entries),
-            timeout=self.rubric.limits.run_seconds,
-            extra=(f"--sandbox-config={self.sandbox_files[slot]}",),
-            # The suite and the kit are compiled (assertions rewritten) once for the whole run,
-            # not once per submission. Student code is never compiled here: it runs in the server.
-            bytecode_cache=self.private / "pycache",
-            cpus=self.cpus[slot],
-        )
+    def _run(self, package: Path, entries: list[TypeRubric], slot: int, budget: "Budget") -> SuiteRun:
+        """One run of the suite, within what is left of the submission's ``budget``; its scratch
+        (the servers' folders) is removed after it, even when it was stopped."""
+        timeout = max(1.0, round(min(self.rubric.limits.run_seconds, budget.left())))
+        scratch = Path(tempfile.mkdtemp(prefix=f"run-{slot}-", dir=self.shared))
+        os.chmod(scratch, 0o711)  # the server's user enters its folder in it
+        started = time.monotonic()
+        try:
+            return run_suite(
+                self.rubric.spec,
+                package,
+                tests=self.files_for(entries),
+                timeout=timeout,
+                extra=(f"--sandbox-config={self.sandbox_files[slot]}", *(f"--hidden-tests={p}" for p in self.rubric.hidden)),
+                # The suite and the kit are compiled (assertions rewritten) once for the whole run,
+                # not once per submission. Student code is never compiled here: it runs in the server.
+                bytecode_cache=self.private / "pycache",
+                cpus=self.cpus[slot],
+                temporary_folder=scratch,
+            )
+        finally:
+            budget.use(time.monotonic() - started)
+            shutil.rmtree(scratch, ignore_errors=True)
 
-    def _hybrid(self, entry: TypeRubric, submitted: TypeGrade, found: Path, stage: Path, gid, slot: int, clean: Cleaner) -> TypeGrade:
-        """Grade ``entry`` in a copy of the reference holding the student's module (and helpers)."""
+    def _hybrid(self, entry: TypeRubric, submitted: TypeGrade, found: Path, stage: Path, gid, slot: int, clean: Cleaner, budget: "Budget", bytecode: dict[str, bytes]) -> TypeGrade:
+        """Grade ``entry`` in a copy of the reference holding the student's module (and helpers,
+        with their ``bytecode``, compiled once)."""
         module = found / f"{entry.module}.py"
         if not module.is_file():
             return attrs.evolve(submitted, note=_join(submitted.note, f"the submission has no {entry.module}.py"))
         contract = {t.module for t in self.spec.types}
         hybrid_source = stage / f"hybrid-src-{entry.module}"
         reference_copy(self.rubric.spec, hybrid_source)  # shaped as a student's package: supplied modules re-export the kit's
-        for helper in found.glob("*.py"):
-            if helper.stem not in contract and helper.name != "__init__.py":
-                shutil.copy2(helper, hybrid_source / helper.name)
+        helpers = {h.name for h in found.glob("*.py") if h.stem not in contract and h.name != "__init__.py"}
+        for helper in helpers:
+            shutil.copy2(found / helper, hybrid_source / helper)
         shutil.copy2(module, hybrid_source / module.name)
         package = stage / f"hybrid-{entry.module}"
         publish(hybrid_source, package, gid)
         shutil.rmtree(hybrid_source, ignore_errors=True)
-        run = self._run(package, [entry], slot)
+        install_bytecode(package, bytecode, {module.name, *helpers}, gid)
+        run = self._run(package, [entry], slot, budget)
         if run.crash:
             hybrid = failed_run(entry, submitted if submitted.tests else None, clean(f"the suite could not run: {run.crash}"))
             hybrid = attrs.evolve(hybrid, graded_as=GradedAs.HYBRID)
@@ -318,6 +346,24 @@ class Grader:
             other = summary("as submitted", submitted) if submitted.tests else ""
             return attrs.evolve(hybrid, other=other, note=_join(hybrid.note, submitted.note if not submitted.tests else ""))
         return attrs.evolve(submitted, other=summary("with the reference's other modules", hybrid))
+
+
+class Budget:
+    """The time all the runs of one submission may still take (processor and wall clock: a run's
+    processes cannot use more processor time than the wall-clock time it was given)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.used = 0.0
+
+    def use(self, seconds: float) -> None:
+        self.used += seconds
+
+    def left(self) -> float:
+        return max(0.0, self.seconds - self.used)
+
+    def spent(self) -> str:
+        return f"the submission used up its time ({self.seconds:g} s for all its runs)"
 
 
 def _processors(jobs: int) -> list[frozenset[int] | None]:

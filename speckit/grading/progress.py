@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
+from ..escape import terminal
 from .records import StudentGrade
 
 
@@ -22,8 +23,8 @@ class Progress:
         filled = width * done // max(1, total)
         bar = "#" * filled + "." * (width - filled)
         elapsed = time.monotonic() - self.started
-        status = f"{grade.total}/{grade.max_score}" + (f" ({grade.reason[:60]})" if grade.reason else "")
-        line = f"[{bar}] {done}/{total} {grade.name}: {status} in {grade.seconds:.1f} s, {elapsed:.0f} s so far"
+        status = f"{grade.total}/{grade.max_score}" + (f" ({terminal(grade.reason[:60])})" if grade.reason else "")
+        line = f"[{bar}] {done}/{total} {terminal(grade.name)}: {status} in {grade.seconds:.1f} s, {elapsed:.0f} s so far"
         if self.tty:
             self.stream.write("\r\x1b[K" + line + ("\n" if done == total else ""))
         else:

@@ -20,6 +20,7 @@ from typing import Iterable
 from xml.etree import ElementTree as ET
 
 from ..core import Outcome
+from ..escape import code, csv_cell, markdown
 from ..rubric import Rubric, TypeRubric
 from .records import ZERO, GradedAs, StudentGrade
 
@@ -45,8 +46,11 @@ class Cleaner:
         return text[:20000]
 
 
-def write_outputs(out: Path, grades: list[StudentGrade], graded: list[TypeRubric], rubric: Rubric, skipped: list[str], warning: str = "") -> None:
-    """Write the grade files into ``out`` (a folder holding no earlier run)."""
+def write_outputs(
+    out: Path, grades: list[StudentGrade], graded: list[TypeRubric], rubric: Rubric, skipped: list[str], warning: str = "", sandbox: str = ""
+) -> None:
+    """Write the grade files into ``out`` (a folder holding no earlier run); ``sandbox``: the
+    confinement student code ran under (:class:`speckit.sandbox.Isolation`'s mechanism)."""
     out.mkdir(parents=True, exist_ok=True)
     for name in RESULTS[1:]:
         (out / name).mkdir(exist_ok=True)
@@ -55,8 +59,8 @@ def write_outputs(out: Path, grades: list[StudentGrade], graded: list[TypeRubric
         write_file(out / "feedback" / f"{grade.name}.md", feedback(grade, rubric, skipped, warning))
         target = out / "results" / grade.name
         target.mkdir(exist_ok=True)
-        write_file(target / "results.json", gradescope(grade, rubric, warning))
-        write_file(out / "junit" / f"{grade.name}.xml", junit(grade, warning))
+        write_file(target / "results.json", gradescope(grade, rubric, warning, sandbox))
+        write_file(out / "junit" / f"{grade.name}.xml", junit(grade, warning, sandbox))
 
 
 def write_file(path: Path, text: str) -> None:
@@ -78,12 +82,11 @@ def gradebook(grades: list[StudentGrade], graded: list[TypeRubric], warning: str
     """``grades.csv``: a row per student, its safe name beside the submission's own, a column per type."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "submission", *[e.name for e in graded], "total", "max", "note"])
+    writer.writerow([csv_cell(c) for c in ["student", "submission", *[e.name for e in graded], "total", "max", "note"]])
     for grade in grades:
         by_type = {t.name: t for t in grade.types}
-        writer.writerow(
-            [grade.name, grade.original or grade.name, *[by_type[e.name].score for e in graded], grade.total, grade.max_score, _join(grade.reason, warning)]
-        )
+        row = [grade.name, grade.original or grade.name, *[by_type[e.name].score for e in graded], grade.total, grade.max_score, _join(grade.reason, warning)]
+        writer.writerow([csv_cell(cell) for cell in row])
     return buffer.getvalue()
 
 
@@ -106,41 +109,43 @@ HOW = {
 
 
 def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: str = "") -> str:
-    """The student's Markdown report: scores, then every visible failure; hidden tests as counts only."""
-    out = [f"# {rubric.title}: feedback for {grade.name}", ""]
+    """The student's Markdown report: scores, then every visible failure; hidden tests as counts only.
+
+    Every text from a run or a submission is escaped (:func:`speckit.escape.markdown`) or fenced."""
+    out = [f"# {markdown(rubric.title)}: feedback for {markdown(grade.name)}", ""]
     if warning:
-        out += [f"> {warning}", ""]
+        out += [f"> {markdown(warning)}", ""]
     out += [f"**Total: {grade.total} of {grade.max_score} points.**", ""]
     if grade.reason:
-        out += [f"Your submission could not be graded: {grade.reason}.", ""]
+        out += [f"Your submission could not be graded: {markdown(grade.reason)}.", ""]
     for note in (*grade.notes, *skipped):
-        out.append(f"- {note}")
+        out.append(f"- {markdown(note)}")
     if grade.notes or skipped:
         out.append("")
     out += ["| Type | Points | Out of | Tests passed | Graded |", "|---|---:|---:|---:|---|"]
     for t in grade.types:
-        out.append(f"| {t.name} | {t.score} | {t.max_score} | {t.passed} of {len(t.counted)} | {HOW[t.graded_as]} |")
+        out.append(f"| {markdown(t.name)} | {t.score} | {t.max_score} | {t.passed} of {len(t.counted)} | {HOW[t.graded_as]} |")
     out.append("")
     if grade.reason:
         return "\n".join(out) + "\n"
     for t in grade.types:
-        out += [f"## {t.name}: {t.score} of {t.max_score}", ""]
+        out += [f"## {markdown(t.name)}: {t.score} of {t.max_score}", ""]
         if t.graded_as is GradedAs.HYBRID:
             out.append(
                 "Graded in a copy of the reference implementation holding your module for this type, "
                 "because it earned more that way: faults in your other types cost this one nothing."
             )
         if t.other:
-            out.append(f"For comparison, {t.other}.")
+            out.append(f"For comparison, {markdown(t.other)}.")
         if t.note:
-            out.append(f"Note: {t.note}.")
+            out.append(f"Note: {markdown(t.note)}.")
         if t.graded_as is GradedAs.HYBRID or t.other or t.note:
             out.append("")
         if t.operations:
             out += ["| Operation | Points | Out of | Tests passed |", "|---|---:|---:|---:|"]
             for op in t.operations:
                 gate = " (signature wrong: no points)" if op.gated else ""
-                out.append(f"| {op.qualname.split('.', 1)[1]}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |")
+                out.append(f"| {markdown(op.qualname.split('.', 1)[1])}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |")
             out.append("")
         hidden = [x for x in t.tests if x.hidden and x.record.counted]
         if hidden:
@@ -152,14 +157,18 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
             if test in unwritten:
                 continue
             worth = "a structure test: it gates, it carries no points" if test.record.structural else f"{test.max_score} points"
-            out += [f"### failed: `{test.record.name}`", ""]
-            out.append(f"Checks: {', '.join(test.covers)} ({worth})")
+            out += [f"### failed: {code(test.record.name)}", ""]
+            out.append(f"Checks: {markdown(', '.join(test.covers))} ({worth})")
             out += ["", _fence(_clip(test.message)), ""]
         if unwritten:
             # Operations not written yet are one line, not a section per test: real failures stay visible.
             missing = sorted({op for x in unwritten for op in x.covers})
-            out += [f"Not written yet (missing or not implemented), {len(unwritten)} test{'s' if len(unwritten) != 1 else ''}: {', '.join(missing)}.", ""]
+            out += [f"Not written yet (missing or not implemented), {len(unwritten)} test{'s' if len(unwritten) != 1 else ''}: {markdown(', '.join(missing))}.", ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+PLAIN = "text"
+"""Gradescope's format for text shown as it is (no Markdown, no HTML)."""
 
 
 def _number(value: Decimal) -> float:
@@ -167,10 +176,12 @@ def _number(value: Decimal) -> float:
     return float(value)
 
 
-def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "") -> str:
+def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "", sandbox: str = "") -> str:
     """Gradescope's ``results.json``: the score, and one entry per test and type.
 
-    The entries' scores add up to the score, and their maximums to the maximum.
+    The entries' scores add up to the score, and their maximums to the maximum. Every
+    output and name is declared plain text (``output_format``), so Gradescope renders none
+    of a submission's text as Markdown or HTML.
     """
     tests = []
     for t in grade.types:
@@ -183,6 +194,7 @@ def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "") -> str:
                 "max_score": _number(test.max_score),
                 "status": "passed" if test.outcome in (Outcome.PASSED, Outcome.SKIPPED) else "failed",
                 "output": test.message if test.outcome is not Outcome.PASSED else "",
+                "output_format": PLAIN,
                 "visibility": visibility,
                 "tags": sorted(test.covers) + (["hybrid"] if t.graded_as is GradedAs.HYBRID else []) + (["structure"] if test.record.structural else []),
             }
@@ -197,6 +209,7 @@ def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "") -> str:
                     "max_score": _number(rest),
                     "status": "passed" if earned >= rest else "failed",
                     "output": t.note or grade.reason,
+                    "output_format": PLAIN,
                     "visibility": "visible",
                 }
             )
@@ -208,10 +221,15 @@ def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "") -> str:
     result = {
         "score": _number(grade.total),
         "output": "\n".join(summary),
+        "output_format": PLAIN,
+        "test_output_format": PLAIN,
+        "test_name_format": PLAIN,
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+    if sandbox:
+        result["extra_data"] = {"sandbox": sandbox}
     return json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
@@ -223,11 +241,15 @@ def _x(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
-def junit(grade: StudentGrade, warning: str = "") -> str:
+def junit(grade: StudentGrade, warning: str = "", sandbox: str = "") -> str:
     """JUnit XML: a test suite per type, a test case per test (hidden ones included: this file is the instructor's)."""
     root = ET.Element("testsuites", name=f"speckit grade: {grade.name}")
-    if warning:
-        ET.SubElement(ET.SubElement(root, "properties"), "property", name="warning", value=_x(warning))
+    if warning or sandbox:
+        properties = ET.SubElement(root, "properties")
+        if sandbox:
+            ET.SubElement(properties, "property", name="sandbox", value=_x(sandbox))
+        if warning:
+            ET.SubElement(properties, "property", name="warning", value=_x(warning))
     total = failures = skipped = 0
     for t in grade.types:
         suite = ET.SubElement(root, "testsuite", name=t.name)

@@ -12,6 +12,8 @@ from typing import TextIO
 import attrs
 
 from .. import rubric as rubric_module
+from ..escape import terminal
+from ..sandbox.isolation import EXPOSED, INSTALL, RESOURCE_LIMITS
 from .grader import Grader
 from .classrecord import run_facts
 from .classreport import REPORT, write_class_report
@@ -69,7 +71,8 @@ class GradingLog:
         self.file = open(path, "w", encoding="utf-8")
 
     def write(self, text: str) -> None:
-        self.file.write(text.rstrip("\n") + "\n")
+        """One line: control characters (a newline, an escape sequence) in it are written as escapes."""
+        self.file.write(terminal(text.rstrip("\n")) + "\n")
         self.file.flush()
 
     def graded(self, done: int, total: int, grade: StudentGrade) -> None:
@@ -94,11 +97,15 @@ def grade(
     spec_name: str | None = None,
     stream: TextIO | None = None,
     replace: bool = False,
+    unconfined: bool = False,
 ) -> list[StudentGrade]:
     """Grade every submission in ``submissions`` and write the grade files and the log to ``out``.
 
     ``out`` must be new or empty, or hold an earlier run and ``replace`` be given: the
     earlier run is then moved aside (``DIR.previous``), never deleted.
+
+    Where student code could run only as the grader's own user (no bubblewrap, not root),
+    grading is refused unless ``unconfined`` is given; then it runs one job at a time.
     """
     stream = stream if stream is not None else sys.stderr
     chosen = rubric_module.load(rubric, spec_name)
@@ -107,6 +114,13 @@ def grade(
     aside = check_output(folder, target, replace)
     with Grader(chosen, out=target, submissions=folder, jobs=jobs) as grader:
         isolation = grader.check_sandbox()
+        if isolation.mechanism == RESOURCE_LIMITS:
+            if not unconfined:
+                raise GradeError(
+                    f"student code would run unconfined, as your own user: {EXPOSED[RESOURCE_LIMITS]}. "
+                    f"Install bubblewrap (`{INSTALL}`) or grade as root; to grade anyway, give --unconfined"
+                )
+            grader.one_job_at_a_time()
         warning = isolation.warning or ""
         if aside is not None:
             target.rename(aside)
@@ -124,7 +138,7 @@ def grade(
             if warning:
                 print(f"speckit grade: {warning}", file=stream)
             for note in skipped_entries + grader.skipped:
-                print(f"speckit grade: {note}", file=stream)
+                print(f"speckit grade: {terminal(note)}", file=stream)
                 log.write(f"note: {note}")
             progress = Progress(stream, len(found))
 
@@ -133,7 +147,7 @@ def grade(
                 progress(done, total, grade)
 
             grades = grader.grade_all(found, graded)
-            write_outputs(target, grades, grader.graded, chosen, grader.skipped, warning)
+            write_outputs(target, grades, grader.graded, chosen, grader.skipped, warning, isolation.mechanism)
         finally:
             log.close()
     write_class_report(target, grades, run_facts(chosen, grader.isolation, grader.confinement, warning))

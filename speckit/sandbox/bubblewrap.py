@@ -4,8 +4,8 @@ The server sees a fresh root holding only: the system's programs and libraries (
 and the ``/lib`` links) and the Python installation, read-only; the kit's files that the
 server imports (:func:`kit_files`: its own modules, the specification data, the
 specification's declared supplied modules and what they import), read-only; the student's
-package, read-only, as ``/submission``; a private ``/proc`` of its own PID namespace, a minimal ``/dev`` and a
-small private ``/tmp``, holding at ``/tmp/speckit-folders`` (:data:`FOLDERS`) the one host
+package, read-only, as ``/submission``; a private ``/proc`` of its own PID namespace, a minimal, read-only
+``/dev`` with a small ``/dev/shm`` and a small private ``/tmp``, holding at ``/tmp/speckit-folders`` (:data:`FOLDERS`) the one host
 folder it may write, bind-mounted read-write: the folders ``impl.working_folder()`` makes
 for it and the test process (a per-server folder under the grader's own scratch). It has no network (only its own loopback), its own IPC and UTS
 namespaces, an unprivileged uid (when the grader is root), and dies with the grader.
@@ -155,7 +155,10 @@ def command(
         elif os.path.isdir(link):
             args += ["--ro-bind", link, link]
     args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    # bwrap's /dev is a tmpfs sized at half the machine's memory, outside every limit: /dev/shm
+    # gets one of the scratch size and /dev itself is made read-only (its devices still work).
     args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--perms", "1777", "--size", str(scratch_mb * 2**20), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     args += ["--perms", "1777", "--size", str(scratch_mb * 2**20), "--tmpfs", "/tmp"]
     args += ["--perms", "0700", "--dir", work]
     if folders is not None:  # the folders impl.working_folder() makes, shared with the test process

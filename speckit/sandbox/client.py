@@ -170,7 +170,8 @@ class SandboxedImplementation(Implementation):
         except ServerDied as e:
             code = self.server.exit_code
             if e.index != IMPORTING:
-                message = f"the operation server did not start ({e.reason}); see {self.server.run_dir / 'server-errors.txt'}"
+                said = self.server.errors()  # its folder is removed with it: the reason goes in the message
+                message = f"the operation server did not start ({e.reason})" + (f"; it said: {said}" if said else "")
             elif e.hung:
                 message = f"the package took more than {self.config.import_seconds:g} s to import"
             elif code is not None and code >= 0:
@@ -242,6 +243,16 @@ class SandboxedImplementation(Implementation):
         self.released.clear()
         self._constants.clear()
         self._fields.clear()
+
+    def fresh_server(self) -> None:
+        """Replace the server by a new one of its own (new process, scratch space and folders):
+        the values of the old one are gone, as after a restart, and it does not count as one."""
+        self._pending.clear()
+        self._lost("replaced by a fresh server")
+        self.server.close()
+        self.server = Server(self.path, self.spec.name, self.config)
+        self._start(first=False)
+        self._down = False
 
     def close(self) -> None:
         self._pending.clear()

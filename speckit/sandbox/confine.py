@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 from ..paths import REPO_ROOT
-from .isolation import BUBBLEWRAP
+from .isolation import ANOTHER_USER, BUBBLEWRAP
 
 
 _libc = None
@@ -29,6 +29,10 @@ def libc():
 CLONE_NEWNS = 0x00020000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
 PR_SET_NO_NEW_PRIVS = 38
+
+SCRATCH = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock")
+"""The machine's world-writable folders: each covered by a fresh tmpfs of the server's own
+(a link among them, ``/var/lock`` to ``/run/lock`` say, is covered through its target)."""
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
@@ -93,9 +97,9 @@ def _isolate(package: str, kit: list[str], hide: list[str], scratch_mb: int) -> 
             if ancestor and not os.stat(ancestor).st_mode & 0o001:
                 masks.setdefault(ancestor, (0o711, "64k"))
                 break
-    scratch = [d for d in ("/tmp", "/var/tmp", "/dev/shm") if os.path.isdir(d) and not os.path.islink(d)]
-    for folder in scratch:
-        masks[os.path.realpath(folder)] = (0o1777, f"{scratch_mb}m")
+    for folder in SCRATCH:
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            masks[os.path.realpath(folder)] = (0o1777, f"{scratch_mb}m")
     done: list[str] = []
     for folder in sorted(masks, key=lambda f: f.count("/")):
         mode, size = masks[folder]
@@ -126,6 +130,8 @@ def confine(config: dict, uid: int | None, gid: int | None, work: str, package: 
     notes = []
     if mechanism == BUBBLEWRAP:
         notes.append("bubblewrap: only its allow-list of files, no network, its own PID, IPC and UTS namespaces")
+    elif uid is not None and mechanism == ANOTHER_USER:
+        notes.append("no mount namespace (none can be made here)")
     elif uid is not None and settings.get("namespace", True):
         try:
             _isolate(package, kit, list(settings.get("hide", ())), int(settings["scratch_mb"]))

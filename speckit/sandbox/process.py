@@ -223,14 +223,9 @@ class Server:
         )
         if uid is None:
             return argv, {}
-        sources = [*bubblewrap.python_roots(), *self.kit_files(), str(self.package)]
-        folders = bubblewrap.unreachable_ancestors(sources)
-        if not folders:
-            return argv, {"user": uid, "group": gid, "extra_groups": []}
-        masks = {folder: [s for s in sources if s.startswith(folder + "/")] for folder in folders}
-        launch = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.launch import main; main()"
-        request = json.dumps({"uid": uid, "gid": gid, "masks": masks, "argv": argv})
-        return [sys.executable, "-c", launch, request], {}
+        from .launch import as_user
+
+        return as_user(argv, uid, gid, [*bubblewrap.python_roots(), *self.kit_files(), str(self.package)])
 
     def kit_files(self) -> tuple[str, ...]:
         """The kit's files the server reads: as the settings give them, else worked out (once per process)."""
@@ -395,6 +390,16 @@ class Server:
             self.progress.close()
             self.progress = None
 
+    def errors(self, limit: int = 2000) -> str:
+        """The end of what the server (or bwrap, or the launcher) wrote to its standard error."""
+        try:
+            with open(self.run_dir / "server-errors.txt", "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - limit))
+                return f.read().decode(errors="replace").strip()
+        except OSError:
+            return ""
+
     def close(self) -> None:
         self.kill()
         import shutil
@@ -433,6 +438,7 @@ def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | N
             raise SandboxError(f"the operation server cannot load the reference: {bounded_text(reply['error'])}")
         return bounded_text(reply.get("isolation", ""))
     except ServerDied as e:
-        raise SandboxError(f"the operation server does not start: {e.reason}; see {server.run_dir}") from None
+        said = server.errors()
+        raise SandboxError(f"the operation server does not start: {e.reason}" + (f"; it said: {said}" if said else "; it said nothing")) from None
     finally:
         server.close()

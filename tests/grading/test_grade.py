@@ -21,7 +21,7 @@ from speckit import rubric as rubric_module
 from speckit.cli import main
 from speckit.core import Outcome
 from speckit.grading import GradedAs, StudentGrade, TestGrade, TestRecord, TypeGrade, grade
-from speckit.grading.intake import Unreadable, copy_folder, discover, extract_zip, find_package, syntax_errors
+from speckit.grading.intake import Unreadable, copy_folder, discover, extract_zip, find_package, suffixed, syntax_errors
 from speckit.grading.reports import Cleaner, feedback, gradescope, junit
 from speckit.grading.scoring import apportion, score_type
 from speckit import registry
@@ -46,15 +46,16 @@ def test_discover_names_folders_and_zips_uniquely(tmp_path):
     (tmp_path / "notes.txt").write_text("x")
     (tmp_path / "link").symlink_to(tmp_path / "alice")
     found, skipped = discover(tmp_path)
-    # A name that is already safe is kept; the others get theirs after, readable (café stays café).
-    assert sorted((s.name, s.original) for s in found) == [
+    # A name no other entry maps to is kept, readable (café stays café); names that collide
+    # all get a suffix of their own, so none takes another's id.
+    assert sorted((s.name, s.original) for s in found) == sorted([
         ("Bob_Smith", "Bob Smith"),
-        ("a_b", "a_b"),
-        ("a_b-2", "a b"),
-        ("alice", "alice"),
-        ("alice-2", "alice.zip"),
+        (suffixed("a_b", "a b"), "a b"),
+        (suffixed("a_b", "a_b"), "a_b"),
+        (suffixed("alice", "alice"), "alice"),
+        (suffixed("alice", "alice.zip"), "alice.zip"),
         ("café", "café"),
-    ]
+    ])
     assert all(s.source.name == s.original for s in found)
     assert any("notes.txt" in s for s in skipped) and any("link" in s for s in skipped)
 
@@ -94,7 +95,7 @@ def test_zip_extraction_refuses_traversal_absolute_paths_and_symlinks(tmp_path):
 
 
 def test_zip_bombs_and_crowds_are_refused(tmp_path):
-    bomb = _zip(tmp_path / "bomb.zip", {f"pkg/m{i}.py": b"#" * 900_000 for i in range(3)})
+    bomb = _zip(tmp_path / "bomb.zip", {f"pkg/m{i}.py": b"#" * 250_000 for i in range(5)})
     with pytest.raises(Unreadable, match="more than 1 MB"):
         extract_zip(bomb, tmp_path / "a", LIMITS)
     crowd = _zip(tmp_path / "crowd.zip", {f"pkg/m{i}.py": b"" for i in range(60)})
@@ -358,7 +359,8 @@ def test_gradescope_results_follow_the_autograder_format_and_add_up(twice):
     grades, first, _ = twice
     for name, student in grades.items():
         data = json.loads((first / "results" / name / "results.json").read_text(), parse_float=Decimal)
-        assert set(data) == {"score", "output", "visibility", "stdout_visibility", "tests"}
+        assert set(data) == {"score", "output", "output_format", "test_output_format", "test_name_format", "visibility", "stdout_visibility", "tests", "extra_data"}
+        assert data["extra_data"]["sandbox"] in ("bubblewrap", "mount namespace", "another user", "resource limits")
         assert data["score"] == student.total
         assert data["tests"], name
         for test in data["tests"]:
@@ -591,7 +593,7 @@ def test_the_gradebook_keeps_each_submissions_own_name(tmp_path):
         (submissions / name).mkdir(parents=True)
     grade(submissions, tmp_path / "out", jobs=1, rubric=None, spec_name="connect4", stream=io.StringIO())
     rows = _gradebook(tmp_path / "out")
-    assert {name: row["submission"] for name, row in rows.items()} == {"a_b": "a_b", "a_b-2": "a b", "café": "café"}
+    assert {name: row["submission"] for name, row in rows.items()} == {suffixed("a_b", "a_b"): "a_b", suffixed("a_b", "a b"): "a b", "café": "café"}
     assert (tmp_path / "out" / "feedback" / "café.md").is_file()
 
 
@@ -641,11 +643,11 @@ def test_a_run_that_fails_once_is_run_again_before_any_hybrid(tmp_path, monkeypa
 
     real, calls = Grader._run, []
 
-    def flaky(self, package, entries, slot):
+    def flaky(self, package, entries, slot, budget):
         calls.append(package.name)
         if len(calls) == 1:
             return SuiteRun((), {}, 3, crash="the package took more than 10 s to import")
-        return real(self, package, entries, slot)
+        return real(self, package, entries, slot, budget)
 
     monkeypatch.setattr(Grader, "_run", flaky)
     submissions = tmp_path / "submissions"
