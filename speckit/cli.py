@@ -167,7 +167,7 @@ def _parser() -> argparse.ArgumentParser:
         help="grade a folder of student submissions (folders or .zip files) against a rubric, safely",
         description=(
             "Grade every submission in SUBMISSIONS (each a folder or a .zip file holding a package that "
-            "follows the contract, possibly one level down) against a rubric. Student code runs in a "
+            "follows the contract, possibly in a folder below) against a rubric. Student code runs in a "
             "confined operation server, never in the grader. Writes grades.csv, feedback/<student>.md, "
             "results/<student>/results.json (Gradescope) and junit/<student>.xml to the output folder."
         ),
