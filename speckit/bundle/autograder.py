@@ -51,27 +51,37 @@ def grade_submission(root: Path, spec: str, rubric: Path | None) -> dict:
     submission = root / "submission"
     if not submission.is_dir() or not any(submission.iterdir()):
         return failed_result("Nothing was submitted: upload your package's .py files (or a .zip of its folder).")
+    try:
+        archive = submitted_zip(submission)
+    except Ambiguous as e:
+        return failed_result(str(e))
+    return grade_folder(archive or submission, spec, rubric, read_results)
+
+
+def read_results(grades: Path) -> dict:
+    """The one student's Gradescope ``results.json`` in the output folder ``grades`` of ``speckit grade``."""
+    return json.loads((grades / "results" / STUDENT / "results.json").read_text(encoding="utf-8"))
+
+
+def grade_folder(submission: Path, spec: str, rubric: Path | None, read) -> dict:
+    """Grade ``submission`` (a folder, or a .zip file) by ``speckit grade`` as the one student of a
+    class; what ``read`` makes of the output folder, or a failed result naming the problem."""
     with tempfile.TemporaryDirectory(prefix="speckit-autograder-") as scratch:
         folder, out = Path(scratch) / "submissions", Path(scratch) / "grades"
         folder.mkdir()
-        try:
-            archive = submitted_zip(submission)
-        except Ambiguous as e:
-            return failed_result(str(e))
-        if archive is not None:
-            shutil.copy2(archive, folder / f"{STUDENT}.zip")  # the grader extracts it safely
+        if submission.is_file():
+            shutil.copy2(submission, folder / f"{STUDENT}.zip")  # the grader extracts it safely
         else:
-            shutil.copytree(submission, folder / STUDENT)
+            shutil.copytree(submission, folder / STUDENT, ignore=shutil.ignore_patterns(".*"))
         command = [sys.executable, "-m", "speckit.cli", "grade", str(folder), "--out", str(out), "--spec", spec, "--jobs", "1"]
         if rubric is not None:
             command += ["--rubric", str(rubric)]
         done = subprocess.run(command, capture_output=True, text=True)
         print(done.stderr, end="", file=sys.stderr)
-        found = sorted(out.glob("results/*/results.json"))
-        if done.returncode != 0 or len(found) != 1:
+        if done.returncode != 0 or not (out / "results" / STUDENT / "results.json").is_file():
             last = (done.stderr.strip().splitlines() or ["no message"])[-1]
             return failed_result(f"The autograder could not grade this submission ({last}). Please tell your instructor.")
-        return json.loads(found[0].read_text(encoding="utf-8"))
+        return read(out)
 
 
 def main(argv: list[str] | None = None) -> int:
