@@ -43,6 +43,9 @@ class Kit:
 
     @property
     def reference_dir(self) -> Path:
+        """The reference's folder; a KeyError in a kit that carries none (a student bundle)."""
+        if not self.reference:
+            raise KeyError(f"{self.spec}: this kit carries no reference implementation (a student bundle)")
         return REPO_ROOT.joinpath(*self.reference.split("."))
 
     @property

@@ -3,10 +3,11 @@
 The workflow installs the student bundle (its wheel travels in the repository, under
 ``.speckit/``, with the rubric) and grades the student's package as ``speckit grade``
 and the Gradescope autograder do (:mod:`.classroom_grade`: the grading profile, partial
-credit per test, no cascades between types), then reports the points of each type
-through GitHub Classroom's ``classroom-resources/autograding-grading-reporter``. A
-repository hides nothing from its student, so the starter carries no hidden test and
-its README says that the Classroom grade counts the visible tests only.
+credit per test), then reports the points of each type through GitHub Classroom's
+``classroom-resources/autograding-grading-reporter``. A repository hides nothing from
+its student, so the starter carries no hidden test and no reference: its grade counts
+the visible tests only and has no hybrid to keep a fault in one type from costing
+another, as its README tells students.
 """
 
 from __future__ import annotations
@@ -78,15 +79,16 @@ time you save; `speckit check --help` lists the rest.
 ## Your grade
 
 Every push grades `{package}/` on GitHub (the Actions tab) as your instructor's
-`speckit grade` does: each type's points are shared among its operations, an operation
-earns the share of its tests that pass, and a type is not marked down for a fault in
-another type. The types and their points:
+`speckit grade` does: each type's points are shared among its operations, and an
+operation earns the share of its tests that pass. The types and their points:
 
 {points}
 
-This repository carries no hidden test (a repository can hide nothing from you), so
-the grade here counts the tests you can run yourself. If your instructor also grades
-with hidden tests (on Gradescope, say), that grade may be lower than this one.
+A repository can hide nothing from you, so two things differ from your instructor's
+grading: this one counts only the tests you can run yourself (no hidden test), and,
+having no reference implementation, it grades each type with your own other types, so
+a fault in one type can also cost points in the types that use it. A package that
+passes every test gets full marks here and there alike.
 """
 
 

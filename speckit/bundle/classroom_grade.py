@@ -2,15 +2,16 @@
 
 ``python -m speckit.bundle.classroom_grade --spec S --rubric R PACKAGE`` grades the
 package folder of the student's repository with ``speckit grade`` (the grading profile,
-partial credit per test, the rubric's rule against cascades between types), exactly as
-the Gradescope autograder grades a submission (:mod:`.autograder`), and prints
+partial credit per test) as the Gradescope autograder grades a submission
+(:mod:`.autograder`), and prints
 ``result=...`` for ``$GITHUB_OUTPUT``: the result in the shape GitHub Classroom's
 ``autograding-grading-reporter`` reads (base64 of JSON, one test per graded type, each
 scored with the points the type earned). The student's feedback goes to the log.
 
-The one difference from Gradescope: the student wheel in the starter carries no hidden
-test (a repository hides nothing from its student), so the Classroom grade counts the
-visible tests only.
+What differs from Gradescope: the student wheel in the starter carries no hidden test
+and no reference (a repository hides nothing from its student), so the Classroom grade
+counts the visible tests only, and every type is graded as submitted, without the
+hybrids that keep a fault in one type from costing another.
 """
 
 from __future__ import annotations
