@@ -378,3 +378,18 @@ def test_every_supplied_module_compiles_and_imports_only_what_the_handout_ships(
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         if t.supplied:
             assert imported - {None} == {kit(spec_name).supplied_module(t.module)} <= declared
+
+
+def test_a_kit_without_a_reference_still_writes_the_supplied_modules_and_has_no_reference_folder():
+    """The student bundle blanks ``reference``: the skeleton does not need it, and nothing may
+    mistake the kit's root for the reference's folder."""
+    import attrs
+
+    from speckit.registry import Kit
+
+    bundled = Kit("connect4", attrs.evolve(kit("connect4").declaration, reference=""))
+    assert bundled.supplied_module("display") == "adt.display"
+    with pytest.raises(KeyError, match="carries no reference"):
+        bundled.reference_dir
+    with pytest.raises(KeyError, match="exactly one module called grid"):
+        bundled.supplied_module("grid")
