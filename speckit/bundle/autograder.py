@@ -35,7 +35,7 @@ def submitted_zip(submission: Path) -> Path | None:
     A submission with several such zips is refused: which one to grade is not clear."""
     if any(path.suffix == ".py" for path in submission.rglob("*") if path.is_file()):
         return None
-    zips = sorted(path for path in submission.rglob("*") if path.is_file() and path.suffix.lower() == ".zip")
+    zips = sorted(path for path in submission.rglob("*") if path.suffix.lower() == ".zip" and path.is_file() and not path.is_symlink())
     if len(zips) > 1:
         names = ", ".join(path.relative_to(submission).as_posix() for path in zips)
         raise Ambiguous(f"The submission holds several .zip files and no .py file ({names}): upload one .zip of your package, or its .py files.")
