@@ -171,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
         help="grade a folder of student submissions (folders or .zip files) against a rubric, safely; 'grade report DIR' rebuilds a run's class report",
         description=(
             "Grade every submission in SUBMISSIONS (each a folder or a .zip file holding a package that "
-            "follows the contract, possibly one level down) against a rubric. Student code runs in a "
+            "follows the contract, possibly in a folder below) against a rubric. Student code runs in a "
             "confined operation server, never in the grader. Writes grades.csv, feedback/<student>.md, "
             "results/<student>/results.json (Gradescope), junit/<student>.xml, records/<student>.json and the "
             "class report, report.html, to the output folder. 'speckit grade report DIR' builds the class report "

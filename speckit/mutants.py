@@ -457,10 +457,15 @@ def configure_parser(parser) -> None:
 
 def command(args) -> int:
     """Run ``speckit mutants``: exit 0 when every type meets its target and no survivor is unreviewed."""
+    import importlib.util
     import sys
     import threading
     import time
 
+    if not kit(args.spec).reference:
+        raise UserError("this kit carries no reference to mutate (a student bundle): mutation analysis is for the kit's maintainers; students check their package with `speckit check`")
+    if not args.report and importlib.util.find_spec("cosmic_ray") is None:
+        raise UserError("mutation analysis needs Cosmic Ray, which is not installed: pip install -e '.[dev]' in the kit's checkout")
     review = load_review(args.spec)
     if not args.report:
         mutants = generate(args.spec, args.module)

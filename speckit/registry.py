@@ -29,8 +29,23 @@ class Kit:
         """The reference implementation, as an importable package name."""
         return self.declaration.reference
 
+    def supplied_module(self, module: str) -> str:
+        """The import name of the kit's module for the supplied type whose module is ``module``
+        (``display`` gives ``adt.display``): the one ``[kit] supplied`` declares with that last
+        part. A student bundle ships it under that name, without the reference around it."""
+        found = [name for name in self.declaration.supplied if name.rpartition(".")[2] == module]
+        if len(found) != 1:
+            raise KeyError(
+                f"{self.spec}: [kit] supplied must name exactly one module called {module} for its supplied type,"
+                f" not {found or 'none'}"
+            )
+        return found[0]
+
     @property
     def reference_dir(self) -> Path:
+        """The reference's folder; a KeyError in a kit that carries none (a student bundle)."""
+        if not self.reference:
+            raise KeyError(f"{self.spec}: this kit carries no reference implementation (a student bundle)")
         return REPO_ROOT.joinpath(*self.reference.split("."))
 
     @property

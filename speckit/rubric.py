@@ -136,7 +136,10 @@ def load(path: str | Path | None = None, spec_name: str | None = None) -> Rubric
         spec_name = spec_name or main_spec()
         path = default_path(spec_name)
         if not path.is_file():
-            raise RubricError(f"the kit has no rubric for {spec_name!r}; give one with --rubric")
+            raise RubricError(
+                f"the kit has no rubric for {spec_name!r}: grading is the instructor's work (give the rubric with --rubric);"
+                " to see how your own package does, run `speckit check`"
+            )
     path = Path(path)
     try:
         with path.open("rb") as f:

@@ -15,7 +15,8 @@ their other names bound to them) and, for a type with neither operations nor cla
 enumeration such as ``color_type``), one constant per component, whose value is the
 student's to change.
 Types the kit supplies (``supplied = true``) are written as modules re-exporting the
-kit's own, from the specification's reference package (:func:`speckit.registry.kit`).
+kit's own module, under the import name ``[kit] supplied`` declares
+(:meth:`speckit.registry.Kit.supplied_module`), which a student bundle ships without the reference.
 """
 
 from __future__ import annotations
@@ -93,10 +94,10 @@ def fill_skeleton(spec: Specification, dest: Path, force: bool = False) -> Skele
 
 def skeleton_files(spec: Specification, package: str) -> dict[str, str]:
     """The skeleton's files (name in the package folder, then text), in the order they are written."""
-    reference = kit(spec.name).reference
+    declared = kit(spec.name)
     files = {"__init__.py": package_source(spec, package)}
     for t in spec.types:
-        files[f"{t.module}.py"] = supplied_source(t, reference) if t.supplied else module_source(spec, t)
+        files[f"{t.module}.py"] = supplied_source(t, declared.supplied_module(t.module)) if t.supplied else module_source(spec, t)
     return files
 
 
@@ -120,9 +121,8 @@ def package_source(spec: Specification, package: str) -> str:
     return _docstring(lines, "") + "\n"
 
 
-def supplied_source(t: TypeSpec, reference: str) -> str:
-    """A supplied type's module: it re-exports the kit's implementation from package ``reference``."""
-    kit_module = f"{reference}.{t.module}"
+def supplied_source(t: TypeSpec, kit_module: str) -> str:
+    """A supplied type's module: it re-exports the kit's module ``kit_module`` (``adt.display``)."""
     names = [t.class_name] if t.class_name else list(dict.fromkeys(op.name for op in t.operations))
     doc = _docstring([f"{t.name}: supplied by the kit, so this module re-exports {kit_module}.", "", *_fill(t.purpose),
                       "", "Do not implement it yourself: the conformance suite uses the kit's own."], "")
@@ -144,7 +144,7 @@ def reference_copy(spec_name: str, destination: Path) -> Path:
     shutil.copytree(reference.reference_dir, destination, ignore=shutil.ignore_patterns("__pycache__"))
     for t in spec_data.load(spec_name).types:
         if t.supplied and (destination / f"{t.module}.py").is_file():
-            (destination / f"{t.module}.py").write_text(supplied_source(t, reference.reference), encoding="utf-8")
+            (destination / f"{t.module}.py").write_text(supplied_source(t, reference.supplied_module(t.module)), encoding="utf-8")
     return destination
 
 

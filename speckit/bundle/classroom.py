@@ -1,14 +1,17 @@
 """A GitHub Classroom starter repository: the skeleton, a README for students and an autograding workflow.
 
 The workflow installs the student bundle (its wheel travels in the repository, under
-``.speckit/``) and runs ``speckit check --type T`` once per graded type, each worth the
-rubric's points for that type, through GitHub Classroom's own autograding actions
-(``classroom-resources/autograding-command-grader`` and ``-grading-reporter``).
+``.speckit/``, with the rubric) and grades the student's package as ``speckit grade``
+and the Gradescope autograder do (:mod:`.classroom_grade`: the grading profile, partial
+credit per test), then reports the points of each type through GitHub Classroom's
+``classroom-resources/autograding-grading-reporter``. A repository hides nothing from
+its student, so the starter carries no hidden test and no reference: its grade counts
+the visible tests only and has no hybrid to keep a fault in one type from costing
+another, as its README tells students.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,6 +23,9 @@ from ..skeleton import write_skeleton
 from . import student
 from .source import refuse_existing
 
+RUBRIC = ".speckit/rubric.toml"
+"""Where the starter holds the rubric its workflow grades with."""
+
 WORKFLOW = """\
 name: Autograding
 on: [push, repository_dispatch]
@@ -29,33 +35,27 @@ permissions:
   contents: read
 jobs:
   autograding:
+    name: Autograding Tests  # the check run the reporter gives GitHub Classroom the points on
     runs-on: ubuntu-latest
-    timeout-minutes: 30
+    timeout-minutes: 60
     steps:
       - uses: actions/checkout@v4
       - uses: actions/setup-python@v5
         with:
           python-version: "3.11"
-      - name: Install the specification's kit
-        run: python -m pip install .speckit/*.whl
-{steps}
+      - name: Install the sandbox and the specification's kit
+        run: |
+          sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap > /dev/null
+          python -m pip install .speckit/*.whl
+      - name: Grade {package}
+        id: speckit
+        run: python -m speckit.bundle.classroom_grade --spec {spec} --rubric {rubric} {package} >> "$GITHUB_OUTPUT"
       - name: Autograding reporter
         uses: classroom-resources/autograding-grading-reporter@v1
         env:
-{env}
+          SPECKIT_RESULTS: "${{{{steps.speckit.outputs.result}}}}"
         with:
-          runners: {runners}
-"""
-
-STEP = """\
-      - name: {name}
-        id: {id}
-        uses: classroom-resources/autograding-command-grader@v1
-        with:
-          test-name: {name}
-          command: speckit check --spec {spec} --type {name} {package}
-          timeout: 10
-          max-score: {points}
+          runners: speckit
 """
 
 README = """\
@@ -63,8 +63,10 @@ README = """\
 
 Implement the specification in the package folder `{package}/`: every module and
 operation is already there, each body raising `NotImplementedError` until you write it.
-The specification, with every operation's documented behaviour and the errata, is in
-the docs that came with this assignment.
+Modules marked as supplied by the kit are complete: do not change them. The
+specification, with every operation's documented behaviour, is in the documents your
+instructor handed out with this assignment, and each operation's docstring in
+`{package}/` repeats what it must do.
 
 ## Check your work
 
@@ -72,29 +74,45 @@ the docs that came with this assignment.
     .venv/bin/speckit check --spec {spec} {package}
 
 `speckit check --type {first} {package}` checks one type; `--watch` checks again each
-time you save. Every push runs the same checks on GitHub (the Actions tab), one per
-type, each worth its points:
+time you save; `speckit check --help` lists the rest.
+
+## Your grade
+
+Every push grades `{package}/` on GitHub (the Actions tab) as your instructor's
+`speckit grade` does: each type's points are shared among its operations, and an
+operation earns the share of its tests that pass. The types and their points:
 
 {points}
+
+A repository can hide nothing from you, so two things differ from your instructor's
+grading: this one counts only the tests you can run yourself (no hidden test), and,
+having no reference implementation, it grades each type with your own other types, so
+a fault in one type can also cost points in the types that use it. A package that
+passes every test gets full marks here and there alike.
 """
 
 
-def build(spec_name: str, out: Path) -> Path:
-    """Write the starter repository of ``spec_name`` into the new folder ``out``; returns ``out``."""
+def build(spec_name: str, out: Path, wheel: Path | None = None) -> Path:
+    """Write the starter repository of ``spec_name`` into the new folder ``out``; returns ``out``.
+
+    ``wheel`` is the specification's student wheel when one is already built (default: build it).
+    """
     out = Path(out)
     refuse_existing(out, "an existing folder")
     specification = spec_data.load(spec_name)
     rubric = rubric_module.load(None, spec_name)
     package = spec_name
     with tempfile.TemporaryDirectory(prefix="speckit-classroom-") as scratch:
-        built = student.build(spec_name, Path(scratch) / "bundle", docs=False)
+        if wheel is None:
+            wheel = student.build(spec_name, Path(scratch) / "bundle", docs=False).wheel
         out.mkdir(parents=True)
         (out / ".speckit").mkdir()
-        shutil.copy2(built.wheel, out / ".speckit" / built.wheel.name)
+        shutil.copy2(wheel, out / ".speckit" / Path(wheel).name)
+    shutil.copy2(registry.kit(spec_name).rubric_path, out / RUBRIC)
     write_skeleton(specification, out / package)
     graded = [t for t in rubric.types if t.points > 0]
     (out / ".github" / "workflows").mkdir(parents=True)
-    (out / ".github" / "workflows" / "classroom.yml").write_text(workflow(spec_name, package, graded), encoding="utf-8")
+    (out / ".github" / "workflows" / "classroom.yml").write_text(workflow(spec_name, package), encoding="utf-8")
     (out / "README.md").write_text(
         README.format(
             title=specification.title,
@@ -109,14 +127,6 @@ def build(spec_name: str, out: Path) -> Path:
     return out
 
 
-def workflow(spec_name: str, package: str, types: list) -> str:
-    """The GitHub Actions workflow: one command grader per type, then the reporter."""
-    ids = [re.sub(r"[^a-z0-9]+", "-", t.name.lower()).strip("-") for t in types]
-    steps = "".join(STEP.format(name=t.name, id=i, spec=spec_name, package=package, points=_points(t.points)) for t, i in zip(types, ids))
-    env = "\n".join(f"          {i.upper().replace('-', '_')}_RESULTS: \"${{{{steps.{i}.outputs.result}}}}\"" for i in ids)
-    return WORKFLOW.format(steps=steps.rstrip("\n"), env=env, runners=",".join(ids))
-
-
-def _points(points: float) -> int:
-    """GitHub Classroom's max-score is a whole number of points."""
-    return round(points)
+def workflow(spec_name: str, package: str) -> str:
+    """The GitHub Actions workflow: install the kit, grade the package, report the points of each type."""
+    return WORKFLOW.format(spec=spec_name, package=package, rubric=RUBRIC)

@@ -1,7 +1,7 @@
 """A Gradescope autograder: a zip in Gradescope's documented layout.
 
 The zip's root holds ``setup.sh`` (run once when Gradescope builds the autograder's
-image: it installs Python, bubblewrap and the kit), ``run_autograder`` (run for each
+image: it installs Python and bubblewrap when missing, and the kit without its dev extra), ``run_autograder`` (run for each
 submission: it grades ``/autograder/submission`` into
 ``/autograder/results/results.json``), the rubric, and the kit itself, hidden tests
 included: Gradescope never shows an autograder's files to students.
@@ -20,22 +20,30 @@ from .source import copy_kit, refuse_existing
 SETUP = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder (Ubuntu base image).
+# It installs only what grading needs: the kit and its dependencies, not its dev extra.
+# AUTOGRADER_ROOT (default /autograder) is for testing.
 set -euo pipefail
-apt-get update -qq
-apt-get install -y -qq bubblewrap python3 python3-venv python3-pip > /dev/null
-python=""
-for candidate in python3.13 python3.12 python3.11 python3; do
-    if command -v "$candidate" > /dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
-        python="$candidate"; break
-    fi
-done
+root="${AUTOGRADER_ROOT:-/autograder}"
+find_python() {
+    for candidate in python3.13 python3.12 python3.11 python3; do
+        if command -v "$candidate" > /dev/null && "$candidate" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2> /dev/null; then
+            echo "$candidate"; return
+        fi
+    done
+}
+python="$(find_python)"
+if [ -z "$python" ] || ! command -v bwrap > /dev/null; then
+    apt-get update -qq
+    apt-get install -y -qq bubblewrap python3 python3-venv python3-pip > /dev/null
+    python="$(find_python)"
+fi
 if [ -z "$python" ]; then
     apt-get install -y -qq python3.11 python3.11-venv > /dev/null
     python=python3.11
 fi
-"$python" -m venv /autograder/venv
+"$python" -m venv "$root/venv"
 # The kit alone: grading needs no extra (the docs' tools, the class report's charts).
-/autograder/venv/bin/pip install -q -e "/autograder/source/kit"
+"$root/venv/bin/pip" install -q -e "$root/source/kit"
 """
 
 RUN = """\

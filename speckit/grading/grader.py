@@ -9,6 +9,8 @@ lost points is graded again in a *hybrid* package, a copy of the reference shape
 student's package (its supplied modules re-export the kit's) holding the student's module
 for that type (and the student's helper modules), and the better result counts. A package that cannot be run as a whole (an import that raises, ends the
 process or takes too long) is graded type by type this way in every mode, with the reason.
+A kit without a reference (a student bundle, as a Classroom starter grades with) has no
+hybrid to offer: every type is graded as submitted.
 """
 
 from __future__ import annotations
@@ -271,7 +273,7 @@ class Grader:
         records = tuple(TestRecord.from_report(r) for r in submitted.tests)
         if submitted.crash:
             reason = clean(submitted.crash)
-            notes += (f"the package as submitted could not be run ({reason}): each type was graded in a copy of the reference holding its module",)
+            notes += (f"the package as submitted could not be run ({reason})" + (": each type was graded in a copy of the reference holding its module" if self.kit.reference else ""),)
             fallbacks.append(f"the package could not be run as submitted ({reason}): every type graded as a hybrid")
         types = []
         for entry in self.graded:
@@ -280,11 +282,12 @@ class Grader:
             else:
                 grade = score_type(entry, self.rubric, self.spec, records, GradedAs.SUBMITTED, clean)
             lost = grade.score < points(entry.points)
-            if (submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost)) and budget.left() <= 0:
+            regrade = self.kit.reference and (submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost))
+            if regrade and budget.left() <= 0:
                 grade = attrs.evolve(grade, note=_join(grade.note, f"not graded again: {budget.spent()}"))
                 if budget.spent() not in notes:
                     notes += (budget.spent(),)
-            elif submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost):
+            elif regrade:
                 grade = self._hybrid(entry, grade, found, stage, gid, slot, clean, budget, checked.bytecode)
                 if grade.graded_as is GradedAs.HYBRID and not submitted.crash:
                     fallbacks.append(f"{entry.name} graded as a hybrid")

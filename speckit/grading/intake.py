@@ -251,18 +251,23 @@ def copy_folder(folder: Path, destination: Path, limits) -> list[str]:
 
 
 def find_package(root: Path, specification) -> Path | None:
-    """The folder (``root`` or below, up to two levels) holding the most of the contract's modules."""
+    """The folder (``root`` or below, as deep as a submission may go) holding the most of the
+    contract's modules, the shallowest of those; None when none holds any. Two such folders
+    equally deep are ambiguous: an Unreadable naming them, since grading either could be wrong."""
     wanted = {f"{t.module}.py" for t in specification.types if not t.supplied}
-    best: tuple | None = None
+    found: dict[tuple[int, int], list[Path]] = {}
     for folder in [root, *sorted(p for p in root.rglob("*") if p.is_dir())]:
         depth = len(folder.relative_to(root).parts)
-        if depth > 2:
-            continue
         score = len(wanted & {p.name for p in folder.glob("*.py")})
-        key = (-score, depth, str(folder))
-        if score and (best is None or key < best[0]):
-            best = (key, folder)
-    return best[1] if best else None
+        if score and depth < MAX_DEPTH:
+            found.setdefault((-score, depth), []).append(folder)
+    if not found:
+        return None
+    best = found[min(found)]
+    if len(best) > 1:
+        names = ", ".join(f"{folder.relative_to(root).as_posix()}/" for folder in best)
+        raise Unreadable(f"several folders hold the package's modules ({names}): submit only one copy of your package")
+    return best[0]
 
 
 CHECKER = r"""

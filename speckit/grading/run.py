@@ -13,6 +13,7 @@ import attrs
 
 from .. import rubric as rubric_module
 from ..escape import terminal
+from ..registry import kit
 from ..sandbox.isolation import EXPOSED, INSTALL, RESOURCE_LIMITS
 from .grader import Grader
 from .classrecord import run_facts
@@ -112,6 +113,12 @@ def grade(
     folder, target = Path(submissions), Path(out)
     found, skipped_entries = discover(folder, exclude=(target,))
     aside = check_output(folder, target, replace)
+    if not kit(chosen.spec).reference and chosen.mode != "submitted":
+        print(
+            "speckit grade: this kit carries no reference implementation (a student bundle): every type is graded as submitted,"
+            " without the hybrids that keep a fault in one type from costing points in another",
+            file=stream,
+        )
     with Grader(chosen, out=target, submissions=folder, jobs=jobs) as grader:
         isolation = grader.check_sandbox()
         if isolation.mechanism == RESOURCE_LIMITS:

@@ -427,10 +427,25 @@ def describe_exit(code: int | None, config: SandboxConfig) -> str:
 
 
 def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | None = None) -> str:
-    """Start a server on a package (default: the reference) and say how it is confined; SandboxError if it cannot be."""
+    """Start a server on a package (default: the reference, or the skeleton in a kit without
+    one, a student bundle) and say how it is confined; SandboxError if it cannot be."""
     from ..registry import kit, main_spec
 
     spec_name = spec_name or main_spec()
+    if package is None and not kit(spec_name).reference:
+        import tempfile
+
+        import spec as spec_data
+
+        from ..skeleton import write_skeleton
+
+        with tempfile.TemporaryDirectory(prefix="speckit-probe-") as scratch:
+            os.chmod(scratch, 0o755)  # the server's unprivileged user reads the skeleton
+            folder = Path(scratch) / "skeleton"
+            write_skeleton(spec_data.load(spec_name), folder)
+            for path in [folder, *folder.iterdir()]:
+                os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            return probe(config, folder, spec_name)
     server = Server((package or kit(spec_name).reference_dir).resolve(), spec_name, config)
     try:
         reply = server.start()

@@ -59,7 +59,7 @@ def test_the_zip_has_gradescopes_layout(autograder):
     assert "kit/speckit/cli.py" in modes and "kit/pyproject.toml" in modes
     assert not any("__pycache__" in name or name.startswith("kit/.venv") for name in modes)
     setup = (root / "source" / "setup.sh").read_text()
-    assert "bubblewrap" in setup and "/autograder/source/kit" in setup
+    assert "bubblewrap" in setup and '"$root/source/kit"' in setup and 'root="${AUTOGRADER_ROOT:-/autograder}"' in setup
     assert 'kit"' in setup and "kit[" not in setup, "the autograder installs the kit without extras (no docs tools, no matplotlib)"
 
 
@@ -74,6 +74,20 @@ def test_an_existing_file_is_never_replaced(tmp_path):
 def test_an_empty_submission_gets_zero_with_the_reason(autograder):
     result = run_autograder(autograder[1], None)
     assert result["score"] == 0 and "Nothing was submitted" in result["output"]
+    assert result["output_format"] == "text" and isinstance(result["execution_time"], int)
+
+
+def test_a_zip_left_unextracted_is_the_submission_and_two_are_refused(tmp_path):
+    from speckit.bundle.autograder import Ambiguous, submitted_zip
+
+    (tmp_path / "mine.zip").write_bytes(b"PK")
+    assert submitted_zip(tmp_path) == tmp_path / "mine.zip"
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "older.zip").write_bytes(b"PK")
+    with pytest.raises(Ambiguous, match=r"several \.zip files .*mine\.zip, old/older\.zip"):
+        submitted_zip(tmp_path)
+    (tmp_path / "index.py").write_text("")
+    assert submitted_zip(tmp_path) is None, "the .py files are the submission; a zip beside them is not"
 
 
 @pytest.mark.slow
@@ -89,6 +103,12 @@ def test_correct_partial_and_broken_submissions(autograder, tmp_path):
     graded = run_autograder(root, partial)
     assert 0 < graded["score"] < 100
     assert any(t["status"] == "failed" for t in graded["tests"])
+
+    zipped = tmp_path / "zipped"
+    zipped.mkdir()
+    shutil.make_archive(str(zipped / "connect4"), "zip", tmp_path / "partial" / "..", "partial")
+    graded_zip = run_autograder(root, zipped)
+    assert graded_zip["score"] == graded["score"], "a zip left unextracted is graded as its files would be"
 
     broken = tmp_path / "broken"
     shutil.copytree(REPO_ROOT / "adt", broken, ignore=shutil.ignore_patterns("__pycache__"))

@@ -119,10 +119,17 @@ def test_folder_copy_follows_no_symlinks(tmp_path):
     assert any("grid.py" in n for n in notes)
 
 
-def test_the_package_is_found_one_or_two_levels_down(tmp_path):
+def test_the_package_is_found_in_a_folder_below_and_two_copies_are_not_guessed_between(tmp_path):
     nested = reference_copy(tmp_path / "bob" / "work" / "connect4")
     (tmp_path / "bob" / "setup.py").write_text("")
     assert find_package(tmp_path / "bob", CONNECT4) == nested
+    deep = reference_copy(tmp_path / "erin" / "Downloads" / "a1" / "src" / "connect4")
+    (deep.parent / "old").mkdir()
+    (deep.parent / "old" / "index.py").write_text("")  # fewer of the modules: not a rival
+    assert find_package(tmp_path / "erin", CONNECT4) == deep
+    reference_copy(tmp_path / "erin" / "Downloads" / "a1" / "src" / "copy")
+    with pytest.raises(Unreadable, match=r"several folders .*src/connect4/, Downloads/a1/src/copy/"):
+        find_package(tmp_path / "erin", CONNECT4)
     flat = reference_copy(tmp_path / "carol")
     assert find_package(flat, CONNECT4) == flat
     (tmp_path / "dave").mkdir()

@@ -17,7 +17,7 @@ import spec
 from speckit import impl as impl_loader
 from speckit.cli import main
 from speckit.registry import kit
-from speckit.skeleton import SkeletonError, constants, write_skeleton
+from speckit.skeleton import SkeletonError, constants, skeleton_files, write_skeleton
 
 SPEC = spec.load("connect4")
 PACKAGE = "speckit_skeleton_under_test"
@@ -361,3 +361,35 @@ def test_check_reports_the_fresh_freecell_skeleton_as_not_implemented_not_as_imp
     assert "could not be imported" not in out and " ! " not in out, out
     to_write = [op for t in FREECELL.types if not t.supplied for op in t.documented]
     assert f"{len(to_write)} operations to implement: {len(to_write)} not implemented" in out, out
+
+
+@pytest.mark.parametrize("spec_name", spec.available())
+def test_every_supplied_module_compiles_and_imports_only_what_the_handout_ships(spec_name):
+    """The supplied modules re-export the modules ``[kit] supplied`` declares, which the student
+    bundle ships under their own names even though it blanks ``reference`` (issue 29, item 1)."""
+    import ast
+
+    specification = spec.load(spec_name)
+    files = skeleton_files(specification, "mine")
+    declared = set(kit(spec_name).declaration.supplied)
+    for t in specification.types:
+        tree = ast.parse(files[f"{t.module}.py"], f"{t.module}.py")  # a SyntaxError fails the test
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        if t.supplied:
+            assert imported - {None} == {kit(spec_name).supplied_module(t.module)} <= declared
+
+
+def test_a_kit_without_a_reference_still_writes_the_supplied_modules_and_has_no_reference_folder():
+    """The student bundle blanks ``reference``: the skeleton does not need it, and nothing may
+    mistake the kit's root for the reference's folder."""
+    import attrs
+
+    from speckit.registry import Kit
+
+    bundled = Kit("connect4", attrs.evolve(kit("connect4").declaration, reference=""))
+    assert bundled.supplied_module("display") == "adt.display"
+    with pytest.raises(KeyError, match="carries no reference"):
+        bundled.reference_dir
+    with pytest.raises(KeyError, match="exactly one module called grid"):
+        bundled.supplied_module("grid")
