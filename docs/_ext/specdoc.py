@@ -578,6 +578,9 @@ class SpecReadings(SpecDirective):
     """The register of readings: ``.. spec-readings:: connect4``, one row per reading."""
 
     def run(self):
+        name = self.arguments[0]
+        if name not in specdata.available() or not kit(name).declaration.readings:
+            return [nodes.paragraph("", "This edition of the kit carries no register of readings for it.")]
         spec = self.spec
         readings = registered_readings(self, spec.name)
         if not readings:
