@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 
 from speckit.testing import expect
 
-from .strategies import BLUE, OTHER, RED, Build, Read
+from .strategies import BLUE, OTHER, RED, Build, Read, offers
 
 
 class GridModel(NamedTuple):
@@ -137,7 +137,7 @@ class Made(NamedTuple):
 def follow(impl, path: Path) -> Made:
     """Make the value of ``path`` with the implementation's documented operations."""
     module, operation, *arguments = path.start
-    value = getattr(getattr(impl, module), operation)(*(_argument(impl, a) for a in arguments))
+    value = _start(impl, module, operation, [_argument(impl, a) for a in arguments])
     ops = getattr(impl, KINDS[path.kind])
     left, model = [], path.start_model
     for number, (step, after) in enumerate(zip(path.steps, path.models)):
@@ -174,6 +174,17 @@ def _clones(impl, kind: str) -> bool:
 
 def _argument(impl, argument):
     return follow(impl, argument).value if isinstance(argument, Path) else argument
+
+
+def _start(impl, module: str, operation: str, arguments: list):
+    """The value a path starts from. A constructor the package offers in its other form only
+    (errata E03, E04) is reached through that form, with the same model."""
+    constructor = getattr(getattr(impl, module), operation)
+    if (module, operation) == ("player", "newPlayerType") and not offers(constructor, len(arguments)):
+        return impl.player.setSymbol(constructor(), *arguments) if arguments else constructor(impl.symbol.newSymbolType())
+    if (module, operation) == ("dimension", "newDimensionType") and not arguments and not offers(constructor, 0):
+        return constructor(Build(impl).index(4))
+    return constructor(*arguments)
 
 
 def make(impl, path: Path):

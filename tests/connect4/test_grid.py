@@ -351,7 +351,7 @@ def test_default_grid_is_4_by_4_empty_with_worth_0(impl):
     where = "newGridType()"
     for (r, c), valid in {(1, 1): True, (4, 4): True, (1, 4): True, (4, 1): True, (5, 1): False, (1, 5): False, (5, 5): False}.items():
         expect_equal(ops.validMove(grid, make.location(r, c)), valid, f"validMove(newGridType(), (row {r}, column {c})): the default grid is 4 x 4")
-    expect(impl.dimension.equals(ops.getDimension(grid), impl.dimension.newDimensionType()), "getDimension(newGridType()) equals newDimensionType(), 4")
+    expect(impl.dimension.equals(ops.getDimension(grid), make.dimension(4)), "getDimension(newGridType()) equals a dimension of 4, the default")
     check_dimension(make, grid, 4, where)
     expect(impl.worth.equals(ops.getWorth(grid), impl.worth.newWorthType()), "getWorth(newGridType()) equals newWorthType(), 0")
     check_squares(make, grid, 4, {}, where)
