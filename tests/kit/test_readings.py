@@ -135,3 +135,8 @@ def test_every_reading_passes_the_whole_suite_in_process_and_in_the_sandbox(tmp_
         failures += [f"{r.key} ({'sandbox' if sandbox else 'in-process'}): {verdict(runs[r.key])}" for r in every if not passed(runs[r.key])]
     assert every, "no reading in any register"
     assert not failures, "the suite fails readings its errata accept:\n" + "\n".join(failures)
+
+
+def test_readings_refuses_jobs_below_1(capsys):
+    assert main(["readings", "--spec", "boardadt", "--jobs", "0"]) == 2
+    assert capsys.readouterr().err == "speckit: --jobs must be at least 1\n"
