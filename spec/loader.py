@@ -74,7 +74,7 @@ def load(name: str) -> Specification:
 
 def _load_kit(table: dict | None) -> KitDeclaration:
     if not table:
-        raise SpecDataError("spec.toml: no [kit] table (reference, suite, zoo, alternative, rubric)")
+        raise SpecDataError("spec.toml: no [kit] table (reference, suite, zoo, readings, alternative, rubric)")
     known = {f.name for f in attrs.fields(KitDeclaration)}
     unknown = sorted(set(table) - known)
     if unknown:
@@ -84,6 +84,7 @@ def _load_kit(table: dict | None) -> KitDeclaration:
             reference=table["reference"],
             suite=table["suite"],
             zoo=table["zoo"],
+            readings=table["readings"],
             alternative=table["alternative"],
             rubric=table["rubric"],
             supplied=tuple(table.get("supplied", ())),

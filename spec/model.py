@@ -247,6 +247,9 @@ class KitDeclaration:
     """The conformance suite's folder (``tests/connect4``)."""
     zoo: str
     """The folder of faulty variants of the reference that the suite must fail."""
+    readings: str
+    """The register of readings: the folder of variants of the reference, each taking a reading an
+    erratum accepts and the reference does not, that the suite must pass."""
     alternative: str
     """An alternative correct implementation that the suite must pass."""
     rubric: str

@@ -1,4 +1,5 @@
-"""The ``speckit`` command line: check an implementation, show coverage, write a skeleton, run the zoo, grade."""
+"""The ``speckit`` command line: check an implementation, show coverage, write a skeleton, run the zoo
+and the readings, grade."""
 
 from __future__ import annotations
 
@@ -161,6 +162,23 @@ def _parser() -> argparse.ArgumentParser:
         help="examples per property test instead of the grading profile's (does the suite still catch every variant with N?)",
     )
     zoo.set_defaults(run=_zoo)
+
+    readings = commands.add_parser(
+        "readings",
+        help="run the suite on every reading in the register and report which it passes",
+        description=(
+            "Run the whole conformance suite on every variant of the reference kept in the register of "
+            "readings: each takes a reading of the document that an erratum accepts and the reference does "
+            "not, and must pass. Say for each whether it passed, or the first test that failed it and why. "
+            "Exit status 0 when every reading passes, 1 otherwise."
+        ),
+    )
+    readings.add_argument(
+        "--spec", default=None, choices=registry.names(), help="only this specification's readings (default: every specification's)"
+    )
+    readings.add_argument("--sandbox", action="store_true", help="run each reading in the grading sandbox, as grading does")
+    readings.add_argument("--jobs", type=int, default=2, metavar="N", help="readings tested at once (default 2)")
+    readings.set_defaults(run=_readings)
 
     from .mutants import configure_parser as configure_mutants
 
@@ -381,6 +399,27 @@ def _zoo(args: argparse.Namespace) -> int:
             print(f"SURVIVED  {mutant.id}: {mutant.description}" + (f" ({run.crash})" if run.crash else ""))
     print(f"\n{len(mutants) - len(survivors)} of {len(mutants)} faulty variants caught.")
     return EXIT_OK if not survivors else EXIT_FAILED
+
+
+def _readings(args: argparse.Namespace) -> int:
+    from .readings import load_readings, passed, run_readings, verdict
+
+    if args.jobs < 1:
+        raise UserError("--jobs must be at least 1")
+    names = [args.spec] if args.spec else list(registry.names())
+    if args.spec and not kit(args.spec).declaration.readings:
+        raise UserError("this kit carries no register of readings (a student bundle)")
+    readings = [r for name in names if kit(name).declaration.readings for r in load_readings(name)]
+    with tempfile.TemporaryDirectory(prefix="speckit-readings-") as scratch:
+        runs = run_readings(readings, Path(scratch), sandbox=args.sandbox, jobs=args.jobs)
+    width = max((len(r.key) for r in readings), default=0)
+    failed = 0
+    for reading in readings:
+        failed += not passed(runs[reading.key])
+        print(f"{reading.key:<{width}}  {reading.erratum:<4}  {verdict(runs[reading.key])}")
+    mode = "in the grading sandbox" if args.sandbox else "in-process"
+    print(f"\n{len(readings) - failed} of {len(readings)} readings passed the whole suite ({mode}).")
+    return EXIT_OK if not failed else EXIT_FAILED
 
 
 def _grade(args: argparse.Namespace) -> int:

@@ -57,6 +57,11 @@ class Kit:
         return kit_path(self.declaration.zoo)
 
     @property
+    def readings_dir(self) -> Path | None:
+        """The register of readings; None when the kit carries none (a student bundle)."""
+        return kit_path(self.declaration.readings) if self.declaration.readings else None
+
+    @property
     def alternative_dir(self) -> Path:
         return kit_path(self.declaration.alternative)
 

@@ -10,7 +10,6 @@ when a test of the suite fails on it.
 
 from __future__ import annotations
 
-import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,15 +17,15 @@ import attrs
 
 import spec as spec_data
 
-from .core import UserError
+from . import patches
+from .patches import Patch, PatchError
 from .registry import kit
 from .runner import SuiteRun, resume, run_suite, stop_all
-from .skeleton import reference_copy
 from .traceability import covering_tests
 
 
-class ZooError(UserError, ValueError):
-    """A mutant's data is wrong (unknown module, patch text not found exactly once)."""
+class ZooError(PatchError):
+    """A mutant's data is wrong (unknown key or module, patch text not found exactly once)."""
 
 
 @attrs.frozen
@@ -42,27 +41,29 @@ class Mutant:
     replace: str
 
     @property
+    def patches(self) -> tuple[Patch, ...]:
+        return (Patch(self.module, self.find, self.replace),)
+
+    @property
     def broken_type(self) -> str:
         return self.breaks.split(".")[0]
+
+
+MUTANT_KEYS = ("id", "module", "breaks", "description", "find", "replace")
 
 
 def load_mutants(spec_name: str) -> list[Mutant]:
     """Every mutant of the specification's zoo, checked for well-formedness."""
     specification = spec_data.load(spec_name)
     mutants = []
-    for path in sorted(kit(spec_name).zoo_dir.glob("*.toml")):
-        with path.open("rb") as f:
-            entries = tomllib.load(f).get("mutant", [])
-        for entry in entries:
-            try:
-                mutant = Mutant(spec=spec_name, **entry)
-            except TypeError as e:
-                raise ZooError(f"{path.name}: mutant {entry.get('id', '?')}: {e}") from None
-            try:
-                specification.operation(mutant.breaks)
-            except KeyError:
-                raise ZooError(f"{path.name}: mutant {mutant.id} breaks {mutant.breaks!r}, which is not specified") from None
-            mutants.append(mutant)
+    for file_name, entry in patches.read_entries(kit(spec_name).zoo_dir, "mutant"):
+        patches.check_keys(f"{file_name}: mutant {entry.get('id', '?')}", entry, MUTANT_KEYS)
+        mutant = Mutant(spec=spec_name, **entry)
+        try:
+            specification.operation(mutant.breaks)
+        except KeyError:
+            raise ZooError(f"{file_name}: mutant {mutant.id} breaks {mutant.breaks!r}, which is not specified") from None
+        mutants.append(mutant)
     ids = [m.id for m in mutants]
     duplicated = sorted({i for i in ids if ids.count(i) > 1})
     if duplicated:
@@ -71,20 +72,8 @@ def load_mutants(spec_name: str) -> list[Mutant]:
 
 
 def materialise(mutant: Mutant, destination: Path) -> Path:
-    """Write the mutant as a package at ``destination``: the reference shaped as a student's package
-    (:func:`speckit.skeleton.reference_copy`: the supplied modules re-export the kit's), with the
-    mutant's module patched. A mutant of a supplied module (BoardADT's player) replaces the
-    re-export with the patched text of the kit's own module."""
-    source = kit(mutant.spec).reference_dir / f"{mutant.module}.py"
-    if not source.is_file():
-        raise ZooError(f"mutant {mutant.id}: the reference has no module {mutant.module}")
-    text = source.read_text(encoding="utf-8")
-    count = text.count(mutant.find)
-    if count != 1:
-        raise ZooError(f"mutant {mutant.id}: its find text occurs {count} times in {mutant.module}.py (must be once)")
-    reference_copy(mutant.spec, destination)
-    (destination / f"{mutant.module}.py").write_text(text.replace(mutant.find, mutant.replace), encoding="utf-8")
-    return destination
+    """Write the mutant as a package at ``destination`` (:func:`speckit.patches.materialise`)."""
+    return patches.materialise(mutant.spec, f"mutant {mutant.id}", mutant.patches, destination)
 
 
 def suite_files(mutant: Mutant) -> list[Path]:

@@ -8,6 +8,7 @@ Directives (the first argument is always the specification's name):
 ``spec-summary``  title, source, summary, contract, primitives and a table of types
 ``spec-type``     a type's page body: its data, an operations table, one section per operation
 ``spec-errata``   the errata register, one anchored section per erratum
+``spec-readings`` the register of readings: each reading, the erratum it realises and what it reads
 ``spec-uses``     a Graphviz diagram of which type uses which
 ``spec-toctree``  a toctree of the generated type pages, in the specification's order
 ``spec-text``     one text field of a type (``spec-text:: connect4 InputType note``)
@@ -48,6 +49,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
 import spec as specdata
+from speckit.readings import Reading, load_readings
 from speckit.registry import kit
 from speckit.traceability import counted_modules, covering_tests
 
@@ -546,9 +548,45 @@ class SpecErrata(SpecDirective):
                 ("Ruling", nodes.container("", *paragraphs(spec, e.ruling))),
                 ("Reason", nodes.container("", *paragraphs(spec, e.reason))),
                 ("The suite accepts", nodes.container("", *paragraphs(spec, e.accepts))),
+                *([("Readings", self.readings_of(spec, e))] if e.several_readings else []),
             ])
             out.append(section(anchor(spec.name, e.id), f"{e.id} · {e.title}", fields, classes=["spec-erratum"]))
         return out
+
+
+    def readings_of(self, spec: specdata.Specification, erratum: specdata.Erratum) -> nodes.Node:
+        """The readings of the register that realise the erratum, or why none can."""
+        mine = [r for r in registered_readings(self, spec.name) if r.erratum == erratum.id]
+        if erratum.no_patch and not mine:
+            return nodes.paragraph("", f"No patch of the reference can express them: {erratum.no_patch}")
+        if not mine:
+            return nodes.paragraph("", "More than one is accepted; none is in this kit's register of readings.")
+        return bullets([[nodes.literal(r.id, r.id), nodes.Text(f": {r.description}")] for r in mine])
+
+
+def registered_readings(directive: SphinxDirective, spec_name: str) -> list[Reading]:
+    """The specification's register of readings (none in a kit without one), its files noted as dependencies."""
+    folder = kit(spec_name).readings_dir
+    if folder is None:
+        return []
+    for path in sorted(folder.glob("*.toml")):
+        directive.env.note_dependency(str(path))
+    return load_readings(spec_name)
+
+
+class SpecReadings(SpecDirective):
+    """The register of readings: ``.. spec-readings:: connect4``, one row per reading."""
+
+    def run(self):
+        name = self.arguments[0]
+        if name not in specdata.available() or not kit(name).declaration.readings:
+            return [nodes.paragraph("", "This edition of the kit carries no register of readings for it.")]
+        spec = self.spec
+        readings = registered_readings(self, spec.name)
+        if not readings:
+            return [nodes.paragraph("", f"The register of readings of {spec.title} holds no reading yet.")]
+        rows = [[[nodes.literal(r.id, r.id)], [xref(spec.name, "erratum", r.erratum)], [nodes.Text(r.description)]] for r in readings]
+        return [table(["Reading", "Erratum", "What it reads"], rows, [34, 10, 56])]
 
 
 class SpecUses(SpecDirective):
@@ -722,6 +760,7 @@ def setup(app):
         "spec-summary": SpecSummary,
         "spec-type": SpecType,
         "spec-errata": SpecErrata,
+        "spec-readings": SpecReadings,
         "spec-uses": SpecUses,
         "spec-toctree": SpecToctree,
         "spec-text": SpecText,

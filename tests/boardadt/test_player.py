@@ -3,10 +3,13 @@
 The player is supplied by the kit, as the course supplied Player.TPU; these tests check
 its documented postcondition and its promises with the package's own board, so a
 board that reports itself wrongly through Get_Value or Get_Current_Color fails them.
+A player of the package's own is held to the documented postcondition only: the
+document promises no more than a non-full column (erratum B14).
 """
 
 import inspect
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +30,13 @@ def _takes_level(impl) -> bool:
     except (TypeError, ValueError):
         return False
     return any(p.name == "level" or p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+def kits_promises(impl) -> None:
+    """Skip a test of what the kit's player promises beyond the document when the package
+    supplies a player of its own (erratum B14): the document promises only a non-full column."""
+    if not _takes_level(impl):
+        pytest.skip("the package supplies a player of its own, held only to the documented postcondition (erratum B14)")
 
 
 def computer_move(impl, play: Play, board, moves, **level) -> int:
@@ -85,6 +95,7 @@ def test_computer_move_leaves_the_board_as_it_was(impl, moves):
 @covers("Player.Computer_Move", "board_type.Get_Value", "board_type.Get_Current_Color")
 @given(moves=won_games)
 def test_computer_move_takes_an_immediate_win(impl, moves):
+    kits_promises(impl)
     before = moves[:-1]
     play = Play(impl)
     board = play.new_board(before)
@@ -105,6 +116,7 @@ def test_computer_move_takes_an_immediate_win(impl, moves):
 def test_computer_move_reads_a_board_asked_before_afresh(impl, moves, data):
     """One board asked at an earlier point of its game, then played on: the player answers for
     the board as it is now (a board reached by another path than a new one)."""
+    kits_promises(impl)
     before = moves[:-1]
     earlier = data.draw(st.integers(0, len(before) - 1), label="moves played when first asked")
     play = Play(impl)
@@ -128,6 +140,7 @@ def test_computer_move_reads_a_board_asked_before_afresh(impl, moves, data):
 @covers("Player.Computer_Move", "board_type.Get_Value", "board_type.Get_Current_Color")
 @given(moves=won_games.filter(lambda moves: len(moves) >= 2))
 def test_computer_move_blocks_a_lone_immediate_threat(impl, moves):
+    kits_promises(impl)
     before = moves[:-2]
     model = Model(before)
     threats = model.winning_columns(OTHER[model.current])

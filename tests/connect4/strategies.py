@@ -14,6 +14,7 @@ n - 1 increments), always using each update's result (erratum E01).
 from __future__ import annotations
 
 import functools
+import inspect
 
 from hypothesis import strategies as st
 
@@ -21,6 +22,20 @@ import adt.display as kit_display
 
 RED, BLUE = "red", "blue"
 OTHER = {RED: BLUE, BLUE: RED}
+
+
+def offers(operation, count: int) -> bool:
+    """Whether the package's operation takes ``count`` arguments: an overloaded constructor may
+    come in one of its documented forms only (errata E03, E04). True when its signature cannot be read."""
+    try:
+        signature = inspect.signature(operation.function())
+    except Exception:  # noqa: BLE001 - a missing or unreadable operation: its calls will say what is wrong
+        return True
+    try:
+        signature.bind(*[None] * count)
+    except TypeError:
+        return False
+    return True
 
 # Models -----------------------------------------------------------------------------
 
@@ -193,7 +208,10 @@ class Build:
         return ops.setColumn(value, self.index(column))
 
     def player(self, model):
-        return self.impl.player.newPlayerType(self.symbol(model))
+        ops = self.impl.player
+        if offers(ops.newPlayerType, 1):
+            return ops.newPlayerType(self.symbol(model))
+        return ops.setSymbol(ops.newPlayerType(), self.symbol(model))  # only newPlayerType(), as described (E04)
 
     def square(self, location: tuple[int, int], symbol=None):
         return self.impl.square.newSquareType(self.location(*location), self.symbol(symbol))

@@ -31,7 +31,7 @@ def test_a_folder_name_that_is_not_utf8_gets_a_message_not_a_traceback(tmp_path,
         assert "caf\\xe9" in err and "not valid UTF-8" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("command", [["check"], ["coverage"], ["skeleton", "pkg"], ["zoo"], ["grade", "subs"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("command", [["check"], ["coverage"], ["skeleton", "pkg"], ["zoo"], ["readings"], ["grade", "subs"]], ids=lambda c: c[0])
 def test_an_unknown_option_after_a_subcommand_shows_that_subcommands_usage(command, capsys):
     with pytest.raises(SystemExit) as exit:
         main([*command, "--no-such-option"])
@@ -41,8 +41,8 @@ def test_an_unknown_option_after_a_subcommand_shows_that_subcommands_usage(comma
     assert err.startswith(f"usage: speckit {command}") and "--no-such-option" in err
 
 
-@pytest.mark.parametrize("command", ["coverage", "zoo"])
-def test_coverage_and_zoo_help_describe_the_command(command, capsys):
+@pytest.mark.parametrize("command", ["coverage", "zoo", "readings"])
+def test_coverage_zoo_and_readings_help_describe_the_command(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     out = capsys.readouterr().out
