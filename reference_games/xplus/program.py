@@ -17,7 +17,6 @@ import time
 from typing import TextIO
 
 from ..program_exit import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, closed_output
-from .hash_dictionary import HashDictionary, table_stats
 from .play import COMPUTER, COMPUTER_WINS, DRAW, HUMAN, HUMAN_WINS, Play
 
 MIN_SIZE, MAX_SIZE = 3, 26
@@ -126,11 +125,25 @@ def describe_dictionary(dictionary) -> str:
     if dictionary is None:
         return "Dictionary: none (the search ended at once)."
     records = dictionary.numRecords()
-    if not isinstance(dictionary, HashDictionary):
+    table = _reference_table(dictionary)
+    if table is None:
         return f"Dictionary: {records:,} records (the package's table is private to it)."
-    table = table_stats(dictionary)
     return (f"Dictionary: {records:,} records in {table.size:,} slots (load factor {table.load_factor:.2f}), "
             f"{table.collisions:,} collisions, longest chain {table.longest_chain}.")
+
+
+def _reference_table(dictionary):
+    """How the reference's table spreads its records, when ``dictionary`` is the reference's HashDictionary; else None.
+
+    The reference is reached by name, as :func:`configurations_class` reaches it, so that
+    the student bundle ships this program without it."""
+    from speckit.playable import reference_module
+
+    try:
+        module = reference_module("xplus", "hash_dictionary", program="xplus")
+    except SystemExit:  # a kit without the reference: the dictionary is the package's own
+        return None
+    return module.table_stats(dictionary) if isinstance(dictionary, module.HashDictionary) else None
 
 
 def configurations_class(impl: str | None):
