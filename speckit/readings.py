@@ -86,16 +86,46 @@ def materialise(reading: Reading, destination: Path) -> Path:
     return patches.materialise(reading.spec, reading.label, reading.patches, destination)
 
 
-def run_readings(readings: list[Reading], scratch: Path, *, sandbox: bool = False, jobs: int = 2) -> dict[str, SuiteRun]:
-    """Run the whole suite of its specification on each reading in its own child process, ``jobs`` at a
-    time, the implementation in-process or, with ``sandbox``, in the grading sandbox; the runs by
-    :attr:`Reading.key`."""
+def reachable_tests(reading: Reading) -> list[Path] | None:
+    """The suite's test modules a reading's patches can reach, or None for the whole suite.
+
+    Tests reach an implementation only through documented operations, and a type's
+    operations call only the types it uses, so a patch of a type's module can change
+    what the tests of that type and of every type using it (directly or not) observe,
+    and nothing else. The modules of no type (the structure tests, shared programs) are
+    always run; a patch of a module that is no type's (a supplied or helper module)
+    reaches the whole suite.
+    """
+    specification = spec_data.load(reading.spec)
+    by_module = {t.module: t.name for t in specification.types}
+    patched = {patch.module for patch in reading.patches}
+    if not patched <= by_module.keys():
+        return None
+    reached = {by_module[module] for module in patched}
+    grown = True
+    while grown:
+        users = {t.name for t in specification.types if reached & set(specification.uses(t.name))}
+        grown = not users <= reached
+        reached |= users
+    files = sorted(kit(reading.spec).suite_dir.glob("test_*.py"))
+    type_of_file = {f"test_{t.module}.py": t.name for t in specification.types}
+    chosen = [f for f in files if type_of_file.get(f.name, None) in reached or f.name not in type_of_file]
+    return None if len(chosen) == len(files) else chosen
+
+
+def run_readings(readings: list[Reading], scratch: Path, *, sandbox: bool = False, jobs: int = 2,
+                 whole_suite: bool = False) -> dict[str, SuiteRun]:
+    """Run the suite of its specification on each reading in its own child process, ``jobs`` at a time,
+    the implementation in-process or, with ``sandbox``, in the grading sandbox; the runs by
+    :attr:`Reading.key`. Only the tests a reading can reach run (:func:`reachable_tests`), unless
+    ``whole_suite``."""
     cache = scratch / "pycache"
     extra = ("--sandbox",) if sandbox else ()
 
     def run(reading: Reading) -> tuple[str, SuiteRun]:
         package = materialise(reading, scratch / reading.key.replace("/", "_").replace("-", "_"))
-        return reading.key, run_suite(reading.spec, package, extra=extra, bytecode_cache=cache)
+        tests = None if whole_suite else reachable_tests(reading)
+        return reading.key, run_suite(reading.spec, package, tests=tests, extra=extra, bytecode_cache=cache)
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
