@@ -41,6 +41,7 @@ from ..rubric import Rubric, TypeRubric, sandbox_settings
 from ..runner import SuiteRun, run_suite
 from ..skeleton import reference_copy
 from .intake import GradeError, Unreadable, copy_folder, extract_zip, find_package, own, publish, syntax_errors
+from .losses import failing_operations, hybrid_can_win, loss_note, lost_to
 from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
 from .reports import Cleaner
 from .scoring import failed_run, score_type, summary
@@ -59,6 +60,10 @@ class Grader:
 
     A context manager: leaving it removes its folders (so does a failure while it is made).
     """
+
+    regrade_all = False
+    """Regrade every type that lost points as a hybrid (in the ``best`` mode), not only those a
+    hybrid can win points back for: the slower way, kept to check that both grade alike."""
 
     def __init__(self, rubric: Rubric, *, out: Path, submissions: Path, jobs: int = 2, extra_hidden: tuple[Path, ...] = ()):
         self.rubric = rubric
@@ -280,19 +285,28 @@ class Grader:
                 )
                 fallbacks.append(f"the package could not be run as submitted ({reason}): graded with the kit's __init__.py, modules replaced: {replaced}")
         records = tuple(TestRecord.from_report(r) for r in submitted.tests)
+        failing = {} if submitted.crash else failing_operations(self.spec, submitted)
         types = []
         for entry in self.graded:
             own_module_broken = submitted.crash or entry.module in broken
+            lost_points: tuple[str, ...] = ()
             if own_module_broken:
                 why = f"the package as submitted could not be run: {reason}"
                 grade = attrs.evolve(failed_run(entry, None, why), graded_as=GradedAs.SUBMITTED)
             else:
                 grade = score_type(entry, self.rubric, self.spec, records, GradedAs.SUBMITTED, clean)
+                lost_points = lost_to(self.spec, submitted, failing, grade)
+            submitted_score = grade.score
             lost = grade.score < points(entry.points)
+            if lost and self.rubric.mode == "best" and not own_module_broken and not self.regrade_all:
+                # A hybrid holds the same module: it can only win back what another type's failure cost.
+                lost = hybrid_can_win(submitted, grade, lost_points)
             if own_module_broken or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost):
                 grade = self._hybrid(entry, grade, found, stage, gid, slot, clean)
                 if grade.graded_as is GradedAs.HYBRID and not own_module_broken:
                     fallbacks.append(f"{entry.name} graded as a hybrid")
+            if lost_points and submitted_score < grade.max_score:
+                grade = attrs.evolve(grade, note=_join(grade.note, loss_note(lost_points, failing)))
             types.append(grade)
         return StudentGrade(submission.name, tuple(types), notes=notes, fallbacks=tuple(fallbacks))
 
