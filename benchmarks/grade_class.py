@@ -22,7 +22,6 @@ correct kind's; the class of 40 within 8 minutes.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import shutil
 import sys
@@ -107,25 +106,27 @@ def build_class(spec_name: str, folder: Path, size: int = 40) -> dict[str, str]:
     kinds: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="speckit-class-") as scratch:
         shaped = reference_copy(spec_name, Path(scratch) / "shaped")
-        for kind, number in counts(size).items():
-            for n in range(number):
-                name = f"{kind}-{n + 1:02d}"
-                destination = folder / name / package
-                if kind == "correct":
-                    source = kit(spec_name).alternative_dir if n % 4 == 3 else None
-                    if source is None:
-                        reference_copy(spec_name, destination)
-                    else:
-                        shutil.copytree(source, destination, ignore=shutil.ignore_patterns("__pycache__"))
-                elif kind == "faulty":
-                    _faulty(spec_name, destination, n, mutants)
-                elif kind == "half":
-                    _half(spec_name, destination, n, shaped)
-                elif kind == "empty":
-                    write_skeleton(spec_data.load(spec_name), destination)
+        # Named so that sorted names (the order of grading) interleave the kinds: a class is graded
+        # in a mix, and a run stopped early has seen every kind.
+        order = sorted((n / number, i, kind, n) for i, (kind, number) in enumerate(counts(size).items()) for n in range(number))
+        for position, (_, _, kind, n) in enumerate(order):
+            name = f"s{position + 1:02d}-{kind}"
+            destination = folder / name / package
+            if kind == "correct":
+                source = kit(spec_name).alternative_dir if n % 4 == 3 else None
+                if source is None:
+                    reference_copy(spec_name, destination)
                 else:
-                    _unimportable(spec_name, destination, n)
-                kinds[name] = kind
+                    shutil.copytree(source, destination, ignore=shutil.ignore_patterns("__pycache__"))
+            elif kind == "faulty":
+                _faulty(spec_name, destination, n, mutants)
+            elif kind == "half":
+                _half(spec_name, destination, n, shaped)
+            elif kind == "empty":
+                write_skeleton(spec_data.load(spec_name), destination)
+            else:
+                _unimportable(spec_name, destination, n)
+            kinds[name] = kind
     return kinds
 
 
@@ -152,7 +153,7 @@ def main() -> int:
         kinds = build_class(args.spec, submissions, args.size)
         out = Path(args.keep) if args.keep else Path(scratch) / "out"
         started = time.monotonic()
-        grades = grade(submissions, out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, stream=io.StringIO(), replace=bool(args.keep))
+        grades = grade(submissions, out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, stream=sys.stdout, replace=bool(args.keep))
         total = time.monotonic() - started
         with tempfile.TemporaryDirectory(prefix="speckit-bench-pyc-") as bytecode:
             (in_process,) = baseline(suite_files, Path(bytecode), 1)
