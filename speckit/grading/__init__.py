@@ -19,13 +19,15 @@ from __future__ import annotations
 from .grader import Grader
 from .intake import GradeError, Unreadable, discover
 from .records import GradedAs, OperationGrade, StudentGrade, Submission, TestGrade, TestRecord, TypeGrade
-from .run import grade
+from .run import grade, merge
+from .shards import Shard
 
 __all__ = [
     "GradeError",
     "GradedAs",
     "Grader",
     "OperationGrade",
+    "Shard",
     "StudentGrade",
     "Submission",
     "TestGrade",
@@ -34,4 +36,5 @@ __all__ = [
     "Unreadable",
     "discover",
     "grade",
+    "merge",
 ]
