@@ -41,7 +41,7 @@ from ..rubric import Rubric, TypeRubric, sandbox_settings
 from ..runner import SuiteRun, run_suite
 from ..skeleton import reference_copy
 from .intake import GradeError, Unreadable, copy_folder, extract_zip, find_package, own, publish, syntax_errors
-from .losses import failing_operations, hybrid_can_win, loss_note, lost_to
+from .losses import failing_operations, hybrid_can_win, import_problems, loss_note, lost_to
 from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
 from .reports import Cleaner
 from .scoring import failed_run, score_type, summary
@@ -300,7 +300,7 @@ class Grader:
             lost = grade.score < points(entry.points)
             if lost and self.rubric.mode == "best" and not own_module_broken and not self.regrade_all:
                 # A hybrid holds the same module: it can only win back what another type's failure cost.
-                lost = hybrid_can_win(submitted, grade, lost_points)
+                lost = hybrid_can_win(submitted, grade, lost_points, entry.module)
             if own_module_broken or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost):
                 grade = self._hybrid(entry, grade, found, stage, gid, slot, clean)
                 if grade.graded_as is GradedAs.HYBRID and not own_module_broken:
@@ -442,18 +442,10 @@ def _culprits(text: str) -> set[str]:
     return {m.group(1) for m in _CULPRIT.finditer(text)}
 
 
-_IMPORT_PROBLEM = re.compile(r"module (\w+) could not be imported: (.*)")
-
-
 def _broken_modules(run: SuiteRun) -> set[str]:
-    """The modules a run found failing at import: the file each import problem names as the one
-    that failed, else the module itself (the tests' messages say it in the sandbox too)."""
-    problems = dict(run.import_problems)
-    for test in run.tests:
-        found = _IMPORT_PROBLEM.search(test.message)
-        if found:
-            problems.setdefault(found.group(1), found.group(2))
-    return set().union(*(_culprits(problem) or {module} for module, problem in problems.items()))
+    """The modules a run found failing at import: the file each import problem names as the
+    one that failed, else the module itself."""
+    return set().union(*(_culprits(problem) or {module} for module, problem in import_problems(run).items()))
 
 
 def _join(*parts: str) -> str:

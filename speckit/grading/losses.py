@@ -10,6 +10,8 @@ regraded.
 
 from __future__ import annotations
 
+import re
+
 from spec import Specification
 
 from ..check import statuses
@@ -20,6 +22,7 @@ from .records import TypeGrade
 FAILING = frozenset({Outcome.FAILED, Outcome.MISSING, Outcome.NOT_IMPLEMENTED})
 """The statuses of an operation that fail the tests of the types using it."""
 ABSENT = frozenset({Presence.MISSING, Presence.NOT_IMPLEMENTED})
+_IMPORT_PROBLEM = re.compile(r"module (\w+) could not be imported: (.*)")
 NAMED = 6
 """How many operations a note names before it counts the rest."""
 
@@ -53,12 +56,26 @@ def lost_to(specification: Specification, run: SuiteRun, failing: dict[str, Outc
     )
 
 
-def hybrid_can_win(run: SuiteRun, grade: TypeGrade, lost: tuple[str, ...]) -> bool:
-    """Whether a hybrid of the type can earn more: it lost to another type's failure, in a test
-    whose own operations the student's module has (a test stopped by its own missing or
-    unimplemented operation stops in the hybrid too)."""
+def import_problems(run: SuiteRun) -> dict[str, str]:
+    """Why each module that failed at import failed, by module (the tests' messages say it in the sandbox too)."""
+    problems = dict(run.import_problems)
+    for test in run.tests:
+        found = _IMPORT_PROBLEM.search(test.message)
+        if found:
+            problems.setdefault(found.group(1), found.group(2))
+    return problems
+
+
+def hybrid_can_win(run: SuiteRun, grade: TypeGrade, lost: tuple[str, ...], module: str) -> bool:
+    """Whether a hybrid of the type (its ``module`` in a copy of the reference) can earn more: it
+    lost to another type's failure, in a test whose own operations the student's module has
+    (a test stopped by its own missing or unimplemented operation stops in the hybrid too).
+    A module that failed at import may import beside the reference's: its operations are
+    not counted as missing."""
     if not lost:
         return False
+    if module in import_problems(run):
+        return True
     for test in grade.counted:
         if test.outcome is not Outcome.FAILED:
             continue
