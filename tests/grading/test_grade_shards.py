@@ -86,3 +86,19 @@ def test_shards_cover_every_submission_once_by_sorted_name(tmp_path):
     assert sorted(names) == sorted(s.name for s in found) and len(names) == len(set(names))
     ordered = sorted(s.name for s in found)
     assert [[s.name for s in part] for part in slices] == [ordered[0::3], ordered[1::3], ordered[2::3]]
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["merge", "{tmp}/none1", "{tmp}/none2"], "holds no shard.json"),
+        (["{tmp}/a", "{tmp}/b"], "give one SUBMISSIONS folder (got 2)"),
+        (["merge", "{tmp}/a", "{tmp}/b", "--rubric", "r.toml"], "the rubric comes from the shards"),
+        (["{tmp}/a", "--shard", "3/2"], "K must be between 1 and N"),
+    ],
+)
+def test_cli_names_what_is_wrong_with_a_shard_or_a_merge(tmp_path, capsys, arguments, message):
+    code = main(["grade", *(a.format(tmp=tmp_path) for a in arguments), "--out", str(tmp_path / "out")])
+    error = capsys.readouterr().err
+    assert code == 2 and message in error and "Traceback" not in error and len(error.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
