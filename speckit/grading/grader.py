@@ -260,9 +260,10 @@ class Grader:
 
         submitted = self._run(package, self.graded, slot)
         fallbacks = []
-        if submitted.crash:
+        if submitted.crash and not _RAISED_AT_IMPORT.search(submitted.crash):
             # A run can fail for the machine's sake (a start or an import past its time on a
-            # loaded machine): before repairing the package, the run is tried again.
+            # loaded machine): before repairing the package, the run is tried again. An
+            # exception raised at import is the package's own, and would be raised again.
             again = self._run(package, self.graded, slot)
             if not again.crash:
                 fallbacks.append(f"the first run of the package as submitted failed ({clean(submitted.crash)}); it was run again")
@@ -434,6 +435,9 @@ def _running_uids() -> set[int]:
 
 
 _CULPRIT = re.compile(r"([\w.-]+)\.py (?:raised|went over|took more than|has a syntax error)")
+
+
+_RAISED_AT_IMPORT = re.compile(r"\.py raised \w+ at import")
 
 
 def _culprits(text: str) -> set[str]:

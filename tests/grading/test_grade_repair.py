@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from speckit.grading import GradedAs, grade
+from speckit.grading import GradedAs, Grader, grade
 
 from .conftest import REFERENCE, reference_copy
 
@@ -32,6 +32,9 @@ points = 3
 [types.GridType]
 points = 5
 """
+
+RUNS: list[tuple[str, str]] = []
+"""(submission, package run) for every suite run of the fixture's grading."""
 
 
 def _own_representation(destination: Path, grid: str | None = None, init: str = "") -> Path:
@@ -58,8 +61,21 @@ def graded(tmp_path_factory):
     _own_representation(submissions / "syntax" / "connect4", grid=grid.replace(first, first + "\ndef (:\n", 1), init="\nfrom . import grid\n")
     rubric = base / "rubric.toml"
     rubric.write_text(RUBRIC)
-    grades = grade(submissions, base / "out", jobs=2, rubric=rubric, stream=io.StringIO())
+    runs, real = RUNS, Grader._run
+
+    def recorded(self, package, entries, slot):
+        runs.append((package.parent.name.split("-", 1)[1], package.name))
+        return real(self, package, entries, slot)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Grader, "_run", recorded)
+        grades = grade(submissions, base / "out", jobs=2, rubric=rubric, stream=io.StringIO())
     return {g.name: {t.name: t for t in g.types} for g in grades}, {g.name: g for g in grades}, base / "out"
+
+
+def test_an_exception_at_import_is_not_run_again_before_the_repair(graded):
+    # A crash for the machine's sake (an import past its time) is run again; an exception is the package's own.
+    assert graded and RUNS.count(("nameerror", "package")) == 1, RUNS
 
 
 @pytest.mark.parametrize("name", ["nameerror", "syntax"])
