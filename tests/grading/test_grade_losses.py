@@ -10,6 +10,8 @@ from speckit.grading import grade
 
 from .conftest import patched_reference
 
+pytestmark = pytest.mark.slow  # grades whole packages in the sandbox
+
 RUBRIC = """
 spec = "connect4"
 title = "Colour and Symbol"

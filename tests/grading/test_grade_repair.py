@@ -18,6 +18,8 @@ from speckit.grading import GradedAs, Grader, grade
 
 from .conftest import REFERENCE, reference_copy
 
+pytestmark = pytest.mark.slow  # grades whole packages in the sandbox
+
 RUBRIC = """
 spec = "connect4"
 title = "Index and Dimension"

@@ -46,6 +46,7 @@ def sharded(tmp_path_factory):
     return base
 
 
+@pytest.mark.slow
 def test_the_merged_shards_are_the_bytes_of_one_run(sharded):
     whole, merged = _files(sharded / "whole"), _files(sharded / "merged")
     assert "grades.csv" in whole and "feedback/carol_d.md" in whole and "results/bob/results.json" in whole
@@ -56,11 +57,13 @@ def test_the_merged_shards_are_the_bytes_of_one_run(sharded):
     assert "merge of 2 shards: 4 submissions" in log and log.count("graded ") == 4
 
 
+@pytest.mark.slow
 def test_each_shard_grades_its_own_slice(sharded):
     graded = [[g["name"] for g in json.loads((sharded / f"shard{k}" / "shard.json").read_text())["grades"]] for k in (1, 2)]
     assert graded == [["alice", "carol_d"], ["bob", "dave"]]
 
 
+@pytest.mark.slow
 def test_a_missing_or_repeated_shard_is_refused(sharded, tmp_path):
     with pytest.raises(GradeError, match="shard 2/2 missing"):
         merge([sharded / "shard1"], tmp_path / "out", stream=io.StringIO())
