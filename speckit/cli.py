@@ -198,8 +198,15 @@ def _parser() -> argparse.ArgumentParser:
             "of an earlier run again (a submissions folder called report is given as ./report)."
         ),
     )
-    grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions")
+    grade.add_argument(
+        "submissions", metavar="SUBMISSIONS", nargs="+",
+        help="the folder of submissions; or 'merge OUT1 OUT2 ...': merge the output folders of the shards of one class into --out",
+    )  # fmt: skip
     grade.add_argument("--out", default="grades", metavar="DIR", help="the output folder (default: ./grades)")
+    grade.add_argument(
+        "--shard", default=None, metavar="K/N",
+        help="grade only the Kth of N slices of the submissions (every Nth by sorted name, from the Kth) and write shard.json for 'speckit grade merge'",
+    )  # fmt: skip
     grade.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     grade.add_argument("--replace", action="store_true", help="when --out holds an earlier run, move it aside (to DIR.previous) instead of refusing")
     grade.add_argument("--rubric", default=None, metavar="FILE", help="the rubric (TOML; default: the kit's rubric of the specification)")
@@ -427,13 +434,22 @@ def _readings(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     from .escape import terminal
-    from .grading import GradeError, grade
+    from .grading import GradeError, grade, merge
     from .rubric import RubricError
 
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")
+    folders = args.submissions
     try:
-        grade(args.submissions, args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, replace=args.replace, unconfined=args.unconfined)
+        if folders[0] == "merge" and len(folders) > 1:
+            if args.shard or args.rubric:
+                raise UserError("speckit grade merge takes the shards' output folders and --out (the rubric comes from the shards)")
+            merge(folders[1:], args.out, replace=args.replace)
+            return EXIT_OK
+        if len(folders) > 1:
+            raise UserError(f"give one SUBMISSIONS folder (got {len(folders)}), or 'merge' and the shards' output folders")
+        grade(folders[0], args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, replace=args.replace,
+              shard=args.shard, unconfined=args.unconfined)
     except (GradeError, RubricError) as e:
         print(f"speckit: {terminal(str(e))}", file=sys.stderr)
         return EXIT_USAGE

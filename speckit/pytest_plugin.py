@@ -206,7 +206,12 @@ def _stop_at_unrunnable(inner_test):
     @functools.wraps(inner_test)
     def run_example(*args, **kwargs):
         try:
-            return inner_test(*args, **kwargs)
+            result = inner_test(*args, **kwargs)
+            # The sandbox's pipelined calls are run here, not after the example, where a
+            # missing or unimplemented operation among them would be shrunk like any failure.
+            for implementation in _sandboxed():
+                implementation.flush()
+            return result
         except (MissingOperation, NotImplementedOperation) as failure:
             raise _NoOtherExample(failure) from failure
 

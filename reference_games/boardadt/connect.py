@@ -8,7 +8,7 @@ play again, and the person and the computer then swap colours, to be fair.
 
 Run it with ``python -m reference_games.boardadt.connect``. ``--level`` sets how the
 computer plays (random, greedy, depth:N or perfect, the default of ``Computer_Move``
-too), ``--budget`` the seconds a perfect or depth:N move may take, ``--seed`` the
+too), ``--budget`` the seconds (at most 60) a perfect or depth:N move may take, ``--seed`` the
 random moves, ``--graphics turtle`` also draws the board in a turtle-graphics
 window, and ``--impl PATH`` plays on a student's package (once it passes the
 conformance check) with the supplied unit Player. When the perfect level cannot finish its search within the budget, the
@@ -18,6 +18,7 @@ computer says so and plays its best guess.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 
@@ -40,14 +41,18 @@ def level(text: str) -> str:
     raise argparse.ArgumentTypeError(f"{text!r} is not a level: use random, greedy, depth:N (N a positive whole number) or perfect")
 
 
+MAX_BUDGET = 60.0
+"""The longest a move may be given, in seconds: a person waits for every move."""
+
+
 def budget(text: str) -> float:
-    """An argparse type: a positive number of seconds."""
+    """An argparse type: a number of seconds above 0 and at most :data:`MAX_BUDGET`."""
     try:
         seconds = float(text)
     except ValueError:
-        seconds = 0.0
-    if not seconds > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+        seconds = math.nan
+    if not 0 < seconds <= MAX_BUDGET:  # refuses NaN and infinity too: the first move would never come
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0 and at most {MAX_BUDGET:g}")
     return seconds
 
 
@@ -65,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         type=budget,
         default=player.DEFAULT_BUDGET,
         metavar="SECONDS",
-        help=f"time a perfect or depth:N move may take (default {player.DEFAULT_BUDGET})",
+        help=f"seconds a perfect or depth:N move may take, above 0 and at most {MAX_BUDGET:g} (default {player.DEFAULT_BUDGET})",
     )
     options.add_argument("--seed", type=int, default=None, help="seed for the computer's random choices")
     args = options.parse_args(argv)

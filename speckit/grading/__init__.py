@@ -9,6 +9,8 @@ on its own, ``--jobs`` at a time, and the output folder receives ``grades.csv``,
 The parts: :mod:`~speckit.grading.intake` (reading submissions safely),
 :mod:`~speckit.grading.scoring` (points by the rubric, in exact hundredths),
 :mod:`~speckit.grading.grader` (the sandboxed runs, a context manager),
+:mod:`~speckit.grading.losses` (which types lost points to another type's failure),
+:mod:`~speckit.grading.shards` (grading a class in slices and merging them),
 :mod:`~speckit.grading.reports` (the grade files), :mod:`~speckit.grading.progress`
 and :mod:`~speckit.grading.run` (the command). Student code runs only in the operation
 server; the threat model is written once, in ``docs/grading.rst``.
@@ -19,13 +21,15 @@ from __future__ import annotations
 from .grader import Grader
 from .intake import GradeError, Unreadable, discover
 from .records import GradedAs, OperationGrade, StudentGrade, Submission, TestGrade, TestRecord, TypeGrade
-from .run import grade
+from .run import grade, merge
+from .shards import Shard
 
 __all__ = [
     "GradeError",
     "GradedAs",
     "Grader",
     "OperationGrade",
+    "Shard",
     "StudentGrade",
     "Submission",
     "TestGrade",
@@ -34,4 +38,5 @@ __all__ = [
     "Unreadable",
     "discover",
     "grade",
+    "merge",
 ]

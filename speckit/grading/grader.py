@@ -7,10 +7,15 @@ and what is not, is written once: "Threat model" in ``docs/grading.rst``.
 Grading a type without cascades (rubric ``mode``): with ``best`` (the default) a type that
 lost points is graded again in a *hybrid* package, a copy of the reference shaped as a
 student's package (its supplied modules re-export the kit's) holding the student's module
-for that type (and the student's helper modules), and the better result counts. A package that cannot be run as a whole (an import that raises, ends the
-process or takes too long) is graded type by type this way in every mode, with the reason.
-A kit without a reference (a student bundle, as a Classroom starter grades with) has no
-hybrid to offer: every type is graded as submitted.
+for that type (and the student's helper modules), and the better result counts.
+
+A package that cannot be run as a whole (an import that raises, ends the process or takes
+too long) is run again with only its broken parts replaced by the reference's: the kit's
+``__init__.py`` and each module that fails at import. Its other modules stay the
+student's, so a type that needs no broken module scores as if nothing were broken; the
+types of the replaced modules are graded as hybrids, which say why they fail. A kit
+without a reference (a student bundle, as a Classroom starter grades with) has no hybrid
+to offer: every type is graded as submitted.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import stat
 import shutil
 import tempfile
@@ -37,6 +43,7 @@ from ..rubric import Rubric, TypeRubric, sandbox_settings
 from ..runner import SuiteRun, run_suite
 from ..skeleton import reference_copy
 from .intake import GradeError, Unreadable, check_modules, copy_folder, extract_zip, find_package, install_bytecode, own, publish
+from .losses import failing_operations, hybrid_can_win, import_problems, loss_note, lost_to
 from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
 from .reports import Cleaner
 from .scoring import failed_run, score_type, summary
@@ -55,6 +62,10 @@ class Grader:
 
     A context manager: leaving it removes its folders (so does a failure while it is made).
     """
+
+    regrade_all = False
+    """Regrade every type that lost points as a hybrid (in the ``best`` mode), not only those a
+    hybrid can win points back for: the slower way, kept to check that both grade alike."""
 
     def __init__(self, rubric: Rubric, *, out: Path, submissions: Path, jobs: int = 2, extra_hidden: tuple[Path, ...] = ()):
         self.rubric = rubric
@@ -262,37 +273,96 @@ class Grader:
         budget = Budget(self.rubric.limits.budget())
         submitted = self._run(package, self.graded, slot, budget)
         fallbacks = []
-        if submitted.crash and budget.left() > 0:
+        if submitted.crash and budget.left() > 0 and not _RAISED_AT_IMPORT.search(submitted.crash):
             # A run can fail for the machine's sake (a start or an import past its time on a
-            # loaded machine): before grading every type as a hybrid, which a correct package
-            # whose modules use each other's internals can lose points in, the run is tried again.
+            # loaded machine): before repairing the package, the run is tried again. An
+            # exception raised at import is the package's own, and would be raised again.
             again = self._run(package, self.graded, slot, budget)
             if not again.crash:
                 fallbacks.append(f"the first run of the package as submitted failed ({clean(submitted.crash)}); it was run again")
             submitted = again
-        records = tuple(TestRecord.from_report(r) for r in submitted.tests)
+        broken: frozenset[str] = frozenset()
+        """Modules of contract types replaced by the reference's in the run the grade comes from."""
         if submitted.crash:
             reason = clean(submitted.crash)
-            notes += (f"the package as submitted could not be run ({reason})" + (": each type was graded in a copy of the reference holding its module" if self.kit.reference else ""),)
-            fallbacks.append(f"the package could not be run as submitted ({reason}): every type graded as a hybrid")
+            repair = self._repair(found, stage, gid, slot, set(errors), submitted.crash, budget, checked.bytecode) if self.kit.reference and budget.left() > 0 else None
+            if repair is None:
+                notes += (f"the package as submitted could not be run ({reason})" + (": each type was graded in a copy of the reference holding its module" if self.kit.reference else ""),)
+                fallbacks.append(f"the package could not be run as submitted ({reason}): every type graded as a hybrid")
+            else:
+                submitted, broken = repair
+                replaced = ", ".join(sorted(f"{m}.py" for m in broken)) or "none of your modules"
+                notes += (
+                    f"the package as submitted could not be run ({reason}): it was graded with the kit's __init__.py"
+                    + (f" and the reference's {replaced} in place of yours" if broken else "")
+                    + "; every other module is yours",
+                )
+                fallbacks.append(f"the package could not be run as submitted ({reason}): graded with the kit's __init__.py, modules replaced: {replaced}")
+        records = tuple(TestRecord.from_report(r) for r in submitted.tests)
+        failing = {} if submitted.crash else failing_operations(self.spec, submitted)
         types = []
         for entry in self.graded:
-            if submitted.crash:
-                grade = attrs.evolve(failed_run(entry, None, f"the package as submitted could not be run: {reason}"), graded_as=GradedAs.SUBMITTED)
+            own_module_broken = submitted.crash or entry.module in broken
+            lost_points: tuple[str, ...] = ()
+            if own_module_broken:
+                why = f"the package as submitted could not be run: {reason}"
+                grade = attrs.evolve(failed_run(entry, None, why), graded_as=GradedAs.SUBMITTED)
             else:
                 grade = score_type(entry, self.rubric, self.spec, records, GradedAs.SUBMITTED, clean)
+                lost_points = lost_to(self.spec, submitted, failing, grade)
+            submitted_score = grade.score
             lost = grade.score < points(entry.points)
-            regrade = self.kit.reference and (submitted.crash or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost))
+            if lost and self.rubric.mode == "best" and not own_module_broken and not self.regrade_all:
+                # A hybrid holds the same module: it can only win back what another type's failure cost.
+                lost = hybrid_can_win(submitted, grade, lost_points, entry.module)
+            regrade = self.kit.reference and (own_module_broken or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost))
             if regrade and budget.left() <= 0:
                 grade = attrs.evolve(grade, note=_join(grade.note, f"not graded again: {budget.spent()}"))
                 if budget.spent() not in notes:
                     notes += (budget.spent(),)
             elif regrade:
                 grade = self._hybrid(entry, grade, found, stage, gid, slot, clean, budget, checked.bytecode)
-                if grade.graded_as is GradedAs.HYBRID and not submitted.crash:
+                if grade.graded_as is GradedAs.HYBRID and not own_module_broken:
                     fallbacks.append(f"{entry.name} graded as a hybrid")
+            if lost_points and submitted_score < grade.max_score:
+                grade = attrs.evolve(grade, note=_join(grade.note, loss_note(lost_points, failing)))
             types.append(grade)
         return StudentGrade(submission.name, tuple(types), notes=notes, fallbacks=tuple(fallbacks))
+
+    def _repair(self, found: Path, stage: Path, gid, slot: int, syntax: set[str], crash: str, budget: "Budget",
+                bytecode: dict[str, bytes]) -> tuple[SuiteRun, frozenset[str]] | None:
+        """Run the package that could not be run whole with only its broken parts replaced by the
+        reference's: the kit's ``__init__.py``, and each contract module that does not compile or
+        raised at import (named by the crash or by the run's import problems). Its other modules
+        stay the student's (with their ``bytecode``, compiled once), so a type that does not need a
+        broken module is graded as if nothing were broken. The run and the modules replaced, or
+        None if even that run fails or the submission's budget is spent."""
+        contract = {t.module for t in self.spec.types}
+        broken = {name.removesuffix(".py") for name in syntax} | (_culprits(crash) & contract)
+        shaped = stage / "reference-shaped"
+        if not shaped.exists():
+            reference_copy(self.rubric.spec, shaped)
+        for attempt in range(3):
+            if budget.left() <= 0:
+                return None
+            source = stage / f"repaired-src-{attempt}"
+            shutil.copytree(found, source, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            for name in ("__init__", *sorted(broken)):
+                if (shaped / f"{name}.py").is_file():
+                    shutil.copy2(shaped / f"{name}.py", source / f"{name}.py")
+            package = stage / f"repaired-{attempt}"
+            publish(source, package, gid)
+            shutil.rmtree(source, ignore_errors=True)
+            kept = {p.name for p in found.glob("*.py")} - {"__init__.py", *(f"{m}.py" for m in broken)}
+            install_bytecode(package, bytecode, kept, gid)
+            run = self._run(package, self.graded, slot, budget)
+            if run.crash:
+                return None
+            more = _broken_modules(run) & contract
+            if more <= broken:
+                return run, frozenset(broken)
+            broken |= more
+        return None
 
     def _run(self, package: Path, entries: list[TypeRubric], slot: int, budget: "Budget") -> SuiteRun:
         """One run of the suite, within what is left of the submission's ``budget``; its scratch
@@ -417,6 +487,24 @@ def _running_uids() -> set[int]:
             except OSError:
                 pass
     return found
+
+
+_CULPRIT = re.compile(r"([\w.-]+)\.py (?:raised|went over|took more than|has a syntax error)")
+
+
+_RAISED_AT_IMPORT = re.compile(r"\.py raised \w+ at import")
+
+
+def _culprits(text: str) -> set[str]:
+    """The modules a crash or import problem names as the file that failed at import (none when
+    it names no file: an import that ended the process is the importing module's own)."""
+    return {m.group(1) for m in _CULPRIT.finditer(text)}
+
+
+def _broken_modules(run: SuiteRun) -> set[str]:
+    """The modules a run found failing at import: the file each import problem names as the
+    one that failed, else the module itself."""
+    return set().union(*(_culprits(problem) or {module} for module, problem in import_problems(run).items()))
 
 
 def _join(*parts: str) -> str:

@@ -16,12 +16,13 @@ from ..escape import terminal
 from ..registry import kit
 from ..sandbox.isolation import EXPOSED, INSTALL, RESOURCE_LIMITS
 from .grader import Grader
-from .classrecord import run_facts
-from .classreport import REPORT, write_class_report
+from .classrecord import RecordError, run_facts
+from .classreport import REPORT, merge_class_report, write_class_report
 from .intake import GradeError, discover
 from .progress import Progress
 from .records import StudentGrade
 from .reports import LOG, RESULTS, write_outputs
+from .shards import Shard, read_shards, rubric_text, write_shard
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -38,6 +39,13 @@ def check_output(submissions: Path, out: Path, replace: bool) -> Path | None:
         raise GradeError(f"--out {out} is inside the submissions folder {submissions}: the next run would grade its files as submissions; choose a folder outside it")
     if _inside(folder, target):
         raise GradeError(f"the submissions folder {submissions} is inside --out {out}; choose another output folder")
+    return check_earlier_run(out, replace)
+
+
+def check_earlier_run(out: Path, replace: bool) -> Path | None:
+    """Refuse an output folder that holds other files or, without ``replace``, an earlier run;
+    with ``replace``, where the earlier run goes."""
+    target = out.resolve()
     if not target.exists():
         return None
     if not target.is_dir():
@@ -99,19 +107,27 @@ def grade(
     stream: TextIO | None = None,
     replace: bool = False,
     unconfined: bool = False,
+    shard: str | Shard | None = None,
 ) -> list[StudentGrade]:
     """Grade every submission in ``submissions`` and write the grade files and the log to ``out``.
 
     ``out`` must be new or empty, or hold an earlier run and ``replace`` be given: the
-    earlier run is then moved aside (``DIR.previous``), never deleted.
+    earlier run is then moved aside (``DIR.previous``), never deleted. With ``shard``
+    (``K/N``), only that slice of the submissions is graded, and ``out`` also receives
+    ``shard.json`` for :func:`merge`.
 
     Where student code could run only as the grader's own user (no bubblewrap, not root),
     grading is refused unless ``unconfined`` is given; then it runs one job at a time.
     """
     stream = stream if stream is not None else sys.stderr
     chosen = rubric_module.load(rubric, spec_name)
+    if isinstance(shard, str):
+        shard = Shard.parse(shard)
     folder, target = Path(submissions), Path(out)
     found, skipped_entries = discover(folder, exclude=(target,))
+    total = len(found)
+    if shard is not None:
+        found = shard.select(found)
     aside = check_output(folder, target, replace)
     if not kit(chosen.spec).reference and chosen.mode != "submitted":
         print(
@@ -140,7 +156,10 @@ def grade(
         log = GradingLog(target / LOG)
         try:
             _log_start(log, chosen, grader, folder, len(found), aside)
-            print(f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}, rubric {chosen.source}, {grader.jobs} at a time", file=stream)
+            part = f" (shard {shard} of the {total})" if shard is not None else ""
+            if shard is not None:
+                log.write(f"shard {shard}: {len(found)} of the {total} submissions")
+            print(f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}{part}, rubric {chosen.source}, {grader.jobs} at a time", file=stream)
             print(f"speckit grade: student code runs as {grader.confinement} ({isolation.mechanism})", file=stream)
             if warning:
                 print(f"speckit grade: {warning}", file=stream)
@@ -155,11 +174,44 @@ def grade(
 
             grades = grader.grade_all(found, graded)
             write_outputs(target, grades, grader.graded, chosen, grader.skipped, warning, isolation.mechanism)
+            if shard is not None:
+                graded_names = [e.name for e in grader.graded]
+                write_shard(target, shard, chosen, rubric_text(chosen), graded_names, grader.skipped, warning, total, grades,
+                            isolation.mechanism)
         finally:
             log.close()
     write_class_report(target, grades, run_facts(chosen, grader.isolation, grader.confinement, warning))
     print(f"speckit grade: wrote {target}/grades.csv, feedback/, results/, junit/, records/, {REPORT} and {LOG}", file=stream)
     return grades
+
+
+def merge(shards: list[str | Path], out: str | Path, *, stream: TextIO | None = None, replace: bool = False) -> list[StudentGrade]:
+    """Merge the output folders of ``speckit grade --shard K/N`` (every K of one N) into ``out``:
+    the grade files one run over all the submissions writes, and one log holding the shards' logs."""
+    stream = stream if stream is not None else sys.stderr
+    folders = [Path(s) for s in shards]
+    target = Path(out)
+    for folder in folders:
+        if _inside(target.resolve(), folder.resolve()) or _inside(folder.resolve(), target.resolve()):
+            raise GradeError(f"merge: --out {out} and the shard folder {folder} overlap; choose another output folder")
+    merged = read_shards(folders)
+    aside = check_earlier_run(target, replace)
+    if aside is not None:
+        target.rename(aside)
+        print(f"speckit grade merge: the earlier run in {target} was moved to {aside}", file=stream)
+    target.mkdir(parents=True, exist_ok=True)
+    write_outputs(target, merged.grades, merged.graded, merged.rubric, merged.skipped, merged.warning, merged.sandbox)
+    with open(target / LOG, "w", encoding="utf-8") as log:
+        log.write(f"speckit grade merge of {len(folders)} shards: {len(merged.grades)} submissions\n")
+        for folder, text in merged.logs:
+            log.write(f"\n== shard output {folder.resolve()} ==\n{text}")
+    try:
+        merge_class_report(folders, target)
+    except RecordError as e:
+        raise GradeError(f"merge: the class report cannot be built: {e}") from None
+    print(f"speckit grade merge: wrote {target}/grades.csv, feedback/, results/, junit/, records/, {REPORT} and {LOG} "
+          f"for {len(merged.grades)} submissions", file=stream)
+    return merged.grades
 
 
 def _log_start(log: GradingLog, rubric, grader: Grader, folder: Path, count: int, aside: Path | None) -> None:

@@ -174,6 +174,15 @@ def test_connect_plays_at_the_default_level_of_computer_move():
     assert player.DEFAULT_LEVEL == "perfect"
 
 
+@pytest.mark.parametrize("seconds", ["inf", "-inf", "nan", "61", "1e9", "0", "-1", "soon"])
+def test_connect_refuses_a_budget_that_is_not_a_time_to_wait_in_one_line(seconds):
+    # Before: --budget inf was accepted and the first move never came.
+    done = run(CONNECT, [], f"--budget={seconds}")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].endswith(f"argument --budget: '{seconds}' is not a number of seconds above 0 and at most 60"), done.stderr
+
+
 def test_connect_refuses_a_bad_level_in_one_line():
     done = run(CONNECT, [], "--level", "clever")
     assert done.returncode == 2

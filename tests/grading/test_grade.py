@@ -466,8 +466,8 @@ def test_a_package_that_cannot_be_imported_is_graded_type_by_type_with_the_reaso
     assert not student.reason and any("could not be run" in note for note in student.notes)
     reason = next(note for note in student.notes if "could not be run" in note)
     assert all(word.lower() in reason.lower() for word in words), reason
-    # Index is sound: graded in a copy of the reference holding it, it earns everything.
-    assert types["IndexType"].graded_as is GradedAs.HYBRID and types["IndexType"].score == Decimal("4.00")
+    # Index is sound: graded in the package with only the broken parts replaced, it earns everything.
+    assert types["IndexType"].score == Decimal("4.00")
     text = (out / "feedback" / f"{name}.md").read_text(encoding="utf-8")
     assert "could not be run" in text and "**Total: " in text and " of 7.00 points.**" in text and "of 0 points" not in text
     if name == "slow":  # its modules are sound: only its __init__ is slow
@@ -483,7 +483,7 @@ HASH_DICTIONARY_RUBRIC = """
 spec = "xplus"
 title = "HashDictionary only"
 [grading]
-mode = "best"
+mode = "hybrid"
 common = []
 hidden = []
 [types.HashDictionary]
@@ -495,8 +495,8 @@ points = 10
 def test_a_hybrid_raises_the_kits_supplied_exception(tmp_path):
     """A hybrid is shaped as a student's package: its supplied modules re-export the kit's.
 
-    A correct X+Game package whose ``__init__`` raises is graded type by type as a hybrid.
-    A hybrid that copied the reference's ``dictionary_exception.py`` raised a
+    A correct X+Game package whose ``__init__`` raises, graded in the ``hybrid`` mode. A hybrid
+    that copied the reference's ``dictionary_exception.py`` raised a
     DictionaryException class of its own, and the correct HashDictionary earned 6.49 of 10.
     """
     from speckit.skeleton import reference_copy as shaped_reference_copy

@@ -1,0 +1,92 @@
+"""Regrading as hybrids only the types a hybrid can win points back for changes no grade (issue 31).
+
+A small class in the class benchmark's mix (correct, faulty, half written, empty, not
+importing) is graded twice: regrading every type that lost points as a hybrid (the slower
+way, as before) and only those that lost points to another type's failure. The gradebook,
+results and JUnit files must hold the same bytes, and the feedback too but for the line
+comparing a hybrid that earned no more, which only a hybrid that was run can give.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+from pathlib import Path
+
+import pytest
+
+from speckit.grading import Grader, grade
+from speckit.paths import REPO_ROOT
+
+RUBRIC = """
+spec = "connect4"
+title = "Index, Dimension, Colour, Symbol, Location"
+[grading]
+mode = "best"
+common = []
+hidden = ["*equivalence*"]
+[types.IndexType]
+points = 4
+[types.DimensionType]
+points = 3
+[types.ColourType]
+points = 4
+[types.SymbolType]
+points = 6
+[types.LocationType]
+points = 5
+"""
+
+
+def _class_builder():
+    """``build_class`` of the class benchmark (benchmarks/grade_class.py)."""
+    spec = importlib.util.spec_from_file_location("grade_class_benchmark", REPO_ROOT / "benchmarks" / "grade_class.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build_class
+
+
+COMPARISON = "For comparison, with the reference's other modules: "
+"""The feedback's line on a hybrid that did not earn more: written only when one was run."""
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "grading.log"}
+
+
+def _without_comparisons(feedback: bytes) -> str:
+    """The feedback without the lines on hybrids that earned no more (and the blank lines they leave)."""
+    lines = [line for line in feedback.decode().splitlines() if not line.startswith(COMPARISON)]
+    return "\n".join(line for i, line in enumerate(lines) if line or (i and lines[i - 1]))
+
+
+@pytest.mark.slow
+def test_regrading_only_what_a_hybrid_can_win_changes_no_grade(tmp_path, monkeypatch):
+    kinds = _class_builder()("connect4", tmp_path / "submissions", size=6)
+    assert sorted(set(kinds.values())) == ["correct", "empty", "faulty", "half", "unimportable"]
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(RUBRIC)
+    calls = []
+    hybrid = Grader._hybrid
+
+    def counted(self, entry, *args):
+        calls.append(entry.name)
+        return hybrid(self, entry, *args)
+
+    monkeypatch.setattr(Grader, "_hybrid", counted)
+    pruned = grade(tmp_path / "submissions", tmp_path / "pruned", jobs=2, rubric=rubric, stream=io.StringIO())
+    hybrids_pruned, calls[:] = len(calls), []
+    monkeypatch.setattr(Grader, "regrade_all", True)
+    every = grade(tmp_path / "submissions", tmp_path / "every", jobs=2, rubric=rubric, stream=io.StringIO())
+    assert [g.total for g in pruned] == [g.total for g in every]
+    assert any(g.total < g.max_score for g in pruned) and any(g.total == g.max_score for g in pruned)
+    first, second = _files(tmp_path / "pruned"), _files(tmp_path / "every")
+    assert sorted(first) == sorted(second)
+    for name, data in first.items():
+        if name.startswith("feedback/"):
+            # A hybrid that is not run has no comparison line: everything else is the same.
+            assert _without_comparisons(second[name]) == _without_comparisons(data), f"{name} differs beyond the comparison lines"
+        else:
+            assert second[name] == data, f"{name} differs when every type that lost points is regraded"
+    # It saved work: fewer hybrids were run (none for the empty skeleton's types, for one).
+    assert hybrids_pruned < len(calls), (hybrids_pruned, calls)
