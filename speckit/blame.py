@@ -61,7 +61,7 @@ def blame_of(mutant: Mutant, run: SuiteRun) -> Blame:
     """The operations ``check`` reports failed for the member, from its run."""
     if run.crash:
         return Blame(mutant, (), run.crash)
-    rows: list[OperationStatus] = statuses(spec_data.load(mutant.spec), run)
+    rows: list[OperationStatus] = statuses(spec_data.load(mutant.spec), run, supplied=True)
     return Blame(mutant, tuple(row.qualname for row in rows if row.status is Outcome.FAILED))
 
 

@@ -62,7 +62,7 @@ class Diagnosis:
     """For each failed test (its node id), the failed or suspect operations it called: what it is blocked by."""
 
 
-def diagnose(tests: Iterable[TestRecord]) -> Diagnosis:
+def diagnose(tests: Iterable[TestRecord], calls: dict[str, tuple[str, ...]] | None = None) -> Diagnosis:
     """Weigh every conformance failure of a run together.
 
     Each failed test could have been broken by any operation its failing example called.
@@ -71,13 +71,17 @@ def diagnose(tests: Iterable[TestRecord]) -> Diagnosis:
     naming one operation among few counts more), then the one most of them cover. A choice
     some check names, or the only one left, has *failed*; a tie that nothing tells apart makes
     every tied operation a *suspect*.
+
+    ``calls`` gives, for an operation, the operations the specification documents it calls:
+    those are suspects too wherever it was called (the trace sees only the test's own calls).
     """
+    calls = calls or {}
     conflicts = []
     for test in tests:
         if test.outcome is not Outcome.FAILED or test.kind is not Outcome.FAILED or test.structural:
             continue
         called = set(test.suspects) | ({test.operation} if test.operation else set())
-        conflicts.append((test, called or set(test.covers)))
+        conflicts.append((test, _with_callees(called, calls) or set(test.covers)))
     weight: dict[str, float] = {}
     covered: dict[str, int] = {}
     for test, called in conflicts:
@@ -111,6 +115,17 @@ def diagnose(tests: Iterable[TestRecord]) -> Diagnosis:
     return Diagnosis(failed, suspects, causes)
 
 
+def _with_callees(called: set[str], calls: dict[str, tuple[str, ...]]) -> set[str]:
+    """``called`` with every operation they are documented to call, and so on."""
+    found, todo = set(called), list(called)
+    while todo:
+        for callee in calls.get(todo.pop(), ()):
+            if callee not in found:
+                found.add(callee)
+                todo.append(callee)
+    return found
+
+
 def _clearest(tests: list[TestRecord]) -> TestRecord:
     """The failure that shows a fault best: a check of what the specification requires rather than
     an operation that raised (perhaps on a value another call got wrong), calling the fewest operations."""
@@ -122,7 +137,7 @@ def statuses(spec: Specification, run: SuiteRun, types: Iterable[str] = (), *, s
     with ``types`` (names or modules), of those types' operations only; with ``supplied``, of the
     types the kit supplies too."""
     wanted = {spec.type(name).name for name in types}
-    diagnosis = diagnose(run.tests)
+    diagnosis = diagnose(run.tests, {op.qualname: op.calls for op in spec.operations(extensions=True) if op.calls})
     result = []
     for op in spec.operations(extensions=True):
         if (spec.type(op.type_name).supplied and not supplied) or (wanted and op.type_name not in wanted):

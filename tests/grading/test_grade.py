@@ -490,6 +490,11 @@ def test_a_package_that_cannot_be_imported_is_graded_type_by_type_with_the_reaso
     assert types["IndexType"].graded_as is GradedAs.HYBRID and types["IndexType"].score == Decimal("4.00")
     text = (out / "feedback" / f"{name}.md").read_text(encoding="utf-8")
     assert "could not be run" in text and "**Total: " in text and " of 7.00 points.**" in text and "of 0 points" not in text
+    # The grade may stand (each type graded module by module), but every output says why it was graded so.
+    # Before: only the feedback did; the gradebook's note and Gradescope's output said nothing.
+    rows = {row["student"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    assert reason in rows[name]["note"]
+    assert reason in json.loads((out / "results" / name / "results.json").read_text(encoding="utf-8"))["output"]
     if name == "slow":  # its modules are sound: only its __init__ is slow
         assert student.total == Decimal("7.00")
     else:  # its Dimension fails each of its tests, saying why
