@@ -161,6 +161,11 @@ def _parser() -> argparse.ArgumentParser:
         "--examples", type=int, default=None, metavar="N",
         help="examples per property test instead of the grading profile's (does the suite still catch every variant with N?)",
     )
+    zoo.add_argument(
+        "--blame", action="store_true",
+        help="instead, check each variant as a student would (the tests of its types, the check profile) and say whether "
+        "check blames exactly the operation it breaks: that one failed, no other",
+    )
     zoo.set_defaults(run=_zoo)
 
     readings = commands.add_parser(
@@ -297,9 +302,37 @@ def _check_once(args: argparse.Namespace, specification, target, origin: str, ty
     if run.crash:
         print(f"speckit: {run.crash}", file=sys.stderr)
         return EXIT_FAILED if run.returncode != 4 else EXIT_USAGE
+    if types:
+        run = _with_suspects_tests(args, specification, target, run, types)
     rows = check.statuses(specification, run, types)
     print(check.render(specification, rows, origin=origin, explain_lines=args.lines, import_problems=run.import_problems))
     return EXIT_OK if check.ok(rows) else EXIT_FAILED
+
+
+def _with_suspects_tests(args: argparse.Namespace, specification, target, run, types: list[str]):
+    """``run`` with the tests of the other types its failing examples called, when there are any:
+    a failure of the checked types may be another type's, and only that type's tests can tell."""
+    import attrs
+
+    from .runner import run_suite, user_bytecode_cache
+    from .traceability import selected_tests
+
+    called = {name.split(".")[0] for test in run.failed_tests() for name in test.suspects}
+    others = sorted(name for name in called - set(types) if not specification.type(name).supplied)
+    if not others:
+        return run
+    done = {test.test for test in run.tests}
+    tests = [path for path in selected_tests(specification, others) if not any(str(path).endswith(test) for test in done)]
+    if not tests:
+        return run
+    print(f"Checking {', '.join(others)} too: failing examples called them ...", file=sys.stderr, flush=True)
+    more = run_suite(args.spec, target, profile=args.profile, tests=tests, bytecode_cache=user_bytecode_cache(), own_temporary_folder=True)
+    if more.crash:
+        return run
+    return attrs.evolve(
+        run, tests=run.tests + more.tests, presence={**more.presence, **run.presence},
+        import_problems={**more.import_problems, **run.import_problems},
+    )  # fmt: skip
 
 
 class _ProgressLine:
@@ -396,6 +429,8 @@ def _zoo(args: argparse.Namespace) -> int:
     if not kit(args.spec).declaration.zoo:
         raise UserError("this kit carries no zoo of faulty variants (a student bundle)")
     mutants = load_mutants(args.spec)
+    if args.blame:
+        return _zoo_blame(args, mutants)
     with tempfile.TemporaryDirectory(prefix="speckit-zoo-") as scratch:
         runs = run_zoo(mutants, Path(scratch), jobs=args.jobs, examples=args.examples)
     survivors = []
@@ -430,6 +465,20 @@ def _readings(args: argparse.Namespace) -> int:
     tests = "the whole suite" if args.whole_suite else "the tests their patches can reach"
     print(f"\n{len(readings) - failed} of {len(readings)} readings passed {tests} ({mode}).")
     return EXIT_OK if not failed else EXIT_FAILED
+
+
+def _zoo_blame(args: argparse.Namespace, mutants) -> int:
+    from .blame import measure
+
+    with tempfile.TemporaryDirectory(prefix="speckit-zoo-") as scratch:
+        blames = measure(mutants, Path(scratch), jobs=args.jobs)
+    exact = 0
+    for mutant in mutants:
+        blame = blames[mutant.id]
+        exact += blame.exact
+        print(f"{'exact' if blame.exact else 'INEXACT':<9} {mutant.id}: {blame.describe()}")
+    print(f"\n{args.spec}: {exact} of {len(mutants)} members with exact blame.")
+    return EXIT_OK if exact == len(mutants) else EXIT_FAILED
 
 
 def _grade(args: argparse.Namespace) -> int:

@@ -87,6 +87,8 @@ class Outcome(str, enum.Enum):
     """No test covering the operation ran to a verdict."""
     BLOCKED = "blocked"
     """A test covering the operation stopped when another operation failed."""
+    SUSPECT = "suspect"
+    """A test covering the operation failed, and cannot tell whether this operation or another it called broke."""
     SKIPPED = "skipped"
 
     def __str__(self) -> str:
@@ -143,7 +145,11 @@ class TestRecord:
     message: str = ""
     """The failure's explanation, or why the test was skipped."""
     operation: str = ""
-    """The operation (``Type.operation``) whose own call failed the test; "" when none did."""
+    """The operation (``Type.operation``) whose own call failed the test, or that the failed check
+    names; "" when the failure cannot tell."""
+    suspects: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    """For a failure, the documented operations the failing example called, in the order first called:
+    any of them may have broken it."""
 
     def to_json(self) -> dict:
         return attrs.asdict(self, value_serializer=lambda _, __, v: v.value if isinstance(v, enum.Enum) else v)

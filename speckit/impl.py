@@ -116,7 +116,10 @@ def _import_directory(path: Path) -> types.ModuleType:
             ) from None
         except SyntaxError as e:
             sys.modules.pop(name, None)
-            raise ImplementationError(f"{path}/__init__.py has a syntax error at line {e.lineno}: {e.msg}") from None
+            file = Path(e.filename).name if e.filename and not e.filename.startswith("<") else "__init__.py"
+            if file == "__init__.py":
+                raise ImplementationError(f"{path}/__init__.py has a syntax error at line {e.lineno}: {e.msg}") from None
+            raise ImplementationError(f"{path}/__init__.py could not be imported: {file} has a syntax error at line {e.lineno}: {e.msg}") from None
         except KeyboardInterrupt:
             sys.modules.pop(name, None)
             raise
@@ -152,6 +155,17 @@ def _with_import_limit(load: Callable[[], Any]) -> Any:
         if previous is not None and previous is not _on_alarm:
             _Alarm.cancel()
             signal.signal(signal.SIGALRM, previous)  # whoever had the alarm before has it back
+
+
+def syntax_problem(module_name: str, error: SyntaxError) -> str:
+    """Why ``module_name`` could not be imported, naming the file that holds the syntax error and its
+    line: the module's own file, or another module of the package it imports (``display.py``)."""
+    where = f"line {error.lineno}" if error.lineno else "a line Python could not tell"
+    own = f"{module_name}.py"
+    file = Path(error.filename).name if error.filename and not error.filename.startswith("<") else own
+    if file == own:
+        return f"module {module_name} has a syntax error at {where} of {own}: {error.msg}"
+    return f"module {module_name} could not be imported: {file} has a syntax error at {where}: {error.msg}"
 
 
 def _where(error: BaseException, folder: str | Path) -> str:
@@ -199,7 +213,7 @@ class Implementation:
                 hint = f" (import sibling modules relatively: from . import {e.name})"
             return MissingOperation(f"module {module_name} could not be imported{_where(e, self._folder())}: {e}{hint}")
         except SyntaxError as e:
-            return MissingOperation(f"module {module_name} has a syntax error at line {e.lineno}: {e.msg}")
+            return MissingOperation(syntax_problem(module_name, e))
         except TimeLimitReached as e:
             return MissingOperation(
                 f"module {module_name} did not finish importing within {IMPORT_SECONDS:g} s"

@@ -18,6 +18,7 @@ import spec as spec_data
 
 from .core import ImplementationError, MissingOperation, NotImplementedOperation, Outcome, Presence, SuiteFailure, TestRecord
 from .pytest_plugin import load_implementation, spec_of
+from .trace import TRACE
 
 _results: list[TestRecord] = []
 _specs: set[str] = set()
@@ -59,7 +60,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo) -> TestRecord:
     covers = [name for mark in item.iter_markers("covers") for name in mark.args]
     outcome = Outcome(report.outcome)
-    kind, message, operation = outcome, "", ""
+    kind, message, operation, suspects = outcome, "", "", ()
     if report.skipped:
         message = _skip_reason(report)
     elif report.failed:
@@ -67,6 +68,7 @@ def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo)
         kind = _kind(error)
         message = _message(error, report)
         operation = error.operation if isinstance(error, SuiteFailure) else ""
+        suspects = _called(spec_of(item)) if report.when == "call" else ()
     return TestRecord(
         test=item.nodeid,
         covers=covers,
@@ -75,7 +77,23 @@ def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo)
         structural=item.get_closest_marker("structure") is not None,
         message=message,
         operation=operation,
+        suspects=suspects,
     )
+
+
+def _called(spec_name: str) -> tuple[str, ...]:
+    """The documented operations the failing example called (the trace of its last run), first call first."""
+    specification = spec_data.load(spec_name)
+    found: dict[str, None] = {}
+    for entry in TRACE.entries:
+        module, _, name = entry.label.rpartition(".")
+        try:
+            qualname = f"{specification.type(module).name}.{name}"
+            specification.operation(qualname)
+        except KeyError:
+            continue
+        found.setdefault(qualname)
+    return tuple(found)
 
 
 def _kind(error: BaseException | None) -> Outcome:

@@ -7,6 +7,7 @@ parts as written in the grade files.
 from __future__ import annotations
 
 import enum
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,10 @@ class Submission:
     """The entry's own name (``a b``, ``café.zip``), kept beside the safe one in the gradebook."""
 
 
+_MODULE_PROBLEM = re.compile(r"^(module \w+ (could not be imported|has a syntax error|did not finish importing)|the implementation has no module )")
+"""How the loader words a module that is missing or cannot be imported (rather than one operation's fault)."""
+
+
 @attrs.frozen
 class TestRecord:
     """One test's outcome in one run of the suite, as the report plugin wrote it."""
@@ -74,6 +79,15 @@ class TestRecord:
             message=data.get("message", ""),
             structural=bool(data.get("structural", False)),
         )
+
+    @property
+    def module_problem(self) -> str:
+        """Why the test could not run, when a module it needs is missing or cannot be imported (a
+        syntax error, an error at import), in the loader's words; "" for any other outcome."""
+        if self.outcome is not Outcome.FAILED or self.kind is not Outcome.MISSING:
+            return ""
+        first = self.message.strip().splitlines()[0] if self.message.strip() else ""
+        return first if _MODULE_PROBLEM.match(first) else ""
 
     @property
     def counted(self) -> bool:

@@ -22,7 +22,7 @@ from xml.etree import ElementTree as ET
 from ..core import Outcome
 from ..escape import code, csv_cell, markdown
 from ..rubric import Rubric, TypeRubric
-from .records import ZERO, GradedAs, StudentGrade
+from .records import ZERO, GradedAs, StudentGrade, TestGrade
 
 FEEDBACK_LINES = 60
 RESULTS = ("grades.csv", "feedback", "results", "junit")
@@ -78,6 +78,16 @@ def _join(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
+def module_problem(test: TestGrade) -> str:
+    """Why a failed test could not run because its module is missing or cannot be imported, or ""."""
+    return test.record.module_problem
+
+
+def module_problems(grade: StudentGrade) -> list[str]:
+    """The distinct reasons modules of the submission could not be used, in the order the types come."""
+    return list(dict.fromkeys(problem for t in grade.types for x in t.tests if (problem := module_problem(x))))
+
+
 def gradebook(grades: list[StudentGrade], graded: list[TypeRubric], warning: str = "") -> str:
     """``grades.csv``: a row per student, its safe name beside the submission's own, a column per type."""
     buffer = io.StringIO()
@@ -85,7 +95,8 @@ def gradebook(grades: list[StudentGrade], graded: list[TypeRubric], warning: str
     writer.writerow([csv_cell(c) for c in ["student", "submission", *[e.name for e in graded], "total", "max", "note"]])
     for grade in grades:
         by_type = {t.name: t for t in grade.types}
-        row = [grade.name, grade.original or grade.name, *[by_type[e.name].score for e in graded], grade.total, grade.max_score, _join(grade.reason, warning)]
+        row = [grade.name, grade.original or grade.name, *[by_type[e.name].score for e in graded], grade.total, grade.max_score,
+               _join(grade.reason, *grade.notes, *module_problems(grade), warning)]
         writer.writerow([csv_cell(cell) for cell in row])
     return buffer.getvalue()
 
@@ -118,9 +129,10 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
     out += [f"**Total: {grade.total} of {grade.max_score} points.**", ""]
     if grade.reason:
         out += [f"Your submission could not be graded: {markdown(grade.reason)}.", ""]
-    for note in (*grade.notes, *skipped):
+    problems = module_problems(grade)
+    for note in (*grade.notes, *problems, *skipped):
         out.append(f"- {markdown(note)}")
-    if grade.notes or skipped:
+    if grade.notes or problems or skipped:
         out.append("")
     out += ["| Type | Points | Out of | Tests passed | Graded |", "|---|---:|---:|---:|---|"]
     for t in grade.types:
@@ -144,14 +156,14 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
         if t.operations:
             out += ["| Operation | Points | Out of | Tests passed |", "|---|---:|---:|---:|"]
             for op in t.operations:
-                gate = " (signature wrong: no points)" if op.gated else ""
+                gate = f" ({_gate(t, op.qualname)}: no points)" if op.gated else ""
                 out.append(f"| {markdown(op.qualname.split('.', 1)[1])}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |")
             out.append("")
         hidden = [x for x in t.tests if x.hidden and x.record.counted]
         if hidden:
             failed_hidden = sum(1 for x in hidden if x.outcome is Outcome.FAILED)
             out += [f"Hidden tests: {len(hidden)}, of which {failed_hidden} failed.", ""]
-        failed = [x for x in t.tests if not x.hidden and x.outcome is Outcome.FAILED]
+        failed = [x for x in t.tests if not x.hidden and x.outcome is Outcome.FAILED and not module_problem(x)]
         unwritten = [x for x in failed if x.record.kind in (Outcome.MISSING, Outcome.NOT_IMPLEMENTED)]
         for test in failed:
             if test in unwritten:
@@ -169,6 +181,19 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
 
 PLAIN = "text"
 """Gradescope's format for text shown as it is (no Markdown, no HTML)."""
+
+
+def _gate(t, qualname: str) -> str:
+    """Why a gated operation earns nothing: its structure test found it missing, its module
+    could not be imported, or its signature is not the documented one."""
+    for x in t.tests:
+        if x.record.structural and x.outcome is Outcome.FAILED and qualname in x.covers:
+            problem = module_problem(x)
+            if problem and not problem.startswith("the implementation has no module"):
+                return "its module could not be imported"
+            if x.record.kind is Outcome.MISSING:
+                return "missing"
+    return "signature wrong"
 
 
 def _number(value: Decimal) -> float:
@@ -214,6 +239,7 @@ def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "", sandbox: 
                 }
             )
     summary = [f"{t.name}: {t.score} of {t.max_score}" + (" (graded with the reference's other modules)" if t.graded_as is GradedAs.HYBRID else "") for t in grade.types]
+    summary[:0] = [*grade.notes, *module_problems(grade)]
     if grade.reason:
         summary.insert(0, f"The submission could not be graded: {grade.reason}")
     if warning:

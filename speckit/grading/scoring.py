@@ -94,9 +94,16 @@ def score_type(
         notes.append("no graded test covers its operations")
     elif uncovered:
         notes.append(f"not graded (no test covers them): {', '.join(uncovered)}")
-    lost = [o.qualname for o in operations if o.gated]
+    unimportable = {q for record, covers in relevant if record.structural and record.module_problem for q in covers}
+    missing = {q for record, covers in relevant if record.structural and record.outcome is Outcome.FAILED and record.kind is Outcome.MISSING for q in covers}
+    absent = [o.qualname for o in operations if o.gated and o.qualname in missing - unimportable]
+    if absent:
+        notes.append(f"no points for operations the submission does not have: {', '.join(absent)}")
+    lost = [o.qualname for o in operations if o.gated and o.qualname not in missing]
     if lost:
         notes.append(f"no points for operations without their documented signature: {', '.join(lost)}")
+    problems = list(dict.fromkeys(record.module_problem for record, _ in relevant if record.module_problem))
+    notes += problems
     return TypeGrade(
         name=entry.name,
         score=sum((o.score for o in operations), ZERO),

@@ -22,7 +22,7 @@ from speckit.cli import main
 from speckit.core import Outcome
 from speckit.grading import GradedAs, StudentGrade, TestGrade, TestRecord, TypeGrade, grade
 from speckit.grading.intake import Unreadable, copy_folder, discover, extract_zip, find_package, suffixed, syntax_errors
-from speckit.grading.reports import Cleaner, feedback, gradescope, junit
+from speckit.grading.reports import Cleaner, feedback, gradebook, gradescope, junit
 from speckit.grading.scoring import apportion, score_type
 from speckit import registry
 from speckit.registry import kit
@@ -402,6 +402,44 @@ def test_output_writers_survive_hostile_messages():
     json.loads(gradescope(student, rubric))
 
 
+MODULE_RUBRIC = {"grading": {"common": ["test_structure.py"], "hidden": []}, "types": {"IndexType": {"points": 4}}}
+
+
+def _unimportable_index(message: str) -> StudentGrade:
+    """A grade of IndexType whose every test failed because the module could not be used, for ``message``."""
+    rubric = rubric_module.parse(MODULE_RUBRIC)
+    missing = Outcome.MISSING
+    records = tuple(
+        TestRecord(f"tests/connect4/{test}", (op,), Outcome.FAILED, missing, message, structural)
+        for op in ("IndexType.increment", "IndexType.decrement")
+        for test, structural in ((f"{STRUCTURE}[{op}]", True), (f"test_index.py::test_{op.split('.')[1]}", False))
+    )
+    graded = score_type(rubric.types[0], rubric, CONNECT4, records, GradedAs.SUBMITTED, lambda s: s)
+    return StudentGrade("eve", (graded,))
+
+
+@pytest.mark.parametrize(
+    "message, shown, gate",
+    [
+        ("module index has a syntax error at line 41 of index.py: unmatched ')'", "syntax error at line 41 of index.py", "its module could not be imported"),
+        ("module index could not be imported: display.py has a syntax error at line 8: invalid syntax", "display.py has a syntax error at line 8", "its module could not be imported"),
+        ("the implementation has no module index (expected index.py)", "has no module index", "missing"),
+    ],
+    ids=["syntax", "syntax-elsewhere", "missing-module"],
+)
+def test_a_module_that_cannot_be_used_is_named_in_every_output(message, shown, gate):
+    """Before: "signature wrong: no points" for every operation, "Not written yet" for every test,
+    and neither the gradebook's note nor results.json's output said why."""
+    student = _unimportable_index(message)
+    rubric = rubric_module.parse(MODULE_RUBRIC)
+    text = feedback(student, rubric, [])
+    assert shown in text and f"({gate}: no points)" in text
+    assert "signature wrong" not in text and "Not written yet" not in text
+    assert shown in json.loads(gradescope(student, rubric))["output"]
+    (row,) = csv.DictReader(io.StringIO(gradebook([student], rubric.types)))
+    assert shown in row["note"] and row["total"] == "0.00"
+
+
 def test_cli_reports_usage_errors(tmp_path, capsys):
     assert main(["grade", str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in capsys.readouterr().err
@@ -470,6 +508,11 @@ def test_a_package_that_cannot_be_imported_is_graded_type_by_type_with_the_reaso
     assert types["IndexType"].score == Decimal("4.00")
     text = (out / "feedback" / f"{name}.md").read_text(encoding="utf-8")
     assert "could not be run" in text and "**Total: " in text and " of 7.00 points.**" in text and "of 0 points" not in text
+    # The grade may stand (each type graded module by module), but every output says why it was graded so.
+    # Before: only the feedback did; the gradebook's note and Gradescope's output said nothing.
+    rows = {row["student"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    assert reason in rows[name]["note"]
+    assert reason in json.loads((out / "results" / name / "results.json").read_text(encoding="utf-8"))["output"]
     if name == "slow":  # its modules are sound: only its __init__ is slow
         assert student.total == Decimal("7.00")
     else:  # its Dimension fails each of its tests, saying why
