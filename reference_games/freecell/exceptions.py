@@ -1,9 +1,10 @@
 """The exceptions of the Freecell MIS, one class per exception name.
 
 Each class is named by the CamelCase of the MIS's name (``invalid_index`` is
-:class:`InvalidIndex`). Where the MIS spells one exception two ways, both names are
-bound to the same class: ``IsEmpty`` is :class:`StackEmpty` (erratum F12) and
-``NotDecreasingRank`` is :class:`NotDecendingRank` (erratum F13).
+:class:`InvalidIndex`). ``NotDecreasingRank`` is a misspelling of
+:class:`NotDecendingRank`, so it names the same class (erratum F13). ``IsEmpty`` and
+``StackEmpty`` are the MIS's two names for "no card to take": this reference binds both
+to one class, and two classes would do as well (erratum F12).
 """
 
 __all__ = [

@@ -33,7 +33,8 @@ CASCADES, CELLS, FOUNDATIONS = 8, 4, 4
 DEAL_COUNTS = (7, 7, 7, 7, 6, 6, 6, 6)
 SYMBOL = {"SPADES": "♠", "CLUBS": "♣", "HEARTS": "♥", "DIAMONDS": "♦"}
 
-# Exception names the suite accepts for each MIS exception (errata F12, F13).
+# Exception names the suite accepts for each MIS exception (errata F12, F13): a class is
+# recognised by its name, and either name of a pair is accepted wherever one is.
 INVALID_INDEX = ("InvalidIndex",)
 STACK_EMPTY = ("StackEmpty", "IsEmpty")
 OCCUPIED_CELL = ("OccupiedCell",)
@@ -107,8 +108,8 @@ class Position:
 
     @staticmethod
     def _homes(card, top) -> tuple:
-        if top is None:
-            return () if card[1] == 1 else NOT_ASCENDING  # erratum F21
+        if top is None:  # erratum F21: an ace starts a foundation; any other card breaks
+            return () if card[1] == 1 else NOT_ASCENDING + NOT_SAME_SUIT  # both rules (F25)
         faults = []
         if card[0] != top[0]:
             faults += NOT_SAME_SUIT
@@ -123,7 +124,8 @@ class Position:
         if not (0 <= a < sizes[source] and 0 <= b < sizes[target]):
             return INVALID_INDEX
         # Erratum F25: any exception whose condition holds. A full target cell is refused
-        # whatever the source holds, so it is accepted beside an empty source.
+        # whatever the source holds, so it is accepted beside an empty source. An empty
+        # source cell is unoccupied_cell in the table, occupied_cell in the semantics (F14).
         occupied = OCCUPIED_CELL if target == "Free" and self.cells[b] is not None else ()
         if source == "Col":
             if not self.cascades[a]:
@@ -132,12 +134,22 @@ class Position:
         else:
             card = self.cells[a]
             if card is None:
-                return UNOCCUPIED_CELL + occupied  # erratum F14
+                return UNOCCUPIED_CELL + OCCUPIED_CELL  # erratum F14
         if target == "Col":
             return self._builds(card, self.cascades[b])
         if target == "Free":
             return occupied
         return self._homes(card, self.foundations[b])
+
+    def refusal_as_written(self, move: str, a: int, b: int) -> tuple:
+        """For a legal move onto an empty cascade, the exceptions the MIS's conditions raise
+        for it taken literally (erratum F20: such a move may be made or refused); () for any
+        other move. The placeholder on top has no colour and no rank one above the card's,
+        and moveFreeToCol's semantics (and its table) refuse an empty target cascade."""
+        source, target = MOVE_PARTS[move]
+        if target != "Col" or self.refusal(move, a, b) or self.cascades[b]:
+            return ()
+        return NOT_ALTERNATING + NOT_DESCENDING + (STACK_EMPTY if source == "Free" else ())
 
     def play(self, move: str, a: int, b: int) -> None:
         """Make a legal move on the model."""
@@ -163,8 +175,20 @@ class Position:
         return found
 
     def legal_moves_without_empty_cascades(self) -> list[tuple[str, int, int]]:
-        """The legal moves, leaving out those onto an empty cascade (the MIS's own isValidMoves, erratum F26)."""
+        """The legal moves, leaving out those onto an empty cascade."""
         return [(m, a, b) for m, a, b in self.legal_moves() if not (MOVE_PARTS[m][1] == "Col" and not self.cascades[b])]
+
+    def moves_of_the_formula(self) -> list[tuple[str, int, int]]:
+        """The legal moves that the MIS's formula for isValidMoves counts, read word for word
+        (erratum F26): none onto an empty cascade, and none onto an empty foundation (SameSuit
+        of a card and the placeholder never holds)."""
+        return [(m, a, b) for m, a, b in self.legal_moves_without_empty_cascades() if not (MOVE_PARTS[m][1] == "Win" and self.foundations[b] is None)]
+
+    def is_valid_moves_answers(self) -> set[bool]:
+        """The answers of isValidMoves that erratum F26 accepts: a legal move exists (the
+        rules), or one the formula counts exists (the formula); also the reading between
+        them that leaves out only the moves onto an empty cascade."""
+        return {bool(self.legal_moves()), bool(self.legal_moves_without_empty_cascades()), bool(self.moves_of_the_formula())}
 
 
 MOVE_PARTS = {
@@ -318,12 +342,17 @@ class Reach:
         return stack
 
     def read_stack(self, stack, where: str) -> list:
-        """The cards of a stack, bottom first (placeholders as None), read by taking them
-        off with peek and remCard and putting them back with addCard (erratum F18)."""
+        """The cards of a stack, bottom first (placeholders as None), read by taking all but
+        the bottom card off with peek and remCard, showing the bottom card with peek, and
+        putting the others back with addCard (erratum F18). The bottom card is never
+        removed: whether remCard takes the placeholder off a stack that holds only it is
+        left open (erratum F11)."""
         size = self.stack.size(stack)
         expect(isinstance(size, int) and 0 <= size <= 60, f"size() of {where} is a natural number", expected="0 to 53", actual=size)
-        taken = self.impl.batch(lambda: [(self.stack.peek(stack), self.stack.remCard(stack))[0] for _ in range(size)])
-        self.impl.batch(lambda: [self.stack.addCard(stack, card) for card in reversed(taken)])
+        if size == 0:
+            return []
+        taken = self.impl.batch(lambda: [(self.stack.peek(stack), self.stack.remCard(stack))[0] for _ in range(size - 1)] + [self.stack.peek(stack)])
+        self.impl.batch(lambda: [self.stack.addCard(stack, card) for card in reversed(taken[:-1])])
         return self.read_cards(list(reversed(taken)), f"a card of {where}")
 
     def read_cascade(self, board, i: int) -> list:
