@@ -526,6 +526,7 @@ MOVES = {
     "bb1": (Model(), [], 2, "canPlaceCheck = True: that column"),
     "bb2": (Model(), [[x, 0] for x in range(WIDTH)], 2, "canPlaceCheck = False and reps reaches the width: a legal square all the same (erratum S11)"),
     "bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: the next column on"),
+    "bb3_far": (Model(), [[x, 0] for x in range(2, WIDTH)], 2, "canPlaceCheck = False for five columns on: the first allowed one further on, wrapping around"),
     "bb2_full": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells | {(0, 0): RED, (4, 0): BLUE}),
                  [[x, 0] for x in range(WIDTH)], 2,
                  "every column refused and the first ones full: a legal square all the same (erratum S11)"),
