@@ -104,10 +104,12 @@ class Model:
         return {s for s in self.cells if not self.supported(*s)}
 
     def free_play_errors(self) -> tuple[set, set]:
-        """endFreePlay's required squares and the squares it may add (errata S07, S08)."""
-        fours = self.fours()
-        if fours:
-            return fours, set()
+        """endFreePlay's required squares and the squares it may add (errata S07, S08).
+
+        With a line of four, its squares are required and the other errors may be added
+        (the output the report recorded); without one, the unsupported discs and the
+        squares completing four are required and the discs of those lines may be added.
+        """
         threats = self.threats(RED) | self.threats(BLUE)
         optional = set()
         for x, y in threats:
@@ -115,7 +117,11 @@ class Model:
                 for line in LINES_THROUGH[(x, y)]:
                     if all(s == (x, y) or self.get(*s) == colour for s in line):
                         optional |= set(line) - {(x, y)}
-        return self.unsupported() | threats, optional
+        errors = self.unsupported() | threats
+        fours = self.fours()
+        if fours:
+            return fours, (errors | optional) - fours
+        return errors, optional
 
     def picture(self) -> str:
         """The grid as text, the top row first, for failure messages."""

@@ -77,11 +77,11 @@ def test_waitForPieceDrop_and_waitForPieceGrab_report_tests(impl, method, start)
 
 
 @covers("Player.getTurn", "Player.setTurn", "Player.getColour")
-@given(turns=st.lists(st.integers(0, 42), max_size=5), colour=colours, ai=st.booleans())
+@given(turns=st.lists(st.integers(0, 42), min_size=1, max_size=5), colour=colours, ai=st.booleans())
 def test_the_turn_counter_reads_back_what_was_set_erratum_S14(impl, turns, colour, ai):
+    """Only the round trip: the interface gives getTurn no meaning, so a new player's counter is free (erratum S14)."""
     kit = Kit(impl)
     player = impl.player.Player(kit.space(colour), ai)
-    expect_equal(impl.player.getTurn(player), 0, "a new player's turn counter is 0 (erratum S14)")
     for turn in turns:
         impl.player.setTurn(player, turn)
         expect_equal(impl.player.getTurn(player), turn, f"getTurn after setTurn({turn})")

@@ -81,6 +81,12 @@ class BoardModel:
             return HUMAN_WINS
         return DRAW if self.full() else UNDECIDED
 
+    def scores(self) -> set[int]:
+        """evalBoard's accepted answers: the ruled score, and COMPUTER_WINS wherever 'O' has a shape
+        of any length, as evalBoard's "i.e. there is an X-shape or a +shape formed by tiles of
+        type 'O'" reads literally (erratum X11)."""
+        return {self.score()} | ({COMPUTER_WINS} if self.longest_shape(COMPUTER) > 0 else set())
+
     def picture(self) -> str:
         rows = ["".join(self.at(r, c).replace(" ", ".") for c in range(self.n)) for r in range(self.n)]
         return "\n".join(rows) + f"\n(k = {self.k}; rows from the top, '.' empty)"

@@ -6,6 +6,7 @@ run them.
 """
 
 import sys
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -13,10 +14,11 @@ import pytest
 from reference_games.xplus.program import main
 
 COMMAND = [sys.executable, "-m", "reference_games.xplus.program"]
+ALT_XPLUS = Path(__file__).resolve().parent.parent / "fixtures" / "alt_xplus"
 
 
-def spawn(*args: str) -> pexpect.spawn:
-    return pexpect.spawn(COMMAND[0], [*COMMAND[1:], *args], encoding="utf-8", timeout=30)
+def spawn(*args: str, cwd: Path | None = None) -> pexpect.spawn:
+    return pexpect.spawn(COMMAND[0], [*COMMAND[1:], *args], encoding="utf-8", timeout=30, cwd=cwd)
 
 
 def test_a_game_on_4x4_shows_coordinates_validates_plays_and_announces_moves():
@@ -65,7 +67,8 @@ def test_bad_arguments_get_a_one_line_message(args, message, capsys):
 
 
 def test_impl_plays_on_another_package_and_refuses_a_bad_path(capsys, tmp_path):
-    game = spawn("3", "3", "1", "--impl", "tests/fixtures/alt_xplus")
+    """Run from a scratch folder: the package's path is found from this file, not the working folder."""
+    game = spawn("3", "3", "1", "--impl", str(ALT_XPLUS), cwd=tmp_path)
     game.expect("Your play")
     game.sendline("1 1")
     game.expect(r"The computer plays row \d, column \d\.")
