@@ -68,11 +68,13 @@ def blame_of(mutant: Mutant, run: SuiteRun) -> Blame:
 def measure(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, profile: str = "check") -> dict[str, Blame]:
     """Check each member (``jobs`` at a time) as ``speckit check --type`` would, and say what it blamed."""
     cache = scratch / "pycache"
+    # The tests are chosen before the threads start: CPython 3.11's parser is not safe to run in
+    # two threads at once ("AST constructor recursion depth mismatch"), and choosing parses the suite.
+    chosen = {mutant.id: selected_tests(spec_data.load(mutant.spec), checked_types(mutant)) for mutant in mutants}
 
     def run(mutant: Mutant) -> tuple[str, Blame]:
         package = materialise(mutant, scratch / mutant.id.replace("-", "_"))
-        tests = selected_tests(spec_data.load(mutant.spec), checked_types(mutant))
-        outcome = run_suite(mutant.spec, package, tests=tests, profile=profile, bytecode_cache=cache)
+        outcome = run_suite(mutant.spec, package, tests=chosen[mutant.id], profile=profile, bytecode_cache=cache)
         return mutant.id, blame_of(mutant, outcome)
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
