@@ -180,7 +180,19 @@ def _copy_visible_suite(stage: Path, kit: registry.Kit, rubric: rubric_module.Ru
         hidden += cut
         (stage / rel).parent.mkdir(parents=True, exist_ok=True)
         (stage / rel).write_text(visible, encoding="utf-8")
+        _copy_shared_test_helpers(path, rel, relative, stage)
     return hidden
+
+
+def _copy_shared_test_helpers(path: Path, rel: Path, suite: Path, stage: Path) -> None:
+    """The helper modules of the tests' own package, outside the suite's folder, that a suite module
+    imports (``from ..signals import interruptible``): the suite cannot be collected without them."""
+    top = suite.parts[0]
+    for name in _kit_imports(path, ".".join(rel.with_suffix("").parts[:-1])):
+        helper = Path(*name.split(".")).with_suffix(".py")
+        if name.split(".")[0] == top and suite not in helper.parents and not (stage / helper).exists():
+            (stage / helper).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO_ROOT / helper, stage / helper)
 
 
 def without_hidden_tests(text: str, module_id: str, is_hidden) -> tuple[str, list[str]]:
