@@ -114,13 +114,14 @@ def reachable_tests(reading: Reading) -> list[Path] | None:
 
 
 def run_readings(readings: list[Reading], scratch: Path, *, sandbox: bool = False, jobs: int = 2,
-                 whole_suite: bool = False) -> dict[str, SuiteRun]:
+                 whole_suite: bool = False, examples: int | None = None) -> dict[str, SuiteRun]:
     """Run the suite of its specification on each reading in its own child process, ``jobs`` at a time,
     the implementation in-process or, with ``sandbox``, in the grading sandbox; the runs by
     :attr:`Reading.key`. Only the tests a reading can reach run (:func:`reachable_tests`), unless
-    ``whole_suite``."""
+    ``whole_suite``; ``examples``, if given, is the number of examples per property test instead of
+    the grading profile's."""
     cache = scratch / "pycache"
-    extra = ("--sandbox",) if sandbox else ()
+    extra = (*(("--sandbox",) if sandbox else ()), *((f"--examples={examples}",) if examples else ()))
 
     def run(reading: Reading) -> tuple[str, SuiteRun]:
         package = materialise(reading, scratch / reading.key.replace("/", "_").replace("-", "_"))
