@@ -62,8 +62,8 @@ def parse(text: str) -> SavedGame:
         raise SavedGameError(number, f"unexpected text {lines[BOARD_HEIGHT + 3][1][:30]!r} after the last line of a saved game")
     grid = Grid()
     for y, (number, line) in enumerate(lines[:BOARD_HEIGHT]):
-        for x, name in enumerate(_board_line(number, line)):
-            grid.setSpace(x, y, WORDS[name])
+        for x, space in enumerate(_board_line(number, line)):
+            grid.setSpace(x, y, space)
     turn = _number(lines[BOARD_HEIGHT], "the player to move", (0, 1))
     mode = _number(lines[BOARD_HEIGHT + 1], "the mode", (FREE_PLAY, REGULAR))
     ai = None
@@ -76,15 +76,17 @@ def parse(text: str) -> SavedGame:
     return SavedGame(grid, turn, mode, ai)
 
 
-def _board_line(number: int, line: str) -> list[str]:
-    """The square names of a board line, or SavedGameError naming what is wrong with it."""
+def _board_line(number: int, line: str) -> list:
+    """The squares (Space members) of a board line, or SavedGameError naming what is wrong with it."""
     words = [w.strip() for w in line.split(",")]
     if len(words) != BOARD_WIDTH:
         raise SavedGameError(number, f"a board line has {BOARD_WIDTH} squares separated by commas, this one has {len(words)}")
+    squares = []
     for name in words:
         if name not in WORDS:
             raise SavedGameError(number, f"unknown square {name[:20]!r} (expected Red, Blue or Empty)")
-    return words
+        squares.append(WORDS[name])
+    return squares
 
 
 def _number(entry: tuple[int, str], what: str, allowed: tuple[int, ...]) -> int:

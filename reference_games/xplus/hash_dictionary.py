@@ -9,8 +9,6 @@ numbers stay small whatever the string's length or characters.
 
 from __future__ import annotations
 
-import attrs
-
 from .data import Data
 from .dictionary_adt import DictionaryADT
 from .dictionary_exception import DictionaryException
@@ -75,24 +73,3 @@ class HashDictionary(DictionaryADT):
     def numRecords(self) -> int:
         """The number of records stored."""
         return self._count
-
-
-@attrs.frozen
-class TableStats:
-    """How a table's records spread over its slots."""
-
-    size: int
-    records: int
-    collisions: int
-    """Records put into a slot that already held one (what put's results add up to, with no removals)."""
-    longest_chain: int
-
-    @property
-    def load_factor(self) -> float:
-        return self.records / self.size
-
-
-def table_stats(dictionary: HashDictionary) -> TableStats:
-    """The spread of the reference's table (the program's ``--stats``; not an operation of the dictionary)."""
-    chains = [len(chain) for chain in dictionary._table]
-    return TableStats(len(chains), sum(chains), sum(chains) - sum(1 for n in chains if n), max(chains, default=0))

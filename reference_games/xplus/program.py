@@ -16,6 +16,8 @@ import sys
 import time
 from typing import TextIO
 
+import attrs
+
 from ..program_exit import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, closed_output
 from .play import COMPUTER, COMPUTER_WINS, DRAW, HUMAN, HUMAN_WINS, Play
 
@@ -132,18 +134,37 @@ def describe_dictionary(dictionary) -> str:
             f"{table.collisions:,} collisions, longest chain {table.longest_chain}.")
 
 
-def _reference_table(dictionary):
+@attrs.frozen
+class TableStats:
+    """How a hash table's records spread over its slots."""
+
+    size: int
+    records: int
+    collisions: int
+    """Records put into a slot that already held one (what put's results add up to, with no removals)."""
+    longest_chain: int
+
+    @property
+    def load_factor(self) -> float:
+        return self.records / self.size
+
+
+def _reference_table(dictionary) -> TableStats | None:
     """How the reference's table spreads its records, when ``dictionary`` is the reference's HashDictionary; else None.
 
     The reference is reached by name, as :func:`configurations_class` reaches it, so that
-    the student bundle ships this program without it."""
+    the student bundle ships this program without it. Its table is a list of chains, which
+    the program reads directly: no operation of the dictionary tells a slot's records."""
     from speckit.playable import reference_module
 
     try:
         module = reference_module("xplus", "hash_dictionary", program="xplus")
     except SystemExit:  # a kit without the reference: the dictionary is the package's own
         return None
-    return module.table_stats(dictionary) if isinstance(dictionary, module.HashDictionary) else None
+    if not isinstance(dictionary, module.HashDictionary):
+        return None
+    chains = [len(chain) for chain in dictionary._table]
+    return TableStats(len(chains), sum(chains), sum(chains) - sum(1 for n in chains if n), max(chains, default=0))
 
 
 def configurations_class(impl: str | None):

@@ -237,11 +237,12 @@ def test_a_file_that_is_no_saved_game_is_named_with_what_is_wrong(tmp_path, cont
 
 def test_the_terminal_never_asks_for_a_click(tmp_path):
     child = start(tmp_path)
-    for line in ("1", "3", "4", "end", "2", "red 0 0", "end"):
+    for line, prompt in (("1", "move> "), ("3", "move> "), ("end", "Choose 1-4"), ("2", "free play> "), ("red 0 0", "free play> ")):
         child.sendline(line)
-    child.expect("Choose 1-4")
-    child.expect("Choose 1-4")
-    finish(child)
+        child.expect(prompt)
+    child.sendeof()
+    child.expect("Goodbye")
+    child.expect(pexpect.EOF)
     assert "click" not in child.logfile_read.getvalue().lower()
 
 
