@@ -8,7 +8,6 @@ or untested. ``speckit zoo --blame`` prints the verdict of each member and the c
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import attrs
@@ -17,7 +16,7 @@ import spec as spec_data
 
 from .check import OperationStatus, statuses
 from .core import Outcome
-from .runner import SuiteRun, resume, run_suite, stop_all
+from .runner import SuiteRun, run_each, run_suite
 from .traceability import selected_tests
 from .zoo import Mutant, materialise
 
@@ -77,12 +76,4 @@ def measure(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, profile: str
         outcome = run_suite(mutant.spec, package, tests=chosen[mutant.id], profile=profile, bytecode_cache=cache)
         return mutant.id, blame_of(mutant, outcome)
 
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-    try:
-        return dict(pool.map(run, mutants))
-    except BaseException:
-        stop_all()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        resume()
+    return run_each(mutants, run, jobs=jobs)

@@ -10,7 +10,6 @@ package is, and *passes* when the whole suite of its specification passes it.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import attrs
@@ -20,7 +19,7 @@ import spec as spec_data
 from . import patches
 from .patches import Patch, PatchError
 from .registry import kit
-from .runner import SuiteRun, resume, run_suite, stop_all
+from .runner import SuiteRun, run_each, run_suite
 
 READING_KEYS = ("id", "erratum", "description", "patch")
 PATCH_KEYS = ("module", "find", "replace")
@@ -128,15 +127,7 @@ def run_readings(readings: list[Reading], scratch: Path, *, sandbox: bool = Fals
         tests = None if whole_suite else reachable_tests(reading)
         return reading.key, run_suite(reading.spec, package, tests=tests, extra=extra, bytecode_cache=cache)
 
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-    try:
-        return dict(pool.map(run, readings))
-    except BaseException:
-        stop_all()  # Ctrl-C or kill: the runs in progress end at once, so the scratch folder can go
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        resume()
+    return run_each(readings, run, jobs=jobs)
 
 
 def passed(run: SuiteRun) -> bool:

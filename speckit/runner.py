@@ -16,8 +16,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 import attrs
 
@@ -54,6 +56,9 @@ _children: set[subprocess.Popen] = set()
 _children_lock = threading.Lock()
 _stopping = threading.Event()
 
+T = TypeVar("T")
+R = TypeVar("R")
+
 
 def stop_all() -> None:
     """Stop every suite run of this process at once: no new run starts, and running ones are killed.
@@ -72,6 +77,23 @@ def stop_all() -> None:
 def resume() -> None:
     """Allow suite runs again after :func:`stop_all`, once the stopped ones have ended."""
     _stopping.clear()
+
+
+def run_each(items: Iterable[T], run: Callable[[T], tuple[str, R]], *, jobs: int) -> dict[str, R]:
+    """``run`` each item, ``jobs`` at a time in threads; the results by the key each run returns.
+
+    Ctrl-C or a kill stops every suite run in progress at once (:func:`stop_all`), so the
+    callers' scratch folders can go; runs are allowed again once the threads have ended.
+    """
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        return dict(pool.map(run, items))
+    except BaseException:
+        stop_all()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        resume()
 
 
 def _kill(child: subprocess.Popen) -> None:

@@ -10,7 +10,6 @@ when a test of the suite fails on it.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import attrs
@@ -20,7 +19,7 @@ import spec as spec_data
 from . import patches
 from .patches import Patch, PatchError
 from .registry import kit
-from .runner import SuiteRun, resume, run_suite, stop_all
+from .runner import SuiteRun, run_each, run_suite
 from .traceability import covering_tests
 
 
@@ -112,15 +111,7 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, examples: in
                 return mutant.id, outcome
         return mutant.id, run_suite(mutant.spec, package, tests=files, profile="zoo", extra=extra, bytecode_cache=cache)
 
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-    try:
-        return dict(pool.map(run, mutants))
-    except BaseException:
-        stop_all()  # Ctrl-C or kill: the runs in progress end at once, so the scratch folder can go
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        resume()
+    return run_each(mutants, run, jobs=jobs)
 
 
 def killed(run: SuiteRun) -> bool:
