@@ -65,9 +65,9 @@ def graded(tmp_path_factory):
     rubric.write_text(RUBRIC)
     runs, real = RUNS, Grader._run
 
-    def recorded(self, package, entries, slot):
+    def recorded(self, package, entries, slot, *budget):
         runs.append((package.parent.name.split("-", 1)[1], package.name))
-        return real(self, package, entries, slot)
+        return real(self, package, entries, slot, *budget)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Grader, "_run", recorded)
