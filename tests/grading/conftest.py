@@ -30,6 +30,20 @@ run_seconds = 600
 points = 4
 """
 
+INDEX_DIMENSION_RUBRIC = """
+spec = "connect4"
+title = "Index and Dimension"
+[grading]
+mode = "best"
+common = []
+hidden = ["*equivalence*"]
+[types.IndexType]
+points = 4
+[types.DimensionType]
+points = 3
+"""
+"""The rubric of the tests that grade whole runs: two types, the second using the first."""
+
 needs_root = pytest.mark.skipif(
     os.geteuid() != 0,
     reason="the sandbox confines student code (other uid, mount namespace) only when the grader runs as root",

@@ -25,25 +25,13 @@ from speckit.skeleton import write_skeleton
 from speckit.zoo import load_mutants, materialise
 
 from .chromium import Browser, executable
-from .conftest import reference_copy
+from .conftest import INDEX_DIMENSION_RUBRIC as RUBRIC, reference_copy
 
 pytestmark = pytest.mark.slow
 
 ARTIFACTS = Path(os.environ.get("SPECKIT_CI_ARTIFACTS", "/tmp/speckit-ci-artifacts"))
 CONNECT4 = spec_data.load("connect4")
 TYPES = ("IndexType", "DimensionType")
-RUBRIC = """
-spec = "connect4"
-title = "Index and Dimension"
-[grading]
-mode = "best"
-common = []
-hidden = ["*equivalence*"]
-[types.IndexType]
-points = 4
-[types.DimensionType]
-points = 3
-"""
 ZOO = ("index-decrement-by-two", "index-clone-shares", "dimension-default-five", "dimension-less-than-or-equal")
 HOSTILE = "<img src=x onerror=alert(1)>"
 

@@ -28,7 +28,7 @@ from speckit import registry
 from speckit.registry import kit
 from speckit.rubric import Limits, RubricError
 
-from .conftest import INCREMENT, REFERENCE, patched_reference, reference_copy
+from .conftest import INCREMENT, INDEX_DIMENSION_RUBRIC as RUBRIC, REFERENCE, patched_reference, reference_copy
 
 CONNECT4 = spec_data.load("connect4")
 PLAIN = Path(__file__).resolve().parent.parent / "fixtures" / "alt_connect4_plain"
@@ -252,18 +252,6 @@ def test_published_text_holds_no_grader_paths_or_addresses(tmp_path):
 
 # -- the whole run -------------------------------------------------------------------------
 
-RUBRIC = """
-spec = "connect4"
-title = "Index and Dimension"
-[grading]
-mode = "best"
-common = []
-hidden = ["*equivalence*"]
-[types.IndexType]
-points = 4
-[types.DimensionType]
-points = 3
-"""
 
 
 @pytest.fixture(scope="module")
