@@ -253,7 +253,6 @@ def test_published_text_holds_no_grader_paths_or_addresses(tmp_path):
 # -- the whole run -------------------------------------------------------------------------
 
 
-
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     """Four submissions: correct and nested; a faulty Index in a zip; syntax errors only; a broken zip."""
