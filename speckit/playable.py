@@ -152,7 +152,7 @@ def first_failing(spec_name: str, folder: Path, types: list[str], program: str) 
 
 class CheckProgress:
     """Says which type the check has reached, "IndexType (1 of 9 types, 12 of 340 tests)": one line each on a
-    terminal, rewritten in place; a line per type elsewhere (a log keeps them all)."""
+    terminal, rewritten in place; elsewhere a line for each type the samples of progress reach (a log keeps them all)."""
 
     def __init__(self, specification, types: list[str], program: str, stream=None) -> None:
         self.stream = stream or sys.stderr

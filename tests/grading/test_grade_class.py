@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 from pathlib import Path
 
 import pytest
 
 from speckit.grading import Grader, grade
 from speckit.paths import REPO_ROOT
+
+from .conftest import grade_files
 
 RUBRIC = """
 spec = "connect4"
@@ -50,14 +53,17 @@ COMPARISON = "For comparison, with the reference's other modules: "
 """The feedback's line on a hybrid that did not earn more: written only when one was run."""
 
 
-def _files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "grading.log"}
-
-
 def _without_comparisons(feedback: bytes) -> str:
     """The feedback without the lines on hybrids that earned no more (and the blank lines they leave)."""
     lines = [line for line in feedback.decode().splitlines() if not line.startswith(COMPARISON)]
     return "\n".join(line for i, line in enumerate(lines) if line or (i and lines[i - 1]))
+
+
+def _record_without_comparisons(record: bytes) -> dict:
+    data = json.loads(record)
+    for graded in data["types"]:
+        graded.pop("other")
+    return data
 
 
 @pytest.mark.slow
@@ -80,12 +86,15 @@ def test_regrading_only_what_a_hybrid_can_win_changes_no_grade(tmp_path, monkeyp
     every = grade(tmp_path / "submissions", tmp_path / "every", jobs=2, rubric=rubric, stream=io.StringIO())
     assert [g.total for g in pruned] == [g.total for g in every]
     assert any(g.total < g.max_score for g in pruned) and any(g.total == g.max_score for g in pruned)
-    first, second = _files(tmp_path / "pruned"), _files(tmp_path / "every")
+    first, second = grade_files(tmp_path / "pruned"), grade_files(tmp_path / "every")
     assert sorted(first) == sorted(second)
     for name, data in first.items():
         if name.startswith("feedback/"):
             # A hybrid that is not run has no comparison line: everything else is the same.
             assert _without_comparisons(second[name]) == _without_comparisons(data), f"{name} differs beyond the comparison lines"
+        elif name.startswith("records/"):
+            # The record keeps the comparison line of each type, as the feedback does.
+            assert _record_without_comparisons(second[name]) == _record_without_comparisons(data), f"{name} differs beyond the comparisons"
         else:
             assert second[name] == data, f"{name} differs when every type that lost points is regraded"
     # It saved work: fewer hybrids were run (none for the empty skeleton's types, for one).

@@ -13,22 +13,7 @@ from speckit.cli import main
 from speckit.grading import GradeError, Shard, grade, merge
 from speckit.grading.intake import discover
 
-from .conftest import INCREMENT, INDEX_RUBRIC, patched_reference, reference_copy
-
-
-def _files(folder: Path) -> dict[str, bytes]:
-    """The grade files of a run, by path: the records without the seconds each submission took; the log
-    and the class report (which hold times) and the shard's own record aside. That the report is the
-    same from the same records is test_class_report's."""
-    files = {}
-    for p in sorted(folder.rglob("*")):
-        if not p.is_file() or p.name in ("grading.log", "shard.json", "report.html"):
-            continue
-        data = p.read_bytes()
-        if p.parent.name == "records":
-            data = json.dumps({k: v for k, v in json.loads(data).items() if k != "seconds"}, sort_keys=True).encode()
-        files[p.relative_to(folder).as_posix()] = data
-    return files
+from .conftest import INCREMENT, INDEX_RUBRIC, grade_files, patched_reference, reference_copy
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +39,7 @@ def sharded(tmp_path_factory):
 
 @pytest.mark.slow
 def test_the_merged_shards_are_the_bytes_of_one_run(sharded):
-    whole, merged = _files(sharded / "whole"), _files(sharded / "merged")
+    whole, merged = grade_files(sharded / "whole"), grade_files(sharded / "merged")
     assert "grades.csv" in whole and "feedback/carol_d.md" in whole and "results/bob/results.json" in whole
     assert sorted(merged) == sorted(whole)
     for name, data in whole.items():
