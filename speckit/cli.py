@@ -172,9 +172,11 @@ def _parser() -> argparse.ArgumentParser:
         "readings",
         help="run the suite on every reading in the register and report which it passes",
         description=(
-            "Run the whole conformance suite on every variant of the reference kept in the register of "
+            "Run the conformance suite on every variant of the reference kept in the register of "
             "readings: each takes a reading of the document that an erratum accepts and the reference does "
-            "not, and must pass. Say for each whether it passed, or the first test that failed it and why. "
+            "not, and must pass the tests its patches can reach (the tests of each patched type and of every "
+            "type that uses it, and the tests of no type; --whole-suite for all). Say for each whether it "
+            "passed, or the first test that failed it and why. "
             "Exit status 0 when every reading passes, 1 otherwise."
         ),
     )
