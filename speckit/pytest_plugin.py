@@ -13,6 +13,7 @@ instead of importing it into the test process (see :mod:`speckit.sandbox`); with
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import functools
 import shutil
@@ -214,9 +215,54 @@ def _stop_at_unrunnable(inner_test):
             return result
         except (MissingOperation, NotImplementedOperation) as failure:
             raise _NoOtherExample(failure) from failure
+        except Exception as failure:
+            _let_go_of_values(failure)
+            raise
 
     run_example._speckit_stops_at_unrunnable = True
     return run_example
+
+
+def _let_go_of_values(failure: BaseException) -> None:
+    """Let a failing example's values go, unless it is the one Hypothesis reports.
+
+    Hypothesis keeps the exception of every failing example it meets while shrinking,
+    and with it the frames of the test, which hold the example's values: in the sandbox
+    each such value stays alive in the server, and each display or input a kept game
+    holds is sent again with every later call (a test that fails sent some 120 of them
+    with each call by the end of its shrinking). Clearing the frames keeps what
+    Hypothesis uses (the exception, where it was raised: its origin and traceback text).
+    The final run of the smallest example, which pytest reports, keeps its frames.
+    """
+    from hypothesis.control import current_build_context
+
+    try:
+        if current_build_context().is_final:
+            return
+    except Exception:  # noqa: BLE001 - outside Hypothesis, nothing keeps the exception
+        return
+    chain, seen = [failure], set()
+    while chain:
+        error = chain.pop()
+        if error is not None and id(error) not in seen:
+            seen.add(id(error))
+            _clear_frames(error.__traceback__)
+            chain += [error.__cause__, error.__context__]
+
+
+def _clear_frames(tb) -> None:
+    """Drop the locals of each finished frame of ``tb``; it keeps its code and line."""
+    while tb is not None:
+        frame = tb.tb_frame
+        try:
+            frame.clear()
+        except RuntimeError:
+            pass  # a frame still running (the wrapper's, Hypothesis's)
+        else:
+            # Python before 3.13 keeps the dict that reading f_locals made (Hypothesis reads it).
+            with contextlib.suppress(Exception):
+                frame.f_locals.clear()
+        tb = tb.tb_next
 
 
 def is_hidden(node_id: str, patterns: list[str]) -> bool:
