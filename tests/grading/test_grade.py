@@ -541,6 +541,25 @@ def test_a_hybrid_raises_the_kits_supplied_exception(tmp_path):
     assert dictionary.graded_as is GradedAs.HYBRID
     assert dictionary.score == Decimal("10.00"), [t.message for t in dictionary.tests if t.outcome is not Outcome.PASSED]
 
+
+def test_a_type_whose_test_stops_at_another_types_broken_module_is_graded_as_a_hybrid(tmp_path):
+    """The dictionary's model test plays configurations into it. With a syntax error in a correct
+    package's configurations.py, the test stopped at Configurations, missing; through the sandbox
+    the stop named no operation, so nothing said the dictionary lost its points to another type,
+    and it kept 7.67 of 10 as submitted."""
+    from speckit.skeleton import reference_copy as shaped_reference_copy
+
+    package = shaped_reference_copy("xplus", tmp_path / "submissions" / "alice")
+    with (package / "configurations.py").open("a", encoding="utf-8") as f:
+        f.write("\ndef unfinished(:\n")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(HASH_DICTIONARY_RUBRIC.replace('mode = "hybrid"', 'mode = "best"'))
+    (student,) = grade(tmp_path / "submissions", tmp_path / "out", jobs=1, rubric=rubric, spec_name="xplus", stream=io.StringIO())
+    (dictionary,) = student.types
+    assert dictionary.graded_as is GradedAs.HYBRID and dictionary.score == Decimal("10.00")
+    assert dictionary.other.startswith("as submitted: 7.67") and "lost to Configurations.Configurations (missing)" in dictionary.note
+
+
 # -- structure tests gate, they never score ---------------------------------------------------
 
 STRUCTURE_RUBRIC = """

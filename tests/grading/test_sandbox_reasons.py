@@ -75,8 +75,9 @@ def test_a_module_that_raises_at_import_is_named(tmp_path):
     line = len(grid.read_text(encoding="utf-8").splitlines())
     implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61563))
     try:
-        with pytest.raises(MissingOperation, match=rf"module grid could not be imported: grid.py raised NameError at import \(line {line}\): name 'undefined_name' is not defined"):
+        with pytest.raises(MissingOperation, match=rf"module grid could not be imported: grid.py raised NameError at import \(line {line}\): name 'undefined_name' is not defined") as caught:
             implementation.grid.newGridType(implementation.dimension.newDimensionType())
+        assert caught.value.operation == "GridType.newGridType", "charged to the operation, as in process"
         assert implementation.index.lessThan(implementation.index.newIndexType(), implementation.index.newIndexType()) is False
     finally:
         implementation.close()
