@@ -5,7 +5,8 @@ A specification declares them as ``[[rule]]`` entries of its ``spec.toml``
 attributes its class must assign. The code is parsed, never imported, so a rule is
 checked the same way in-process, in the grading sandbox and on a file that does not
 run. A suite's test calls :func:`obey`, so a broken rule fails the operations the
-rule names in ``speckit check`` and costs their points in ``speckit grade``.
+rule names in ``speckit check`` and costs their points in ``speckit grade``; so does a
+type's module that is missing or does not parse, since no rule can be read from it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import attrs
 
 from spec import CodeRule, Specification
 
+from .core import MissingOperation
+from .impl import syntax_problem
 from .testing import ConformanceFailure
 
 SYNTAX = {"dict": (ast.Dict, ast.DictComp), "set": (ast.Set, ast.SetComp)}
@@ -49,8 +52,8 @@ def source_folder(impl: Any) -> Path | None:
 def violations(spec: Specification, rule: CodeRule, folder: Path) -> list[Violation]:
     """Every place in the package at ``folder`` where ``rule`` is broken, in module and line order.
 
-    A module that is missing or does not parse breaks no rule: the tests of its
-    operations report it.
+    A module that is missing or does not parse breaks no rule here: :func:`obey` reports
+    the rule's own module as unreadable, and the tests of the others' operations report them.
     """
     type_spec = spec.type(rule.type_name)
     supplied = {t.module for t in spec.types if t.supplied}
@@ -71,6 +74,9 @@ def obey(impl: Any, spec: Specification, rule_id: str) -> None:
     folder = source_folder(impl)
     if folder is None:
         return  # an installed module rather than a folder of sources: nothing to read
+    problem = unreadable(spec.type(rule.type_name).module, folder)
+    if problem:
+        raise MissingOperation(problem)  # code that cannot be read obeys no rule
     broken = violations(spec, rule, folder)
     if broken:
         lines = [f"Rule {rule.id}: {rule.title}", "", " ".join(rule.says.split()), "", "Broken at:"]
@@ -78,6 +84,18 @@ def obey(impl: Any, spec: Specification, rule_id: str) -> None:
         if len(broken) > 20:
             lines.append(f"  ... and {len(broken) - 20} more")
         raise ConformanceFailure("\n".join(lines))
+
+
+def unreadable(module: str, folder: Path) -> str:
+    """Why the rule's own module cannot be read ("" when it can): it is missing, or does not parse."""
+    path = folder / f"{module}.py"
+    try:
+        ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except OSError:
+        return f"the implementation has no module {module} (expected {module}.py)"
+    except (SyntaxError, ValueError) as e:
+        return syntax_problem(module, e) if isinstance(e, SyntaxError) else f"module {module} could not be read: {e}"
+    return ""
 
 
 def _modules(folder: Path, first: str, supplied: set[str], follow: bool) -> Iterator[tuple[str, ast.Module]]:

@@ -7,7 +7,8 @@ credit per test), then reports the points of each type through GitHub Classroom'
 ``classroom-resources/autograding-grading-reporter``. A repository hides nothing from
 its student, so the starter carries no hidden test and no reference: its grade counts
 the visible tests only and has no hybrid to keep a fault in one type from costing
-another, as its README tells students.
+another. Its README tells students so, and that those points are feedback: the grade
+is the instructor's ``speckit grade`` of the cloned repositories.
 """
 
 from __future__ import annotations
@@ -89,6 +90,12 @@ grading: this one counts only the tests you can run yourself (no hidden test), a
 having no reference implementation, it grades each type with your own other types, so
 a fault in one type can also cost points in the types that use it. A package that
 passes every test gets full marks here and there alike.
+
+The points shown here are feedback. Your grade is your instructor's: they clone every
+repository of the assignment and grade `{package}/` as you last pushed it with
+`speckit grade`, which adds the hidden tests and grades a type that lost points only
+to a fault in another type again beside the reference's other types, so that one fault
+costs points only in its own type.
 """
 
 

@@ -873,24 +873,25 @@ def over_memory(label: str, config: dict) -> str:
 
 
 def import_failure(error: BaseException, package: str, config: dict) -> str:
-    """Why importing the package failed, naming the file that raised: "grid.py raised NameError
-    at import: ...", "grid.py went over the memory limit of N MB at import", or "the package
-    took more than N s to import"."""
+    """Why importing the package failed, naming the file that raised and its innermost line there:
+    "grid.py raised NameError at import (line 22): ...", "grid.py went over the memory limit of
+    N MB at import", or "the package took more than N s to import"."""
     if isinstance(error, TimeLimitReached):
         return f"the package took more than {config['import_seconds']:g} s to import"
-    where = "the package"
+    where, line = "the package", 0
     folder = os.path.realpath(package).rstrip("/") + "/"
     trace = error.__traceback__
     while trace is not None:
         filename = os.path.realpath(trace.tb_frame.f_code.co_filename)
         if filename.startswith(folder):
-            where = filename[len(folder) :]
+            where, line = filename[len(folder) :], trace.tb_lineno
         trace = trace.tb_next
     if isinstance(error, SyntaxError) and error.filename and os.path.realpath(error.filename).startswith(folder):
-        where = os.path.realpath(error.filename)[len(folder) :]
+        where, line = os.path.realpath(error.filename)[len(folder) :], error.lineno or 0
     if isinstance(error, MemoryError):
         return f"{where} went over the memory limit of {config['memory_mb']} MB at import"
-    return f"{where} raised {type(error).__name__} at import: {error}"
+    at = f" (line {line})" if line else ""
+    return f"{where} raised {type(error).__name__} at import{at}: {error}"
 
 
 def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, progress: ctypes.c_int64) -> None:

@@ -45,6 +45,7 @@ def test_the_starter_repository(tmp_path):
     assert len(list((out / ".speckit").glob("*.whl"))) == 1 and (out / classroom.RUBRIC).is_file()
     readme = (out / "README.md").read_text(encoding="utf-8")
     assert "no hidden test" in readme and "no reference implementation" in readme and "docs/" not in readme
+    assert "The points shown here are feedback" in readme and "`speckit grade`" in readme
     workflow = out / ".github" / "workflows" / "classroom.yml"
     done = subprocess.run(
         [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(workflow)],

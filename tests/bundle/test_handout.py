@@ -1,27 +1,33 @@
 """The handout as students and graders receive it, for every specification: a correct package
 written into the handout's own skeleton gets full marks from ``speckit check``, ``speckit
-grade``, the Gradescope autograder and the Classroom workflow.
+grade``, the Gradescope autograder and the Classroom workflow; and, for Connect-4 and the
+X+Game, the same package with a syntax error in one module or a NameError at import in another
+is blamed on that file and line everywhere, and loses nothing in the types that do not need it.
 
 Nothing here runs from the checkout but the builders: the student wheel is installed into a
 fresh environment (one for all specifications, each wheel replacing the previous one), its
 ``speckit skeleton`` writes the package, the modules students write are copied over from a
 correct implementation (the alternative one, else the reference) while the supplied files
 stay exactly as the skeleton wrote them, and the autograder is installed by its own
-``setup.sh`` under a temporary root.
+``setup.sh`` under a temporary root. Each specification's handout is built, installed and
+set up once for all its tests.
 """
 
 from __future__ import annotations
 
+import ast
 import base64
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import attrs
 import pytest
 
 import spec as spec_data
@@ -50,6 +56,54 @@ def place(tmp_path_factory):
     return root
 
 
+@attrs.frozen
+class Handout:
+    """One specification's handout, installed: the student wheel in the shared environment, and
+    the Gradescope autograder set up by its own ``setup.sh`` under a temporary root."""
+
+    spec_name: str
+    wheel: Path
+    venv: Path
+    autograder: Path
+    autograder_env: dict
+
+    def speckit(self, *arguments: str) -> list[str]:
+        return [str(self.venv / "bin" / "speckit"), *arguments]
+
+    def run_autograder(self, package: Path) -> dict:
+        """Gradescope's run of ``package`` as the submission: its results.json."""
+        for folder in ("submission", "results"):
+            shutil.rmtree(self.autograder / folder, ignore_errors=True)
+        shutil.copytree(package, self.autograder / "submission")
+        ran = run(["bash", str(self.autograder / "source" / "run_autograder")], self.autograder, self.autograder_env)
+        assert ran.returncode == 0, ran.stderr[-2000:]
+        return json.loads((self.autograder / "results" / "results.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module", params=SPECS)
+def handout(request, place, tmp_path_factory) -> Handout:
+    """The handout of one specification (``request.param``), built and installed once for every
+    test of it (pytest runs the tests of one specification together)."""
+    spec_name = request.param
+    tmp_path = tmp_path_factory.mktemp(f"handout-{spec_name}")
+    bundle = student.build(spec_name, tmp_path / "bundle", docs=False)
+    pip = [str(place / "venv" / "bin" / "python"), "-m", "pip", "-q"]
+    others = [f"speckit-{name.replace('_', '-')}-student" for name in SPECS]  # any of them installed before
+    assert run([*pip, "uninstall", "-y", *others], tmp_path).returncode == 0
+    done = run([*pip, "install", str(bundle.wheel)], tmp_path)
+    assert done.returncode == 0, done.stderr
+
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(gradescope.build(spec_name, tmp_path / "autograder.zip")) as archive:
+        archive.extractall(root / "source")
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root), PATH=f"{place / 'stubs'}:{os.environ['PATH']}")
+    env.pop("SPECKIT_PYTHON", None)
+    env.pop("VIRTUAL_ENV", None)
+    setup = run(["bash", str(root / "source" / "setup.sh")], root, env)
+    assert setup.returncode == 0, setup.stderr[-2000:]
+    return Handout(spec_name, bundle.wheel, place / "venv", root, env)
+
+
 def run(command, cwd: Path, env: dict | None = None, timeout: int = 1800) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, timeout=timeout)
 
@@ -58,6 +112,15 @@ def correct_package(spec_name: str) -> Path:
     """A correct implementation: the alternative one where the kit has it, else the reference."""
     alternative = kit(spec_name).declaration.alternative and kit(spec_name).alternative_dir
     return alternative if alternative and alternative.is_dir() else kit(spec_name).reference_dir
+
+
+def points_by_type(result: dict) -> dict[str, float]:
+    """The points of a Gradescope result by type (its tests are named "Type: ...")."""
+    by_type: dict[str, float] = {}
+    for test in result["tests"]:
+        name = test["name"].split(":")[0]
+        by_type[name] = by_type.get(name, 0) + test["score"]
+    return by_type
 
 
 def write_package(spec_name: str, venv: Path, work: Path) -> Path:
@@ -74,19 +137,16 @@ def write_package(spec_name: str, venv: Path, work: Path) -> Path:
     return package
 
 
-@pytest.mark.parametrize("spec_name", SPECS)
-def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(place, tmp_path, spec_name):
-    rubric = kit(spec_name).rubric_path
-    points = {entry.name: entry.points for entry in rubric_module.load(rubric, spec_name).types if entry.points > 0}
-    total = sum(points.values())
+def rubric_points(spec_name: str) -> dict[str, float]:
+    """The points of each graded type."""
+    return {entry.name: entry.points for entry in rubric_module.load(kit(spec_name).rubric_path, spec_name).types if entry.points > 0}
 
-    # The student's handout, installed into the shared environment in place of the previous one.
-    bundle = student.build(spec_name, tmp_path / "bundle", docs=False)
-    venv, pip = place / "venv", [str(place / "venv" / "bin" / "python"), "-m", "pip", "-q"]
-    others = [f"speckit-{name.replace('_', '-')}-student" for name in SPECS]  # any of them installed before
-    assert run([*pip, "uninstall", "-y", *others], tmp_path).returncode == 0
-    done = run([*pip, "install", str(bundle.wheel)], tmp_path)
-    assert done.returncode == 0, done.stderr
+
+def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(place, handout, tmp_path):
+    spec_name, venv = handout.spec_name, handout.venv
+    rubric = kit(spec_name).rubric_path
+    points = rubric_points(spec_name)
+    total = sum(points.values())
 
     work = tmp_path / "work"
     work.mkdir()
@@ -119,27 +179,13 @@ def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(p
     assert {name: float(row[name]) for name in points} == points, row
     assert float(row["total"]) == total
 
-    # The Gradescope autograder: its setup.sh, then run_autograder, under a temporary root.
-    root = tmp_path / "autograder"
-    with zipfile.ZipFile(gradescope.build(spec_name, tmp_path / "autograder.zip")) as archive:
-        archive.extractall(root / "source")
-    env = dict(os.environ, AUTOGRADER_ROOT=str(root), PATH=f"{place / 'stubs'}:{os.environ['PATH']}")
-    env.pop("SPECKIT_PYTHON", None)
-    env.pop("VIRTUAL_ENV", None)
-    setup = run(["bash", str(root / "source" / "setup.sh")], root, env)
-    assert setup.returncode == 0, setup.stderr[-2000:]
-    shutil.copytree(package, root / "submission")
-    ran = run(["bash", str(root / "source" / "run_autograder")], root, env)
-    assert ran.returncode == 0, ran.stderr[-2000:]
-    result = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    # The Gradescope autograder (set up by its setup.sh under a temporary root): run_autograder.
+    result = handout.run_autograder(package)
     assert result["score"] == pytest.approx(total), result["output"]
-    by_type = {}
-    for test in result["tests"]:
-        by_type[test["name"].split(":")[0]] = by_type.get(test["name"].split(":")[0], 0) + test["score"]
-    assert by_type == pytest.approx(points)
+    assert points_by_type(result) == pytest.approx(points)
 
     # The Classroom starter's workflow, its commands run in the starter as the runner runs them.
-    starter = classroom.build(spec_name, tmp_path / "starter", wheel=bundle.wheel)
+    starter = classroom.build(spec_name, tmp_path / "starter", wheel=handout.wheel)
     shutil.rmtree(starter / spec_name)
     shutil.copytree(package, starter / spec_name)
     from ruamel.yaml import YAML
@@ -156,3 +202,101 @@ def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(p
     payload = json.loads(base64.b64decode(reported))
     assert payload["max_score"] == total and payload["status"] == "pass"
     assert {t["name"]: t["score"] for t in payload["tests"]} == points
+
+
+BROKEN = {
+    "connect4": {"syntax-error": ("game_tree", "def unfinished(:"), "name-error": ("grid", "LIMIT = UNDEFINED_LIMIT")},
+    # Not configurations.py: the dictionary's model test plays configurations into it, so without the
+    # reference (this handout's grade, Classroom's) a broken Configurations costs HashDictionary too.
+    "xplus": {"syntax-error": ("hash_dictionary", "def unfinished(:"), "name-error": ("hash_dictionary", "LIMIT = UNDEFINED_LIMIT")},
+}
+"""For each specification tested with broken packages, the two faults: (the module, the line
+put before its first function or class): a syntax error, and a NameError raised at import. A
+type needs the module when its own module imports it, directly or not."""
+
+
+def break_module(package: Path, module: str, line: str) -> int:
+    """Put ``line`` before the module's first top-level function or class; the line number it took."""
+    path = package / f"{module}.py"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, text in enumerate(lines) if text.startswith(("def ", "class ", "@")))
+    path.write_text("".join([*lines[:at], line + "\n", *lines[at:]]), encoding="utf-8")
+    return at + 1
+
+
+def needing(package: Path, module: str) -> set[str]:
+    """The package's modules that import ``module``, directly or through their other modules."""
+    imports = {}
+    for path in package.glob("*.py"):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                found |= {node.module} if node.module else {alias.name for alias in node.names}
+        imports[path.stem] = {name.split(".")[0] for name in found}
+    needs = {module}
+    while more := {name for name, used in imports.items() if used & needs} - needs:
+        needs |= more
+    return needs
+
+
+def says_where(text: str, file: str, line: int) -> bool:
+    """Whether ``text`` names the file and its line together, in any of the kit's wordings
+    ("line 22 of grid.py", "grid.py has a syntax error at line 22", "grid.py raised ... (line 22)")."""
+    text = re.sub(r"\\([^\sA-Za-z0-9])", r"\1", text)  # Markdown's escapes (game\_tree.py)
+    return bool(re.search(rf"\bline {line} of {re.escape(file)}|\b{re.escape(file)}\b[^\n]*?\bline {line}\b", text))
+
+
+def types_of(types: dict[str, str], module: str) -> set[str]:
+    """The graded types written in ``module``."""
+    return {name for name, m in types.items() if m == module}
+
+
+@pytest.mark.parametrize("handout", sorted(BROKEN), indirect=True)
+def test_a_module_that_cannot_be_imported_is_blamed_where_it_is_and_costs_no_other_type(handout, tmp_path):
+    """A correct package with a syntax error in one module, and with a NameError at import in
+    another: check, the instructor's grade (gradebook note, feedback, results.json) and the
+    Gradescope autograder name the file and line, and every type whose module does not need the
+    broken one gets the full points it gets without the fault."""
+    spec_name = handout.spec_name
+    points = rubric_points(spec_name)
+    types = {t.name: t.module for t in spec_data.load(spec_name).types if t.name in points}
+    (tmp_path / "class").mkdir()
+    faults = {}
+    for student_name, (module, line) in BROKEN[spec_name].items():
+        work = tmp_path / student_name
+        work.mkdir()
+        package = write_package(spec_name, handout.venv, work)
+        unaffected = {name for name, m in types.items() if m not in needing(package, module)}
+        assert unaffected and len(unaffected) < len(types), "the fault must cost some types and not others"
+        faults[student_name] = (f"{module}.py", break_module(package, module, line), unaffected, types_of(types, module))
+        shutil.copytree(package, tmp_path / "class" / student_name)
+
+        checked = run(handout.speckit("check", "--spec", spec_name, "mypkg"), work)
+        assert "Traceback" not in checked.stdout + checked.stderr
+        file, number, _, _ = faults[student_name]
+        assert says_where(checked.stdout, file, number), checked.stdout[-3000:]
+        for name in unaffected:
+            assert re.search(rf"^{name} \({types[name]}\)\s+\d+ passed$", checked.stdout, re.MULTILINE), (name, checked.stdout)
+
+    graded = run(handout.speckit("grade", str(tmp_path / "class"), "--out", str(tmp_path / "grades"), "--spec", spec_name,
+                                 "--rubric", str(kit(spec_name).rubric_path), "--jobs", "2"), tmp_path)  # fmt: skip
+    assert graded.returncode == 0, graded.stderr[-2000:]
+    with (tmp_path / "grades" / "grades.csv").open(encoding="utf-8", newline="") as f:
+        rows = {row["student"]: row for row in csv.DictReader(f)}
+    for student_name, (file, number, unaffected, own) in faults.items():
+        row = rows[student_name]
+        assert {name: float(row[name]) for name in unaffected} == {name: points[name] for name in unaffected}, row
+        assert all(float(row[name]) < points[name] for name in own), row
+        assert says_where(row["note"], file, number), row["note"]
+        assert says_where((tmp_path / "grades" / "feedback" / f"{student_name}.md").read_text(encoding="utf-8"), file, number)
+        result = json.loads((tmp_path / "grades" / "results" / student_name / "results.json").read_text(encoding="utf-8"))
+        assert says_where(result["output"], file, number), result["output"]
+
+    # Gradescope, for the error raised at import (its results.json is the one speckit grade writes,
+    # checked above for both). Its autograder holds the reference, so a type that needs the broken
+    # module may earn points there as a hybrid; every other type earns the same full points.
+    file, number, unaffected, _ = faults["name-error"]
+    result = handout.run_autograder(tmp_path / "class" / "name-error")
+    assert says_where(result["output"], file, number), result["output"]
+    by_type = points_by_type(result)
+    assert {name: by_type[name] for name in unaffected} == pytest.approx({name: points[name] for name in unaffected})

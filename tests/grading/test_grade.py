@@ -541,6 +541,25 @@ def test_a_hybrid_raises_the_kits_supplied_exception(tmp_path):
     assert dictionary.graded_as is GradedAs.HYBRID
     assert dictionary.score == Decimal("10.00"), [t.message for t in dictionary.tests if t.outcome is not Outcome.PASSED]
 
+
+def test_a_type_whose_test_stops_at_another_types_broken_module_is_graded_as_a_hybrid(tmp_path):
+    """The dictionary's model test plays configurations into it. With a syntax error in a correct
+    package's configurations.py, the test stopped at Configurations, missing; through the sandbox
+    the stop named no operation, so nothing said the dictionary lost its points to another type,
+    and it kept 7.67 of 10 as submitted."""
+    from speckit.skeleton import reference_copy as shaped_reference_copy
+
+    package = shaped_reference_copy("xplus", tmp_path / "submissions" / "alice")
+    with (package / "configurations.py").open("a", encoding="utf-8") as f:
+        f.write("\ndef unfinished(:\n")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(HASH_DICTIONARY_RUBRIC.replace('mode = "hybrid"', 'mode = "best"'))
+    (student,) = grade(tmp_path / "submissions", tmp_path / "out", jobs=1, rubric=rubric, spec_name="xplus", stream=io.StringIO())
+    (dictionary,) = student.types
+    assert dictionary.graded_as is GradedAs.HYBRID and dictionary.score == Decimal("10.00")
+    assert dictionary.other.startswith("as submitted: 7.67") and "lost to Configurations.Configurations (missing)" in dictionary.note
+
+
 # -- structure tests gate, they never score ---------------------------------------------------
 
 STRUCTURE_RUBRIC = """
@@ -632,6 +651,45 @@ def test_the_gradebook_keeps_each_submissions_own_name(tmp_path):
     rows = _gradebook(tmp_path / "out")
     assert {name: row["submission"] for name, row in rows.items()} == {suffixed("a_b", "a_b"): "a_b", suffixed("a_b", "a b"): "a b", "café": "café"}
     assert (tmp_path / "out" / "feedback" / "café.md").is_file()
+
+
+# -- a GitHub Classroom assignment, as ``gh classroom clone student-repos`` leaves it -----------
+
+
+def cloned_repository(repository: Path, package: str) -> Path:
+    """A student's repository of the Classroom starter, as cloned: git's folder (holding a stray
+    module of the contract's, as hooks and objects may), the starter's workflow, wheel, rubric and
+    README, and the package at ``package``."""
+    for stray in ("hooks/index.py", "objects/dimension.py"):
+        (repository / ".git" / stray).parent.mkdir(parents=True, exist_ok=True)
+        (repository / ".git" / stray).write_text("def newIndexType(:\n", encoding="utf-8")
+    (repository / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (repository / ".github" / "workflows").mkdir(parents=True)
+    (repository / ".github" / "workflows" / "classroom.yml").write_text("name: Autograding\n", encoding="utf-8")
+    (repository / ".speckit").mkdir()
+    (repository / ".speckit" / "speckit_connect4_student-0.1.0-py3-none-any.whl").write_bytes(b"PK")
+    (repository / ".speckit" / "rubric.toml").write_text(RUBRIC, encoding="utf-8")
+    (repository / "README.md").write_text("# Connect-4\n", encoding="utf-8")
+    return repository / package
+
+
+def test_a_classroom_assignments_cloned_repositories_are_graded_as_a_class(tmp_path):
+    """The instructor's grade of a Classroom assignment: each repository is a student, its package
+    found at its depth and nothing taken from git's or the starter's own folders; a fault in Index
+    costs Dimension nothing (graded again beside the reference's Index), as the starter's own
+    workflow, which has no reference, cannot do."""
+    cloned = tmp_path / "connect4-assignment-submissions"
+    reference_copy(cloned_repository(cloned / "connect4-assignment-alice", "connect4"))
+    patched_reference(cloned_repository(cloned / "connect4-assignment-bob", "work/connect4"), "index", INCREMENT, INCREMENT + "    index.number += 1\n")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(RUBRIC)
+    assert main(["grade", str(cloned), "--out", str(tmp_path / "grades"), "--rubric", str(rubric), "--jobs", "2"]) == 0
+    rows = _gradebook(tmp_path / "grades")
+    assert sorted(rows) == ["connect4-assignment-alice", "connect4-assignment-bob"]
+    alice, bob = rows["connect4-assignment-alice"], rows["connect4-assignment-bob"]
+    assert (alice["IndexType"], alice["DimensionType"], alice["total"]) == ("4.00", "3.00", "7.00")
+    assert 0 < Decimal(bob["IndexType"]) < 4 and bob["DimensionType"] == "3.00"
+    assert "graded the package in work/connect4/" in bob["note"] and "syntax" not in alice["note"] + bob["note"]
 
 
 # -- determinism: a class of correct submissions, graded twice --------------------------------

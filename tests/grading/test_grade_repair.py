@@ -90,7 +90,7 @@ def test_types_that_do_not_need_the_broken_module_score_as_without_the_error(gra
         assert broken[kind] == clean[kind], f"{kind} differs from the same package without the error"
 
 
-@pytest.mark.parametrize("name, words", [("nameerror", ["grid.py", "NameError"]), ("syntax", ["grid", "syntax"])])
+@pytest.mark.parametrize("name, words", [("nameerror", ["grid.py", "NameError", "(line 3)"]), ("syntax", ["grid", "syntax", "line 3"])])
 def test_the_broken_module_scores_nothing_and_the_note_names_it(graded, name, words):
     types, students, out = graded
     grid = types[name]["GridType"]

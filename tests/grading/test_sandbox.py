@@ -363,7 +363,7 @@ def test_an_unloadable_package_is_reported_with_the_file_that_raised(tmp_path):
     from speckit.impl import ImplementationError
 
     package = reference_copy(tmp_path / "broken", __init__="raise ValueError('no')\n")
-    with pytest.raises(ImplementationError, match=r"^__init__.py raised ValueError at import: no$"):
+    with pytest.raises(ImplementationError, match=r"^__init__.py raised ValueError at import \(line 1\): no$"):
         load_sandboxed(package, CONNECT4, SandboxConfig(uid=61506))
 
 

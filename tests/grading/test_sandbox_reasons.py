@@ -72,15 +72,17 @@ def test_a_module_that_raises_at_import_is_named(tmp_path):
     package = reference_copy(tmp_path / "raises")
     grid = package / "grid.py"
     grid.write_text(grid.read_text(encoding="utf-8") + "\nundefined_name\n", encoding="utf-8")
+    line = len(grid.read_text(encoding="utf-8").splitlines())
     implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61563))
     try:
-        with pytest.raises(MissingOperation, match=r"module grid could not be imported: grid.py raised NameError at import: name 'undefined_name' is not defined"):
+        with pytest.raises(MissingOperation, match=rf"module grid could not be imported: grid.py raised NameError at import \(line {line}\): name 'undefined_name' is not defined") as caught:
             implementation.grid.newGridType(implementation.dimension.newDimensionType())
+        assert caught.value.operation == "GridType.newGridType", "charged to the operation, as in process"
         assert implementation.index.lessThan(implementation.index.newIndexType(), implementation.index.newIndexType()) is False
     finally:
         implementation.close()
     (package / "__init__.py").write_text("from . import grid\n", encoding="utf-8")
-    with pytest.raises(ImplementationError, match=r"^grid.py raised NameError at import: name 'undefined_name' is not defined$"):
+    with pytest.raises(ImplementationError, match=rf"^grid.py raised NameError at import \(line {line}\): name 'undefined_name' is not defined$"):
         load_sandboxed(package, CONNECT4, SandboxConfig(uid=61563))
 
 
@@ -89,7 +91,7 @@ def test_a_module_that_raises_at_import_is_named(tmp_path):
     [
         ("import os\nos._exit(0)\n", "the program ended itself at import (os._exit)"),
         ("import time\ntime.sleep(60)\n", "the package took more than 1 s to import"),
-        ("raise SystemExit(3)\n", "__init__.py raised SystemExit at import: 3"),
+        ("raise SystemExit(3)\n", "__init__.py raised SystemExit at import (line 1): 3"),
     ],
     ids=["os._exit", "too slow", "SystemExit"],
 )

@@ -123,6 +123,24 @@ def test_a_missing_or_unparsable_module_breaks_no_rule(tmp_path):
     assert broken(package(tmp_path, "def (:\n", "class Configurations(:\n"), "XR1") == []
 
 
+def test_a_rule_cannot_be_obeyed_by_a_module_that_does_not_parse_or_is_missing(tmp_path):
+    """The rule's test fails as its operations' tests do (before, it passed, and a hash_dictionary.py
+    that did not compile earned 6.67 of its 40 points from it)."""
+    from types import SimpleNamespace
+
+    from speckit.core import MissingOperation
+    from speckit.rules import obey
+
+    folder = package(tmp_path, "from collections import deque\n\ndef (:\n")
+    with pytest.raises(MissingOperation, match=r"^module hash_dictionary has a syntax error at line 3 of hash_dictionary.py: "):
+        obey(SimpleNamespace(path=folder), XPLUS, "XR1")
+    (folder / "hash_dictionary.py").unlink()
+    with pytest.raises(MissingOperation, match=r"^the implementation has no module hash_dictionary \(expected hash_dictionary.py\)$"):
+        obey(SimpleNamespace(path=folder), XPLUS, "XR1")
+    (folder / "hash_dictionary.py").write_text("class HashDictionary:\n    pass\n")
+    obey(SimpleNamespace(path=folder), XPLUS, "XR1")
+
+
 def test_the_docs_page_documents_every_type_rule_and_the_errata():
     text = (DOCS / "reference_games" / "xplus.rst").read_text()
     assert ".. spec-summary:: xplus" in text and ".. spec-errata:: xplus" in text
