@@ -66,10 +66,21 @@ def yes_no(starts: bool) -> str:
     return "y" if starts else "n"
 
 
+def questions(side: int, starts: bool, look: int) -> list:
+    """Answers to newConnect4Type's three questions in either order the document gives (erratum E45):
+    size, who starts, look-ahead (the outline) or who starts, size, look-ahead (the list of calls).
+
+    A yes or no leads and repeats after the size: whichever integer question comes first refuses
+    the yes or no and reads the size, and the look-ahead question refuses the second if who
+    starts was asked first. Either order reads every answer.
+    """
+    return [yes_no(starts), side, yes_no(starts), look]
+
+
 def new_game(impl, side: int = 4, starts: bool = True, look: int = 1, moves=()):
     """A game made by newConnect4Type, its input and the text its display shows."""
     shown = io.StringIO()
-    source = scripted([side, yes_no(starts), look, *moves])
+    source = scripted([*questions(side, starts, look), *moves])
     game = impl.connect4.newConnect4Type(source, kit_display.newDisplayType(shown))
     return game, source, shown
 
@@ -236,10 +247,10 @@ def test_new_game_asks_the_size_who_starts_and_the_look_ahead(impl, data, side, 
     make = TreeMaker(impl)
     look = data.draw(look_aheads(side), label="look-ahead")
     shown = io.StringIO()
-    source = scripted([side, yes_no(starts), look])
+    source = scripted(questions(side, starts, look))
     display = kit_display.newDisplayType(shown)
     game = impl.connect4.newConnect4Type(source, display)
-    where = f"newConnect4Type with the answers {side}, {yes_no(starts)}, {look} (size, moves first, look-ahead, in that order)"
+    where = f"newConnect4Type answering size {side}, moves first {yes_no(starts)} and look-ahead {look} (asked in either order of erratum E45)"
     expect_equal(left(source), [], f"answers left unread by {where}: it asks three questions")
     tree = impl.connect4.getGameTree(game)
     links = ("Parent", "Child", "Sibling")
@@ -273,7 +284,7 @@ def test_each_set_changes_its_component_and_nothing_else(impl, starts, steps):
     display = c4.getDisplay(game)
     model = {"input": source, "display": display, "tree": ({}, 0), "player1": RED if starts else BLUE, "level": 1}
     model["player2"] = OTHER[model["player1"]]
-    done = [f"newConnect4Type with the answers 4, {yes_no(starts)}, 1"]
+    done = [f"newConnect4Type answering size 4, moves first {yes_no(starts)} and look-ahead 1"]
     for component, colour, number, (_, marks) in steps:
         if component == "input":
             value = model["input"] = scripted([])
