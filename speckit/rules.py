@@ -18,6 +18,7 @@ import attrs
 
 from spec import CodeRule, Specification
 
+from .core import NotImplementedOperation, Presence
 from .testing import ConformanceFailure
 
 SYNTAX = {"dict": (ast.Dict, ast.DictComp), "set": (ast.Set, ast.SetComp)}
@@ -71,6 +72,7 @@ def obey(impl: Any, spec: Specification, rule_id: str) -> None:
     folder = source_folder(impl)
     if folder is None:
         return  # an installed module rather than a folder of sources: nothing to read
+    unwritten(impl, rule)
     broken = violations(spec, rule, folder)
     if broken:
         lines = [f"Rule {rule.id}: {rule.title}", "", " ".join(rule.says.split()), "", "Broken at:"]
@@ -78,6 +80,15 @@ def obey(impl: Any, spec: Specification, rule_id: str) -> None:
         if len(broken) > 20:
             lines.append(f"  ... and {len(broken) - 20} more")
         raise ConformanceFailure("\n".join(lines))
+
+
+def unwritten(impl: Any, rule: CodeRule) -> None:
+    """Report the rule's operations as not written yet when none of them is: a rule about code
+    holds of a skeleton only because there is no code, and earns nothing for it."""
+    states = [impl.state(q) for q in rule.operations]
+    if states and all(state in (Presence.MISSING, Presence.NOT_IMPLEMENTED) for state in states):
+        names = ", ".join(rule.operations)
+        raise NotImplementedOperation(f"Rule {rule.id} reads the code of {names}: none of them is written yet", rule.operations[0])
 
 
 def _modules(folder: Path, first: str, supplied: set[str], follow: bool) -> Iterator[tuple[str, ast.Module]]:
