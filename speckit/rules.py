@@ -19,7 +19,7 @@ import attrs
 
 from spec import CodeRule, Specification
 
-from .core import MissingOperation
+from .core import MissingOperation, NotImplementedOperation, Presence
 from .impl import syntax_problem
 from .testing import ConformanceFailure
 
@@ -77,6 +77,7 @@ def obey(impl: Any, spec: Specification, rule_id: str) -> None:
     problem = unreadable(spec.type(rule.type_name).module, folder)
     if problem:
         raise MissingOperation(problem)  # code that cannot be read obeys no rule
+    unwritten(impl, rule)
     broken = violations(spec, rule, folder)
     if broken:
         lines = [f"Rule {rule.id}: {rule.title}", "", " ".join(rule.says.split()), "", "Broken at:"]
@@ -96,6 +97,15 @@ def unreadable(module: str, folder: Path) -> str:
     except (SyntaxError, ValueError) as e:
         return syntax_problem(module, e) if isinstance(e, SyntaxError) else f"module {module} could not be read: {e}"
     return ""
+
+
+def unwritten(impl: Any, rule: CodeRule) -> None:
+    """Report the rule's operations as not written yet when none of them is: a rule about code
+    holds of a skeleton only because there is no code, and earns nothing for it."""
+    states = [impl.state(q) for q in rule.operations]
+    if states and all(state in (Presence.MISSING, Presence.NOT_IMPLEMENTED) for state in states):
+        names = ", ".join(rule.operations)
+        raise NotImplementedOperation(f"Rule {rule.id} reads the code of {names}: none of them is written yet", rule.operations[0])
 
 
 def _modules(folder: Path, first: str, supplied: set[str], follow: bool) -> Iterator[tuple[str, ast.Module]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 RESULTS = ("Blue wins", "Red wins", "Game drawn", "Game in progress")
-"""The four results the requirements ask to show at all times (erratum S19)."""
+"""The words the requirements suggest for the four results shown at all times (erratum S19)."""
 HEIGHT = 6
 
 
@@ -55,7 +55,8 @@ class View:
         """Show ``message`` in the message box, replacing the one shown."""
 
     def showResult(self, result: str) -> None:
-        """Show the result of the game, one of :data:`RESULTS`."""
+        """Show the result of the game: the reference shows one of :data:`RESULTS`, the report's
+        suggested words; any words that say the same result will do (erratum S19)."""
 
     def showStartScreen(self) -> None:
         """Show the start screen and its four choices."""

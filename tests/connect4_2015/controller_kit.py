@@ -7,6 +7,7 @@ player to move (0 Blue, 1 Red), the mode and the computer's player.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import attrs
@@ -20,6 +21,26 @@ PLAYER_COLOURS = (BLUE, RED)
 """players[0] is Blue, players[1] Red (erratum S12)."""
 FREE_PLAY, TWO_PLAYERS, ONE_PLAYER = 0, 1, 2
 SAVE_FILE = "Saved_Game.txt"
+
+
+_WIN = re.compile(r"\bw[io]n|\bvictor", re.IGNORECASE)
+_DRAW = re.compile(r"\bdraw|\btie\b|\btied\b", re.IGNORECASE)
+
+
+def result_said(text) -> str:
+    """Which of the four results a text the controller showed says (erratum S19): "Blue wins",
+    "Red wins", "Game drawn" or "Game in progress", whatever its words. The report only suggests
+    those words, so a text that names one colour and a win is that colour's win, a text about a
+    draw or a tie is a draw, and any other text is the game in progress. A text that says no
+    result (nothing shown, a win of both colours) comes back quoted, to be shown as it was."""
+    if not isinstance(text, str) or not text.strip():
+        return f"{text!r} (no result)"
+    blue, red = re.search(r"\bblue\b", text, re.IGNORECASE), re.search(r"\bred\b", text, re.IGNORECASE)
+    if _WIN.search(text):
+        return "Blue wins" if blue and not red else "Red wins" if red and not blue else f"{text!r} (a win of which colour?)"
+    if _DRAW.search(text):
+        return "Game drawn"
+    return "Game in progress"
 
 
 @attrs.frozen

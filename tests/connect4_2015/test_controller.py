@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
-from .controller_kit import FREE_PLAY, ONE_PLAYER, SAVE_FILE, TWO_PLAYERS, Game, in_scratch_folder, parse, text_of
+from .controller_kit import FREE_PLAY, ONE_PLAYER, SAVE_FILE, TWO_PLAYERS, Game, in_scratch_folder, parse, result_said, text_of
 from .strategies import (
     BLUE, EMPTY, HEIGHT, OTHER, RED, RESULTS, SQUARES, WIDTH, Model, choices, colours, no_four_full_grid,
     shown, squares_text, unfinished_games, sparse_free_grids,
@@ -150,7 +150,7 @@ def test_onGridClick_bb2_bb3_bb4(impl):
         expect_equal(saved.model, Model({(0, 0): RED, (0, 1): BLUE}), "onGridClick bb2: the valid spot (0, 1) gets the blue disc")
         expect_equal(saved.to_move, RED, "onGridClick bb2: the turn passes to red")
         expect_equal(game.view.discs.get((0, 1)), game.kit.space(BLUE), "the view shows the blue disc on (0, 1)")
-        expect_equal(game.view.result, "Game in progress", "the result shown is 'Game in progress' (requirement A2.2, erratum S19)")
+        expect_equal(result_said(game.view.result), "Game in progress", "the result shown is 'Game in progress' (requirement A2.2, erratum S19)")
 
 
 @covers("Controller.onGridClick", "View.showResult", "View.highlight", "Controller.loadGame")
@@ -159,12 +159,12 @@ def test_checkWin_bb1_a_win_is_shown_and_ends_the_game(impl):
         model = Model({(0, 0): RED, (1, 0): RED, (2, 0): RED, (0, 1): BLUE, (1, 1): BLUE, (2, 1): BLUE})
         game = Game.loaded(impl, regular(RED, model))
         game.move(3)
-        expect_equal(game.view.result, "Red wins", "checkWin bb1: red completes (0,0)-(3,0): 'Red wins'")
+        expect_equal(result_said(game.view.result), "Red wins", "checkWin bb1: red completes (0,0)-(3,0): 'Red wins'")
         expect({(0, 0), (1, 0), (2, 0), (3, 0)} <= game.view.highlights, "the winning four is shown", expected="(0,0) to (3,0) highlighted", actual=squares_text(game.view.highlights))
         before = game.text()
         game.move(4)
         unchanged_text(game, before, "after a win, no more discs can be placed")
-        expect_equal(game.view.result, "Red wins", "the result stays shown")
+        expect_equal(result_said(game.view.result), "Red wins", "the result stays shown")
 
 
 @covers("Controller.onGridClick", "View.showResult", "Controller.loadGame")
@@ -174,9 +174,9 @@ def test_checkWin_bb2_bb3_draw_and_game_in_progress(impl):
         last = model.get(6, 5)
         model.put(6, 5, EMPTY)
         game = Game.loaded(impl, regular(last, model))
-        expect_equal(game.view.result, "Game in progress", "checkWin bb3: ongoing after the load, players continue playing")
+        expect_equal(result_said(game.view.result), "Game in progress", "checkWin bb3: ongoing after the load, players continue playing")
         game.move(6)
-        expect_equal(game.view.result, "Game drawn", "checkWin bb2: the last square filled without a four: 'Game drawn'")
+        expect_equal(result_said(game.view.result), "Game drawn", "checkWin bb2: the last square filled without a four: 'Game drawn'")
 
 
 # turnForAI ------------------------------------------------------------------------------------------
@@ -501,7 +501,7 @@ def test_a_two_player_game_follows_the_model_and_always_shows_the_result(impl, p
         start = game.saved()
         expect_equal(start.model, Model(), "Start(1): an empty grid")
         expect_equal((start.mode, start.computer), (1, None), "Start(1): a regular game with no computer player")
-        expect_equal(game.view.result, "Game in progress", "after Start the result shows 'Game in progress'")
+        expect_equal(result_said(game.view.result), "Game in progress", "after Start the result shows 'Game in progress'")
         model, to_move = Model(), start.to_move
         for pick in picks:
             open_columns = [x for x in range(WIDTH) if model.height(x) >= 0]
@@ -509,7 +509,7 @@ def test_a_two_player_game_follows_the_model_and_always_shows_the_result(impl, p
             square = game.move(x)
             model.put(*square, to_move)
             expected_result = RESULTS[to_move] if model.in_four(*square) else "Game drawn" if model.full() else "Game in progress"
-            expect_equal(game.view.result, expected_result, f"after {to_move}'s disc on {square} the result shown is right{shown(model)}")
+            expect_equal(result_said(game.view.result), expected_result, f"after {to_move}'s disc on {square} the result shown is right{shown(model)}")
             saved = game.saved()
             expect_equal(saved.model, model, f"stringOfBoard's grid after {to_move}'s move to {square}")
             expect_equal(game.view.discs, {s: game.kit.space(c) for s, c in model.cells.items()}, "the view shows the grid's discs")
@@ -529,7 +529,7 @@ def test_a_game_against_the_computer_alternates_and_the_computer_wins_or_blocks(
         expect(computer in (RED, BLUE), "Start(2): one player is the computer", expected="Red or Blue", actual=computer)
         for pick in picks + [0] * 42:
             before = game.saved()
-            if game.view.result != "Game in progress":
+            if result_said(game.view.result) != "Game in progress":
                 break
             if before.to_move == computer:
                 game.ops.turnForAI(game.controller)

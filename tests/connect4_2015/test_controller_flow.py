@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
-from .controller_kit import FREE_PLAY, ONE_PLAYER, SAVE_FILE, TWO_PLAYERS, Game, in_scratch_folder, parse, text_of
+from .controller_kit import FREE_PLAY, ONE_PLAYER, SAVE_FILE, TWO_PLAYERS, Game, in_scratch_folder, parse, result_said, text_of
 from .strategies import BLUE, EMPTY, OTHER, RED, Model, no_four_full_grid, shown, squares_text
 from .test_controller import expected_highlights, free_play_end, unchanged_text
 
@@ -96,7 +96,7 @@ def test_a_drawn_game_is_over(impl):
         game = Game.loaded(impl, regular(last, model))
         (folder / SAVE_FILE).unlink()
         game.move(6)
-        expect_equal(game.view.result, "Game drawn", "the last square filled without a four: 'Game drawn'")
+        expect_equal(result_said(game.view.result), "Game drawn", "the last square filled without a four: 'Game drawn'")
         game.ops.saveGame(game.controller)
         expect(not (folder / SAVE_FILE).exists(), "a drawn game is finished: only an unfinished game is saved (erratum S13)",
                expected="no file", actual=(folder / SAVE_FILE).read_text() if (folder / SAVE_FILE).exists() else None)
@@ -104,7 +104,7 @@ def test_a_drawn_game_is_over(impl):
             game.click_piece(colour)
             expect(both_pieces_show(game), f"the game is drawn: clicking the {colour} piece picks nothing up",
                    expected="both pieces shown", actual=game.view.visible)
-        expect_equal(game.view.result, "Game drawn", "the result stays shown")
+        expect_equal(result_said(game.view.result), "Game drawn", "the result stays shown")
 
 
 @covers("Controller.turnForAI", "Controller.loadGame", "View.showResult")
@@ -113,11 +113,11 @@ def test_turnForAI_after_the_computer_has_won_does_nothing(impl):
         model = Model({(0, 0): RED, (1, 0): RED, (2, 0): RED, (0, 1): BLUE, (1, 1): BLUE, (2, 1): BLUE})
         game = Game.loaded(impl, regular(RED, model, computer=RED))
         game.ops.turnForAI(game.controller)
-        expect_equal(game.view.result, "Red wins", f"the computer (Red) completes its three on the bottom row (erratum S16){shown(model)}")
+        expect_equal(result_said(game.view.result), "Red wins", f"the computer (Red) completes its three on the bottom row (erratum S16){shown(model)}")
         before = game.text()
         game.ops.turnForAI(game.controller)
         unchanged_text(game, before, "turnForAI once the computer has won: the game is over, no more discs")
-        expect_equal(game.view.result, "Red wins", "the result stays shown")
+        expect_equal(result_said(game.view.result), "Red wins", "the result stays shown")
 
 
 @covers("Controller.Start")

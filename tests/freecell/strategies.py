@@ -30,7 +30,6 @@ COLOURS = ("NAC", "RED", "BLACK")
 COLOUR_OF = {"NAS": "NAC", "SPADES": "BLACK", "CLUBS": "BLACK", "HEARTS": "RED", "DIAMONDS": "RED"}
 PACK = tuple((suit, rank) for suit in SUITS for rank in range(1, 14))
 CASCADES, CELLS, FOUNDATIONS = 8, 4, 4
-DEAL_COUNTS = (7, 7, 7, 7, 6, 6, 6, 6)
 SYMBOL = {"SPADES": "♠", "CLUBS": "♣", "HEARTS": "♥", "DIAMONDS": "♦"}
 
 # Exception names the suite accepts for each MIS exception (errata F12, F13): a class is

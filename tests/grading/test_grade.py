@@ -595,6 +595,36 @@ def test_an_empty_skeleton_earns_nothing(tmp_path):
     assert "Not written yet (missing or not implemented)" in feedback and "IndexType.increment" in feedback
 
 
+EMPTY_HASH_DICTIONARY_RUBRIC = """
+spec = "xplus"
+title = "HashDictionary, as the kit's rubric grades it"
+[grading]
+mode = "best"
+common = []
+hidden = []
+[types.HashDictionary]
+points = 40
+tests = ["test_hash_dictionary.py"]
+operations = { put = 2 }
+"""
+
+
+@pytest.mark.slow
+def test_an_empty_skeleton_earns_nothing_for_a_rule_about_code_it_does_not_have(tmp_path):
+    """Rule XR1 (no ready-made hash table) holds of a skeleton only because it has no code."""
+    from speckit.skeleton import write_skeleton
+
+    submissions = tmp_path / "submissions"
+    write_skeleton(spec_data.load("xplus"), submissions / "empty" / "xplus")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(EMPTY_HASH_DICTIONARY_RUBRIC)
+    (student,) = grade(submissions, tmp_path / "out", jobs=1, rubric=rubric, spec_name="xplus", stream=io.StringIO())
+    # Before: the rule's test passed and earned 6.67 of the kit's 100 points.
+    assert student.total == 0 and student.max_score == Decimal("40.00")
+    (rule,) = [t for kind in student.types for t in kind.tests if "XR1" in t.record.test]
+    assert rule.outcome is not Outcome.PASSED and rule.record.kind is Outcome.NOT_IMPLEMENTED, rule.record.message
+
+
 # -- an instructor's files are never lost -----------------------------------------------------
 
 
