@@ -128,17 +128,18 @@ def test_a_rule_cannot_be_obeyed_by_a_module_that_does_not_parse_or_is_missing(t
     that did not compile earned 6.67 of its 40 points from it)."""
     from types import SimpleNamespace
 
-    from speckit.core import MissingOperation
+    from speckit.core import MissingOperation, Presence
     from speckit.rules import obey
 
     folder = package(tmp_path, "from collections import deque\n\ndef (:\n")
+    written = SimpleNamespace(path=folder, state=lambda qualname: Presence.PRESENT)  # as a package that wrote them
     with pytest.raises(MissingOperation, match=r"^module hash_dictionary has a syntax error at line 3 of hash_dictionary.py: "):
-        obey(SimpleNamespace(path=folder), XPLUS, "XR1")
+        obey(written, XPLUS, "XR1")
     (folder / "hash_dictionary.py").unlink()
     with pytest.raises(MissingOperation, match=r"^the implementation has no module hash_dictionary \(expected hash_dictionary.py\)$"):
-        obey(SimpleNamespace(path=folder), XPLUS, "XR1")
+        obey(written, XPLUS, "XR1")
     (folder / "hash_dictionary.py").write_text("class HashDictionary:\n    pass\n")
-    obey(SimpleNamespace(path=folder), XPLUS, "XR1")
+    obey(written, XPLUS, "XR1")
 
 
 def test_the_docs_page_documents_every_type_rule_and_the_errata():
