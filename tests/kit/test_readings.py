@@ -135,8 +135,7 @@ two examples took 75 s of processor time, five 108 s."""
 @pytest.mark.parametrize("sandbox", [False, True], ids=["in-process", "sandbox"])
 def test_every_reading_passes_the_suite_in_process_and_in_the_sandbox(tmp_path, sandbox):
     """Each reading against the tests it can reach: the implementation imported (the grading profile),
-    or in the grading sandbox (:data:`SANDBOX_EXAMPLES` examples a test). CI runs this file beside
-    the other slow tests and the main suite."""
+    or in the grading sandbox (:data:`SANDBOX_EXAMPLES` examples a test), two readings at a time."""
     every = [r for name in names() for r in READINGS[name]]
     assert every, "no reading in any register"
     start = time.monotonic()
