@@ -19,19 +19,9 @@ import pytest
 from speckit.grading import Grader, grade
 from speckit.paths import REPO_ROOT
 
-from .conftest import grade_files
+from .conftest import INDEX_DIMENSION_RUBRIC, grade_files
 
-RUBRIC = """
-spec = "connect4"
-title = "Index, Dimension, Colour, Symbol, Location"
-[grading]
-mode = "best"
-common = []
-hidden = ["*equivalence*"]
-[types.IndexType]
-points = 4
-[types.DimensionType]
-points = 3
+RUBRIC = INDEX_DIMENSION_RUBRIC.replace('title = "Index and Dimension"', 'title = "Index, Dimension, Colour, Symbol, Location"') + """
 [types.ColourType]
 points = 4
 [types.SymbolType]
