@@ -35,6 +35,10 @@ points = 3
 points = 5
 """
 
+FIRST = "from __future__ import annotations\n"
+BROKEN_LINE = (REFERENCE / "grid.py").read_text(encoding="utf-8").splitlines().index(FIRST.strip()) + 3
+"""The line of grid.py the broken submissions break: the second after the reference's first import."""
+
 RUNS: list[tuple[str, str]] = []
 """(submission, package run) for every suite run of the fixture's grading."""
 
@@ -57,7 +61,7 @@ def graded(tmp_path_factory):
     base = tmp_path_factory.mktemp("repair")
     submissions = base / "submissions"
     grid = (REFERENCE / "grid.py").read_text(encoding="utf-8")
-    first = "from __future__ import annotations\n"
+    first = FIRST
     _own_representation(submissions / "clean" / "connect4", init="\nfrom . import grid\n")
     _own_representation(submissions / "nameerror" / "connect4", grid=grid.replace(first, first + "\nundefined_name\n", 1), init="\nfrom . import grid\n")
     _own_representation(submissions / "syntax" / "connect4", grid=grid.replace(first, first + "\ndef (:\n", 1), init="\nfrom . import grid\n")
@@ -90,7 +94,7 @@ def test_types_that_do_not_need_the_broken_module_score_as_without_the_error(gra
         assert broken[kind] == clean[kind], f"{kind} differs from the same package without the error"
 
 
-@pytest.mark.parametrize("name, words", [("nameerror", ["grid.py", "NameError", "(line 3)"]), ("syntax", ["grid", "syntax", "line 3"])])
+@pytest.mark.parametrize("name, words", [("nameerror", ["grid.py", "NameError", f"(line {BROKEN_LINE})"]), ("syntax", ["grid", "syntax", f"line {BROKEN_LINE}"])])
 def test_the_broken_module_scores_nothing_and_the_note_names_it(graded, name, words):
     types, students, out = graded
     grid = types[name]["GridType"]
