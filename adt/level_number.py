@@ -48,5 +48,5 @@ def equals(first: LevelNumber, second: LevelNumber) -> bool:
 
 
 def clone(level: LevelNumber) -> LevelNumber:
-    """Return an independent copy of the level number (erratum E02 fixes its signature)."""
+    """Return an independent copy of the level number, as described (erratum E02: a worth's clone, as declared, is a reading too)."""
     return LevelNumber(level.number)

@@ -43,14 +43,28 @@ def check_round_trip(ops, build, up, down, n: int, noun: str) -> None:
     expect(ops.equals(down(up(build(n))), build(n)), f"decrement(increment({noun} {n})) equals {noun} {n}")
 
 
-def check_clone(ops, build, update, n: int, noun: str) -> None:
-    """A clone equals its source, and updating either never shows in the other."""
+def clone_fault(ops, build, update, n: int, noun: str) -> str | None:
+    """The first claim of an equal, independent clone that does not hold, or None when all do.
+
+    ``ops`` gives ``clone`` and the ``equals`` the copy is compared with; the source is
+    ``build(n)``, and ``update`` changes one of them, after which the other must still hold n.
+    """
     source = build(n)
     copy = ops.clone(source)
-    expect(ops.equals(copy, build(n)), f"clone({noun} {n}) equals {noun} {n}")
+    if not ops.equals(copy, build(n)):
+        return f"clone({noun} {n}) equals {noun} {n}"
     update(copy)
-    expect(ops.equals(source, build(n)), f"updating a clone of {noun} {n} leaves the source at {n}")
+    if not ops.equals(source, build(n)):
+        return f"updating a clone of {noun} {n} leaves the source at {n}"
     source = build(n)
     copy = ops.clone(source)
     update(source)
-    expect(ops.equals(copy, build(n)), f"updating the source leaves its clone at {n}")
+    if not ops.equals(copy, build(n)):
+        return f"updating the source leaves its clone at {n}"
+    return None
+
+
+def check_clone(ops, build, update, n: int, noun: str) -> None:
+    """A clone equals its source, and updating either never shows in the other."""
+    fault = clone_fault(ops, build, update, n, noun)
+    expect(fault is None, fault or "")

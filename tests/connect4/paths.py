@@ -339,7 +339,8 @@ NUMERIC = {"index": ("index", "newIndexType", 1), "level": ("level_number", "new
 
 
 def numbers(rnd, kind: str, model: int, depth: int = 2) -> Path:
-    """A path to an index, level number or worth holding ``model``."""
+    """A path to an index, level number or worth holding ``model``: a constructor or a get, then
+    increments, decrements and clones (no clone of a level number: erratum E02)."""
     module, new, lowest = NUMERIC[kind]
     start, start_model = (module, new), (lowest or 0)
     if depth > 0 and kind == "index" and _may_get_from("location") and rnd.randint(0, 3) == 0:
@@ -356,8 +357,11 @@ def numbers(rnd, kind: str, model: int, depth: int = 2) -> Path:
     def down(rnd, n):
         return ("decrement",), n - 1
 
+    # LevelNumberType.clone may copy worths instead (erratum E02): no path clones a level number.
+    clone = None if kind == "level" else _clone
+
     def choices(n):
-        return [up, None if lowest is not None and n <= lowest else down, _clone]
+        return [up, None if lowest is not None and n <= lowest else down, clone]
 
     steps, models = [], []
     n = _walk(rnd, steps, models, start_model, choices, 4 if depth else 1)
