@@ -93,6 +93,7 @@ def _load_kit(table: dict | None) -> KitDeclaration:
             time_limits={name: float(seconds) for name, seconds in table.get("time_limits", {}).items()},
             scripts=tuple(table.get("scripts", ())),
             student_scripts=dict(table.get("student_scripts", {})),
+            results_by_value=tuple(table.get("results_by_value", ())),
             main=bool(table.get("main", False)),
         )
     except KeyError as e:
@@ -331,6 +332,8 @@ def _check_references(spec: Specification) -> None:
             _resolve(spec, qualname, f"rule {rule.id} fails")
     for qualname in spec.kit.time_limits:
         _resolve(spec, qualname, "[kit] time_limits names")
+    for qualname in spec.kit.results_by_value:
+        _resolve(spec, qualname, "[kit] results_by_value names")
     for erratum in spec.errata:
         for target in erratum.operations:
             if "." in target:

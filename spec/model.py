@@ -270,6 +270,10 @@ class KitDeclaration:
     """The programs a student bundle ships, as console script name -> ``module:function``
     (``connect4 = "adt.play_package:main"``): each plays on a student's package
     (``--impl PATH``) and, with the kit modules it imports, carries no module students write."""
+    results_by_value: tuple[str, ...] = ()
+    """Operations declared to return a type whose result an accepted reading makes a plain value
+    (a Python bool, say): the grading sandbox sends their results back as they are, as a test
+    sees them in-process, instead of keeping them as values of the implementation."""
     main: bool = False
     """The kit's main specification: what a command that is not told ``--spec`` works on."""
 

@@ -17,7 +17,8 @@ operations run in a child process, the *operation server*, and every call of a
   a twin, and what the operation writes or reads through it is copied back to the
   test's object.
 * calls whose result is a value of a specified type, whose arguments hold no mirrored
-  object and which are not documented to raise, are *pipelined*: the test goes on at once with a handle and the
+  object, which are not documented to raise and whose results no accepted reading makes
+  plain (``[kit] results_by_value``), are *pipelined*: the test goes on at once with a handle and the
   calls travel in one batch with the next call whose result the test needs (a Boolean,
   say), at the end of each Hypothesis example and at the end of each test. Inside
   :meth:`SandboxedImplementation.batch` the calls with plain results are pipelined too:

@@ -992,10 +992,12 @@ class SandboxedOperation(TracedOperation):
         self.number = impl.number_of(self)
         """How calls name the operation on the wire (defined to each server once)."""
         result_type = impl.spec.type(operation.result) if _is_type(impl.spec, operation.result) else None
-        self.pipelinable = result_type is not None and not result_type.supplied and not documents_raising(operation)
+        by_value = operation.qualname in impl.spec.kit.results_by_value
+        self.pipelinable = result_type is not None and not result_type.supplied and not documents_raising(operation) and not by_value
         """Its result stays in the server and it cannot fail by design: the test goes on with a handle."""
-        self.answers_by_value = not _is_type(impl.spec, operation.result)
-        """Its result is a plain value (a Boolean, say), which inside a batch can come back later."""
+        self.answers_by_value = by_value or result_type is None
+        """Its result is a plain value (a Boolean, say), which inside a batch can come back later; for an
+        operation the specification's ``[kit] results_by_value`` names, a plain value if the result is one."""
         holders = kit_object_holders(impl.spec)
         self.cannot_reach_kit_objects = all(p.type not in holders for p in operation.params)
         """None of its parameters can hold (the specification's components say) a Display or an Input."""

@@ -9,6 +9,10 @@ What the document leaves open is accepted either way: after an update only its r
 is used (E01); no occupied square is ever occupied again (E20); when both colours have
 a line either winner is right (E19); horizWin and vertWin may follow their names or,
 consistently, their swapped descriptions (E16); the evaluations are held only to E24.
+getSquare may return the square, as declared, or the symbol on it, as described (E13),
+and each win operation the winning symbol, as declared, or True or False, as described
+(E15): each package's form is found once on fixed grids (``square_form``, ``readings``)
+and held to in every later check.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import functools
 import io
 import random
+from typing import NamedTuple
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +28,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
 import adt.display as kit_display
+from speckit.impl import OperationFailed
 from speckit.testing import covers, expect, expect_equal
 
 from . import paths
@@ -140,78 +146,268 @@ def check_worth(make: Maker, grid, worth: int, where: str) -> None:
     make.together(worth_checked(make, grid, worth, where))
 
 
+# How a package answers (errata E13, E15, E16), found once on fixed grids and held to after ------------
+
+
+BOOLEAN, SYMBOL = "Boolean", "symbol"
+"""The two forms of a win operation's result (erratum E15): True or False, as described, or a symbol, as declared."""
+
+WIN_OPERATIONS = ("win", "diagWin", "horizWin", "vertWin")
+
+ROW_PROBE, COLUMN_PROBE = "red's row 1", "red's column 1"
+FORM_PROBES = {
+    "no line": {},
+    ROW_PROBE: {(1, c): RED for c in range(1, 5)},
+    "blue's row 1": {(1, c): BLUE for c in range(1, 5)},
+    COLUMN_PROBE: {(r, 1): RED for r in range(1, 5)},
+    "blue's column 1": {(r, 1): BLUE for r in range(1, 5)},
+    "red's diagonal": {(k, k): RED for k in range(1, 5)},
+    "blue's antidiagonal": {(k, 5 - k): BLUE for k in range(1, 5)},
+}
+"""4 x 4 grids each holding one line or none. Every win operation meets, among them, a grid
+with no line of its kind, one with a red line and one with a blue line of its kind (whichever
+direction horizWin and vertWin take, E16): as symbols those are three different values, which
+Booleans cannot be. So an operation answering a Python bool on every one of them answers in
+the Boolean form, and any other in the symbol form."""
+
 _READINGS: dict = {}
 
 
-def line_reading(impl) -> dict:
-    """Which reading of horizWin/vertWin (erratum E16) the implementation follows, checked both ways.
+class Readings(NamedTuple):
+    """The readings a package takes where the document allows several."""
 
-    A 4 x 4 grid whose only line is red's row 1 decides it: horizWin finding it is the
-    names' reading, vertWin finding it the descriptions' (swapped) reading. A grid whose
-    only line is red's column 1 must then be found by the other operation, and not by
-    the first. Every later check holds the implementation to the reading found.
+    lines: dict
+    """What horizWin and vertWin find (erratum E16): :data:`NAMES_READING` or :data:`SWAPPED_READING`."""
+    forms: dict
+    """The form of each win operation's result (erratum E15): :data:`BOOLEAN` or :data:`SYMBOL`."""
+
+
+def e15_both_forms(operation: str) -> str:
+    """Why either form of a win operation's result passes (erratum E15), for failure messages."""
+    return (
+        f"E15: {operation} is declared to return a SymbolType, the winning symbol or an empty one, and described as "
+        "returning true or false; either form passes, kept throughout"
+    )
+
+
+def readings(impl) -> Readings:
+    """Which forms of the win operations (E15) and which reading of horizWin/vertWin (E16) the package takes.
+
+    Each win operation's form is found on :data:`FORM_PROBES`. Then a grid whose only line
+    is red's row 1 decides E16: horizWin finding it is the names' reading, vertWin finding
+    it the descriptions' (swapped) reading. The grid whose only line is red's column 1 must
+    then be found by the other operation, and not by the first. Every later check holds
+    the package to the readings found.
     """
     if id(impl) in _READINGS:
         return _READINGS[id(impl)][1]
     make = Maker(impl)
-    row_marks = {(1, c): RED for c in range(1, 5)}
-    row_only = make.grid(4, row_marks)
-    horiz, vert = make.read(impl.grid.horizWin(row_only)), make.read(impl.grid.vertWin(row_only))
-    if horiz == RED and vert is None:
+    grids = {key: make.grid(4, marks) for key, marks in FORM_PROBES.items()}
+    answers = impl.batch(lambda: {op: [getattr(impl.grid, op)(grid) for grid in grids.values()] for op in WIN_OPERATIONS})
+    forms, seen = {}, {}
+    for operation, results in answers.items():
+        if all(isinstance(result, bool) for result in results):
+            forms[operation], seen[operation] = BOOLEAN, dict(zip(grids, results))
+            continue
+        forms[operation] = SYMBOL
+        try:
+            seen[operation] = dict(zip(grids, make.read_many(results)))
+        except OperationFailed as failed:
+            problem = _problem(failed)
+            expect(
+                False,
+                f"{operation} on 4 x 4 grids holding one line each ({', '.join(grids)}) answers True or False "
+                f"(True exactly when a colour fills a line of its kind), or a symbol of the colour filling one, "
+                f"else an empty symbol ({e15_both_forms(operation)}); its answers are not all Booleans, and reading "
+                f"them as symbols failed: {problem}",
+                actual=results,
+            )
+    lines = _line_reading(forms, seen)
+    _READINGS[id(impl)] = (impl, Readings(lines, forms))
+    return _READINGS[id(impl)][1]
+
+
+def _shown(form: str, answer) -> str:
+    return repr(answer) if form == BOOLEAN else name(answer)
+
+
+def _line_reading(forms: dict, seen: dict) -> dict:
+    """E16's reading, from what horizWin and vertWin answered on the probes (as :func:`readings` says)."""
+
+    def finds(operation: str, probe: str) -> bool:
+        return seen[operation][probe] is True if forms[operation] == BOOLEAN else seen[operation][probe] == RED
+
+    def answer(operation: str, probe: str) -> str:
+        return f"{operation} {_shown(forms[operation], seen[operation][probe])}"
+
+    found = "finds it (red's symbol, or True in the Boolean form of E15)"
+    if finds("horizWin", ROW_PROBE) and not finds("vertWin", ROW_PROBE):
         reading, finder, other = NAMES_READING, "vertWin", "horizWin"
-    elif horiz is None and vert == RED:
+    elif finds("vertWin", ROW_PROBE) and not finds("horizWin", ROW_PROBE):
         reading, finder, other = SWAPPED_READING, "horizWin", "vertWin"
     else:
         expect(
             False,
-            f"on {picture(4, row_marks)} (its only line is red's row 1), exactly one of horizWin "
-            "(the names' reading) and vertWin (the swapped descriptions' reading, E16) finds red, the other nothing",
-            expected="one of them red, the other an empty symbol",
-            actual=f"horizWin {name(horiz)}, vertWin {name(vert)}",
+            f"on {picture(4, FORM_PROBES[ROW_PROBE])} (its only line is red's row 1), exactly one of horizWin "
+            f"(the names' reading) and vertWin (the swapped descriptions' reading, E16) {found}, the other nothing "
+            "(an empty symbol, or False)",
+            expected="one of them red (or True), the other an empty symbol (or False)",
+            actual=f"{answer('horizWin', ROW_PROBE)}, {answer('vertWin', ROW_PROBE)}",
         )
-    column_marks = {(r, 1): RED for r in range(1, 5)}
-    column_only = make.grid(4, column_marks)
-    expect_equal(
-        make.read(getattr(impl.grid, finder)(column_only)),
-        RED,
-        f"{finder} on {picture(4, column_marks)} (its only line is red's column 1): {other} found the row line, "
-        f"so {finder} must find the column line (one consistent reading, E16)",
+    column = picture(4, FORM_PROBES[COLUMN_PROBE])
+    expect(
+        finds(finder, COLUMN_PROBE),
+        f"{finder} on {column} (its only line is red's column 1): {other} found the row line, "
+        f"so {finder} must find the column line: red's symbol, or True in the Boolean form of E15 (one consistent reading, E16)",
+        expected="red (or True)",
+        actual=answer(finder, COLUMN_PROBE),
     )
-    expect_equal(
-        make.read(getattr(impl.grid, other)(column_only)),
-        None,
-        f"{other} on {picture(4, column_marks)} (its only line is red's column 1): {other} found the row line, "
-        "so it must not find a column line (one consistent reading, E16)",
+    nothing = seen[other][COLUMN_PROBE]
+    expect(
+        nothing is False if forms[other] == BOOLEAN else nothing is None,
+        f"{other} on {column} (its only line is red's column 1): {other} found the row line, "
+        "so it must not find a column line: an empty symbol, or False in the Boolean form of E15 (one consistent reading, E16)",
+        expected="an empty symbol (or False)",
+        actual=answer(other, COLUMN_PROBE),
     )
-    _READINGS[id(impl)] = (impl, reading)
     return reading
 
 
-def outcome_checked(make: Maker, grid, side: int, marks: dict, where: str | None = None):
-    """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model (a check for :meth:`Maker.together`)."""
+SQUARE, SYMBOL_THERE = "the square", "the symbol"
+"""The two forms of getSquare's result (erratum E13): the square, as declared, or the symbol on it, as described."""
+
+SQUARE_PROBE = {(1, 2): RED, (3, 4): BLUE}
+SQUARE_PROBES = ((1, 2), (3, 4), (4, 1))
+"""The 4 x 4 grid, and the squares on it (red, blue and empty), on which getSquare's form is found."""
+
+_SQUARE_FORMS: dict = {}
+
+
+def e13_both_forms() -> str:
+    """Why either form of getSquare's result passes (erratum E13), for failure messages."""
+    return (
+        "E13: getSquare is declared to return a SquareType, the square at the location, and described as returning "
+        "the symbol there; either form passes, kept throughout"
+    )
+
+
+def _problem(failed: OperationFailed) -> str:
+    return str(failed).strip().splitlines()[0]
+
+
+def square_fault(make: Maker, value, row: int, column: int, mark) -> str | None:
+    """What is wrong with ``value`` as the square at (row, column) holding ``mark`` (E13's declared form), or None."""
     impl = make.impl
-    reading = line_reading(impl)
+    try:
+        location = impl.square.getLocation(value)
+        symbol, same_row, same_column = impl.batch(lambda: (
+            impl.square.getSymbol(value),
+            impl.index.equals(impl.location.getRow(location), make.index(row)),
+            impl.index.equals(impl.location.getColumn(location), make.index(column)),
+        ))
+        held = make.read(symbol)
+    except OperationFailed as failed:
+        return f"reading it as a square failed: {_problem(failed)}"
+    faults = [] if same_row and same_column else [f"its location is not (row {row}, column {column})"]
+    faults += [] if held == mark else [f"it holds {name(held)}"]
+    return " and ".join(faults) or None
+
+
+def symbol_fault(make: Maker, value, mark) -> str | None:
+    """What is wrong with ``value`` as the symbol ``mark`` (E13's described form), or None."""
+    try:
+        held = make.read(value)
+    except OperationFailed as failed:
+        return f"reading it as a symbol failed: {_problem(failed)}"
+    return None if held == mark else f"it is {name(held)}"
+
+
+def fault_of(make: Maker, form: str, value, row: int, column: int, mark) -> str | None:
+    return square_fault(make, value, row, column, mark) if form == SQUARE else symbol_fault(make, value, mark)
+
+
+def square_form(impl) -> str:
+    """Which form of getSquare's result (E13) the package returns: :data:`SQUARE` or :data:`SYMBOL_THERE`.
+
+    Found on :data:`SQUARE_PROBE` (a red, a blue and an empty square, so a symbol of the
+    wrong square shows), where every result must be right in one form; every later
+    getSquare is held to that form.
+    """
+    if id(impl) in _SQUARE_FORMS:
+        return _SQUARE_FORMS[id(impl)][1]
+    make = Maker(impl)
+    grid = make.grid(4, SQUARE_PROBE)
+    results = [(impl.grid.getSquare(grid, make.location(r, c)), r, c, SQUARE_PROBE.get((r, c))) for r, c in SQUARE_PROBES]
+    faults = {}
+    for form in (SQUARE, SYMBOL_THERE):  # the other form is tried only when one fails
+        faults[form] = [fault_of(make, form, *result) for result in results]
+        if not any(faults[form]):
+            break
+    else:
+        where = picture(4, SQUARE_PROBE)
+        told = "; ".join(
+            f"at (row {r}, column {c}), as the square: {square or 'right'}, as the symbol: {symbol or 'right'}"
+            for (_, r, c, _), square, symbol in zip(results, faults[SQUARE], faults[SYMBOL_THERE])
+        )
+        expect(
+            False,
+            f"getSquare on {where} at (row 1, column 2), (row 3, column 4) and (row 4, column 1) returns the squares at "
+            f"those locations holding red, blue and nothing, or else the symbols there: red, blue and an empty symbol "
+            f"({e13_both_forms()})",
+            expected="one form at every location",
+            actual=f"neither: {told}",
+        )
+    _SQUARE_FORMS[id(impl)] = (impl, form)
+    return form
+
+
+def outcome_checked(make: Maker, grid, side: int, marks: dict, where: str | None = None):
+    """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model (a check for :meth:`Maker.together`).
+
+    Each win operation is read in the form the package answers in (E15, :func:`readings`):
+    a symbol is read with SymbolType.isEmpty and getColour, a Boolean taken as it is.
+    """
+    impl = make.impl
+    reading, forms = readings(impl)
     where = where or picture(side, marks)
     kinds_of = {"win": ALL_KINDS, "diagWin": DIAGONALS, **reading}
-    symbols = [getattr(impl.grid, operation)(grid) for operation in kinds_of]
-    found, (is_full, is_draw, is_over) = yield symbols, lambda: (impl.grid.fullGrid(grid), impl.grid.draw(grid), impl.grid.gameOver(grid))
-    for (operation, kinds), got in zip(kinds_of.items(), found):
-        expected = winners(side, marks, kinds)
+    answers = impl.batch(lambda: {operation: getattr(impl.grid, operation)(grid) for operation in kinds_of})
+    as_symbols = [operation for operation in kinds_of if forms[operation] == SYMBOL]
+    found, (is_full, is_draw, is_over) = yield [answers[operation] for operation in as_symbols], lambda: (
+        impl.grid.fullGrid(grid), impl.grid.draw(grid), impl.grid.gameOver(grid)
+    )
+    got_of = answers | dict(zip(as_symbols, found))
+    for operation, kinds in kinds_of.items():
+        got, expected = got_of[operation], winners(side, marks, kinds)
         lines = " or ".join(kinds) + " lines"
         if operation in reading and reading is SWAPPED_READING:
             lines += f" ({operation} follows the swapped descriptions, E16)"
-        if expected:
+        filled = (
+            f"{' and '.join(sorted(expected))} fill{'s' if len(expected) == 1 else ''} four squares of its {lines} (E17)"
+            if expected
+            else f"no colour fills four squares of its {lines} (E17)"
+        )
+        if forms[operation] == BOOLEAN:
+            expect(
+                got is bool(expected),
+                f"{operation} on {where}: {filled}, so {bool(expected)}: {operation} answers True or False, the "
+                f"described form ({e15_both_forms(operation)})",
+                expected=bool(expected),
+                actual=got,
+            )
+        elif expected:
             expect(
                 got in expected,
-                f"{operation} on {where}: {' and '.join(sorted(expected))} fill{'s' if len(expected) == 1 else ''} "
-                f"four squares of its {lines} (E17; either winner when both do, E19)",
+                f"{operation} on {where}: {filled}, so the symbol of {' or '.join(sorted(expected))} (either winner when "
+                f"both do, E19): {operation} answers with symbols, the declared form ({e15_both_forms(operation)})",
                 expected=" or ".join(sorted(expected)),
                 actual=name(got),
             )
         else:
             expect(
                 got is None,
-                f"{operation} on {where}: no colour fills four squares of its {lines}, so an empty symbol (E15, E17)",
+                f"{operation} on {where}: {filled}, so an empty symbol: {operation} answers with symbols, the declared "
+                f"form ({e15_both_forms(operation)})",
                 expected="an empty symbol",
                 actual=name(got),
             )
@@ -396,16 +592,25 @@ def test_occupied_squares_read_back_as_placed(impl, data, model):
     where = picture(side, marks)
     probes = data.draw(st.lists(st.sampled_from(squares(side)), min_size=1, max_size=4, unique=True), label="squares got")
 
-    def probed(r: int, c: int):
-        square = impl.grid.getSquare(grid, make.location(r, c))
-        location = impl.square.getLocation(square)
-        (symbol,), (row, column) = yield [impl.square.getSymbol(square)], lambda: (
-            impl.index.equals(impl.location.getRow(location), make.index(r)), impl.index.equals(impl.location.getColumn(location), make.index(c))
+    form = square_form(impl)
+    for r, c in probes:
+        value = impl.grid.getSquare(grid, make.location(r, c))
+        mark = marks.get((r, c))
+        fault = fault_of(make, form, value, r, c, mark)
+        if fault is None:
+            continue
+        other = SYMBOL_THERE if form == SQUARE else SQUARE
+        switched = fault_of(make, other, value, r, c, mark) is None
+        wanted = f"the square at that location holding {name(mark)}" if form == SQUARE else f"the symbol there, {name(mark)}"
+        expect(
+            False,
+            f"getSquare at (row {r}, column {c}) of {where} returns {wanted}: this package's getSquare returns {form} "
+            f"(it did on {picture(4, SQUARE_PROBE)}) ({e13_both_forms()})"
+            + (f"; here it returns {other} instead" if switched else ""),
+            actual=fault,
         )
-        expect_equal(symbol, marks.get((r, c)), f"the symbol of getSquare at (row {r}, column {c}) of {where} (E13)")
-        expect(row and column, f"getSquare at (row {r}, column {c}) of {where} is the square at that location, row {r} and column {c} (E13)", actual=row and column)
 
-    make.together(squares_checked(make, grid, side, marks, where), *(probed(r, c) for r, c in probes))
+    check_squares(make, grid, side, marks, where)
 
 
 @covers("GridType.occupySquare", "GridType.getSymbol", "GridType.getDimension", "GridType.getWorth")

@@ -15,6 +15,7 @@ import pytest
 import spec as spec_data
 from speckit.impl import OperationFailed
 from speckit.paths import REPO_ROOT
+from speckit.readings import load_readings, materialise
 from speckit.runner import run_suite
 from speckit.sandbox import Handle, SandboxConfig, load_sandboxed
 
@@ -84,5 +85,21 @@ def test_a_forged_boolean_fails_in_the_test_process(tmp_path, batched):
                 implementation.batch(lambda: [ops.lessThan(one, two)])
             else:
                 ops.lessThan(one, two)
+    finally:
+        implementation.close()
+
+
+def test_a_result_a_reading_makes_plain_comes_back_as_it_is(tmp_path):
+    """GridType.win is declared to return a symbol, but erratum E15 accepts a Boolean, so the
+    specification names it in ``[kit] results_by_value``: a bool must reach the test as a bool,
+    called or batched, as in-process (a pipelined handle hid it, and the suite read it as a symbol)."""
+    (reading,) = [r for r in load_readings("connect4") if r.id == "E15-win-operations-return-booleans"]
+    implementation = load_sandboxed(materialise(reading, tmp_path / "package"), CONNECT4, SandboxConfig(uid=61522))
+    try:
+        grid = implementation.grid.newGridType()
+        assert implementation.grid.win(grid) is False
+        answers = implementation.batch(lambda: [implementation.grid.horizWin(grid), implementation.grid.diagWin(grid)])
+        assert answers == [False, False] and all(type(a) is bool for a in answers)
+        assert isinstance(implementation.grid.getDimension(grid), Handle), "an operation not named is still pipelined"
     finally:
         implementation.close()

@@ -98,3 +98,18 @@ def test_a_kit_path_is_found_in_the_checkout_or_in_the_wheels_bundled_copy(tmp_p
     assert paths.kit_path("tests/demo") == bundled / "tests" / "demo"
     assert paths.kit_path("speckit/rubrics/demo.toml") == packages / "speckit" / "rubrics" / "demo.toml"
     assert paths.kit_path("tests/absent") == bundled / "tests" / "absent"
+
+
+def test_results_by_value_must_name_specified_operations(tmp_path, monkeypatch):
+    """The sandbox hands back as they are the results of the operations ``[kit] results_by_value``
+    names; a name that is no operation (a typo) would silently leave one pipelined."""
+    import shutil
+
+    shutil.copytree(loader.DATA_ROOT / "connect4", tmp_path / "connect4")
+    meta = tmp_path / "connect4" / "spec.toml"
+    text = meta.read_text(encoding="utf-8")
+    assert text.count('"GridType.vertWin"]') == 1
+    meta.write_text(text.replace('"GridType.vertWin"]', '"GridType.vertwin"]'), encoding="utf-8")
+    monkeypatch.setattr(loader, "DATA_ROOT", tmp_path)
+    with pytest.raises(loader.SpecDataError, match=r"\[kit\] results_by_value names 'GridType.vertwin', which is not specified"):
+        loader.load.__wrapped__("connect4")  # not the cached specification
