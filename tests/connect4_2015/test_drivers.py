@@ -20,6 +20,8 @@ import pytest
 
 from speckit.paths import REPO_ROOT
 
+from ..signals import interruptible
+
 PROGRAM = [sys.executable, "-m", "reference_games.connect4_2015.main"]
 RESULT = re.compile(r"Result: (Blue wins|Red wins|Game drawn|Game in progress)")
 
@@ -33,7 +35,8 @@ def _kit_program_only(request):
 def start(folder, *args, data=None) -> pexpect.spawn:
     """The program in ``folder``, its user's data folder ``data`` (``folder`` itself unless given)."""
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), NO_COLOR="1", XDG_DATA_HOME=str(data or folder))
-    child = pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], cwd=str(folder), env=env, encoding="utf-8", timeout=30)
+    child = pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], cwd=str(folder), env=env, encoding="utf-8", timeout=30,
+                          preexec_fn=interruptible)
     child.logfile_read = io.StringIO()
     child.expect("Choose 1-4")
     return child
