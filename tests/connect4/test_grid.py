@@ -170,7 +170,18 @@ direction horizWin and vertWin take, E16): as symbols those are three different 
 Booleans cannot be. So an operation answering a Python bool on every one of them answers in
 the Boolean form, and any other in the symbol form."""
 
-_READINGS: dict = {}
+def once_per_package(find):
+    """``find(impl)`` run once per implementation, its answer kept for every later call (the
+    implementation is kept with it, so its id is never reused while the answer is)."""
+    found: dict = {}
+
+    @functools.wraps(find)
+    def cached(impl):
+        if id(impl) not in found:
+            found[id(impl)] = (impl, find(impl))
+        return found[id(impl)][1]
+
+    return cached
 
 
 class Readings(NamedTuple):
@@ -190,6 +201,7 @@ def e15_both_forms(operation: str) -> str:
     )
 
 
+@once_per_package
 def readings(impl) -> Readings:
     """Which forms of the win operations (E15) and which reading of horizWin/vertWin (E16) the package takes.
 
@@ -199,8 +211,6 @@ def readings(impl) -> Readings:
     then be found by the other operation, and not by the first. Every later check holds
     the package to the readings found.
     """
-    if id(impl) in _READINGS:
-        return _READINGS[id(impl)][1]
     make = Maker(impl)
     grids = {key: make.grid(4, marks) for key, marks in FORM_PROBES.items()}
     answers = impl.batch(lambda: {op: [getattr(impl.grid, op)(grid) for grid in grids.values()] for op in WIN_OPERATIONS})
@@ -223,8 +233,7 @@ def readings(impl) -> Readings:
                 actual=results,
             )
     lines = _line_reading(forms, seen)
-    _READINGS[id(impl)] = (impl, Readings(lines, forms))
-    return _READINGS[id(impl)][1]
+    return Readings(lines, forms)
 
 
 def _shown(form: str, answer) -> str:
@@ -280,8 +289,6 @@ SQUARE_PROBE = {(1, 2): RED, (3, 4): BLUE}
 SQUARE_PROBES = ((1, 2), (3, 4), (4, 1))
 """The 4 x 4 grid, and the squares on it (red, blue and empty), on which getSquare's form is found."""
 
-_SQUARE_FORMS: dict = {}
-
 
 def e13_both_forms() -> str:
     """Why either form of getSquare's result passes (erratum E13), for failure messages."""
@@ -326,6 +333,7 @@ def fault_of(make: Maker, form: str, value, row: int, column: int, mark) -> str 
     return square_fault(make, value, row, column, mark) if form == SQUARE else symbol_fault(make, value, mark)
 
 
+@once_per_package
 def square_form(impl) -> str:
     """Which form of getSquare's result (E13) the package returns: :data:`SQUARE` or :data:`SYMBOL_THERE`.
 
@@ -333,8 +341,6 @@ def square_form(impl) -> str:
     wrong square shows), where every result must be right in one form; every later
     getSquare is held to that form.
     """
-    if id(impl) in _SQUARE_FORMS:
-        return _SQUARE_FORMS[id(impl)][1]
     make = Maker(impl)
     grid = make.grid(4, SQUARE_PROBE)
     results = [(impl.grid.getSquare(grid, make.location(r, c)), r, c, SQUARE_PROBE.get((r, c))) for r, c in SQUARE_PROBES]
@@ -357,7 +363,6 @@ def square_form(impl) -> str:
             expected="one form at every location",
             actual=f"neither: {told}",
         )
-    _SQUARE_FORMS[id(impl)] = (impl, form)
     return form
 
 
