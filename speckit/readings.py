@@ -19,7 +19,7 @@ import spec as spec_data
 from . import patches
 from .patches import Patch, PatchError
 from .registry import kit
-from .runner import SuiteRun, run_each, run_suite
+from .runner import PlannedRun, SuiteRun, run_batched
 
 READING_KEYS = ("id", "erratum", "description", "patch")
 PATCH_KEYS = ("module", "find", "replace")
@@ -114,20 +114,23 @@ def reachable_tests(reading: Reading) -> list[Path] | None:
 
 def run_readings(readings: list[Reading], scratch: Path, *, sandbox: bool = False, jobs: int = 2,
                  whole_suite: bool = False, examples: int | None = None) -> dict[str, SuiteRun]:
-    """Run the suite of its specification on each reading in its own child process, ``jobs`` at a time,
+    """Run the suite of its specification on each reading in a child process of its own (forked from a
+    batch that collected the suite once: :func:`speckit.runner.run_batched`), ``jobs`` at a time,
     the implementation in-process or, with ``sandbox``, in the grading sandbox; the runs by
     :attr:`Reading.key`. Only the tests a reading can reach run (:func:`reachable_tests`), unless
     ``whole_suite``; ``examples``, if given, is the number of examples per property test instead of
     the grading profile's."""
     cache = scratch / "pycache"
     extra = (*(("--sandbox",) if sandbox else ()), *((f"--examples={examples}",) if examples else ()))
-
-    def run(reading: Reading) -> tuple[str, SuiteRun]:
-        package = materialise(reading, scratch / reading.key.replace("/", "_").replace("-", "_"))
-        tests = None if whole_suite else reachable_tests(reading)
-        return reading.key, run_suite(reading.spec, package, tests=tests, extra=extra, bytecode_cache=cache)
-
-    return run_each(readings, run, jobs=jobs)
+    outcomes: dict[str, SuiteRun] = {}
+    for spec_name in sorted({r.spec for r in readings}):
+        runs = {}
+        for reading in (r for r in readings if r.spec == spec_name):
+            package = materialise(reading, scratch / reading.key.replace("/", "_").replace("-", "_"))
+            tests = None if whole_suite else reachable_tests(reading)
+            runs[reading.key] = PlannedRun(package, tuple(tests or (kit(spec_name).suite_dir,)), extra)
+        outcomes |= run_batched(spec_name, runs, jobs=jobs, bytecode_cache=cache)
+    return {r.key: outcomes[r.key] for r in readings}
 
 
 def passed(run: SuiteRun) -> bool:
