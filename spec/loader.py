@@ -15,6 +15,8 @@ from pathlib import Path
 
 import attrs
 
+from speckit.core import UserError
+
 from .model import (
     CodeRule,
     Constant,
@@ -37,7 +39,7 @@ ERRATUM_KINDS = frozenset({"contradiction", "silence", "undeclared"})
 _SIGNATURE = re.compile(r"^(?P<name>\w+)\((?P<params>[\w,\s]*)\)\s*->\s*(?P<result>\w+)$")
 
 
-class SpecDataError(ValueError):
+class SpecDataError(UserError, ValueError):
     """The specification data is malformed; the message names the file and entry."""
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import spec as spec_data
 
 from .. import __version__
-from ..core import Outcome
+from ..core import Outcome, UserError
 from ..rubric import Rubric
 from .records import GradedAs, StudentGrade, TypeGrade
 from .reports import _clip, write_file
@@ -159,7 +159,7 @@ def write_records(out: Path, grades: list[StudentGrade], facts: dict[str, Any]) 
         write_file(folder / f"{grade.name}.json", json.dumps(record(grade, facts), indent=1, sort_keys=True, ensure_ascii=False) + "\n")
 
 
-class RecordError(ValueError):
+class RecordError(UserError, ValueError):
     """An output folder holds no records, or a record that cannot be read."""
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import spec as spec_data
-from speckit.impl import OperationFailed
+from speckit.core import OperationFailed
 from speckit.paths import REPO_ROOT
 from speckit.readings import load_readings, materialise
 from speckit.runner import run_suite
