@@ -3,7 +3,9 @@
 A specification is a folder under ``spec/`` holding ``spec.toml`` (title, contract,
 the order of the type files), one TOML file per type, and ``errata.toml``.
 Every mistake in the data is reported as a :class:`SpecDataError` naming the file
-and the entry, so a reviewer can fix the data without reading this code.
+and the entry, so a reviewer can fix the data without reading this code. Every table
+may hold only the keys its :mod:`spec.model` class declares (:func:`spec.model.keys_of`),
+so a misspelt key is refused, never read as absent.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-import attrs
-
 from speckit.core import UserError
 
 from .model import (
@@ -22,20 +22,22 @@ from .model import (
     Constant,
     Enumeration,
     Erratum,
+    ErratumKind,
     ExceptionClass,
     KitDeclaration,
     Operation,
+    OperationKind,
     Parameter,
     Side,
     Specification,
     TypeSpec,
+    keys_of,
+    tables_of,
 )
 
 DATA_ROOT = Path(__file__).parent
-KINDS = frozenset(
-    {"constructor", "update", "accessor", "predicate", "comparison", "copy", "show", "query", "action"}
-)
-ERRATUM_KINDS = frozenset({"contradiction", "silence", "undeclared"})
+KINDS = frozenset(kind.value for kind in OperationKind)
+ERRATUM_KINDS = frozenset(kind.value for kind in ErratumKind)
 _SIGNATURE = re.compile(r"^(?P<name>\w+)\((?P<params>[\w,\s]*)\)\s*->\s*(?P<result>\w+)$")
 
 
@@ -56,6 +58,7 @@ def load(name: str) -> Specification:
         known = ", ".join(available()) or "none"
         raise SpecDataError(f"no specification called {name!r} (known: {known})")
     meta = _read(folder / "spec.toml")
+    _known_keys("spec.toml", meta, keys_of(Specification) | tables_of(Specification))
     types = tuple(_load_type(folder / f"{module}.toml") for module in meta["types"])
     errata = _load_errata(folder / "errata.toml")
     spec = Specification(
@@ -77,7 +80,7 @@ def load(name: str) -> Specification:
 def _load_kit(table: dict | None) -> KitDeclaration:
     if not table:
         raise SpecDataError("spec.toml: no [kit] table (reference, suite, zoo, readings, alternative, rubric)")
-    known = {f.name for f in attrs.fields(KitDeclaration)}
+    known = keys_of(KitDeclaration)
     unknown = sorted(set(table) - known)
     if unknown:
         raise SpecDataError(f"spec.toml: [kit] has unknown keys {unknown} (known: {sorted(known)})")
@@ -97,6 +100,7 @@ def _load_kit(table: dict | None) -> KitDeclaration:
             student_scripts=dict(table.get("student_scripts", {})),
             results_by_value=tuple(table.get("results_by_value", ())),
             main=bool(table.get("main", False)),
+            mutants=table.get("mutants", ""),
         )
     except KeyError as e:
         raise SpecDataError(f"spec.toml: [kit] misses the key {e.args[0]!r}") from None
@@ -107,10 +111,7 @@ RULE_SYNTAX = frozenset({"dict", "set"})
 
 def _load_rule(entry: dict) -> CodeRule:
     where = f"spec.toml: rule {entry.get('id', '?')}"
-    known = {f.name for f in attrs.fields(CodeRule)} - {"type_name"} | {"type"}
-    unknown = sorted(set(entry) - known)
-    if unknown:
-        raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(known)})")
+    _known_keys(where, entry, keys_of(CodeRule))
     try:
         rule = CodeRule(
             id=entry["id"],
@@ -140,9 +141,11 @@ def _read(path: Path) -> dict:
 
 def _load_type(path: Path) -> TypeSpec:
     data = _read(path)
+    _known_keys(path.name, data, {"type"} | tables_of(TypeSpec))
     head = data.get("type")
     if not head:
         raise SpecDataError(f"{path.name}: no [type] table")
+    _known_keys(f"{path.name}: [type]", head, keys_of(TypeSpec))
     name = head["name"]
     module = path.stem
     expected = head.get("module", module_name(name))
@@ -176,7 +179,7 @@ ENUMERATION_BASES = ("Enum", "IntEnum")
 
 def _load_enumeration(filename: str, entry: dict) -> Enumeration:
     where = f"{filename}: enumeration {entry.get('name', '?')!r}"
-    _known_keys(where, entry, {"name", "members", "meaning", "base", "values"})
+    _known_keys(where, entry, keys_of(Enumeration))
     try:
         name, members, meaning = entry["name"], tuple(entry["members"]), entry["meaning"].strip()
     except KeyError as e:
@@ -196,7 +199,7 @@ def _load_enumeration(filename: str, entry: dict) -> Enumeration:
 
 def _load_exception(filename: str, entry: dict) -> ExceptionClass:
     where = f"{filename}: exception {entry.get('name', '?')!r}"
-    _known_keys(where, entry, {"name", "meaning", "aliases"})
+    _known_keys(where, entry, keys_of(ExceptionClass))
     try:
         name, meaning = entry["name"], entry["meaning"].strip()
     except KeyError as e:
@@ -207,7 +210,10 @@ def _load_exception(filename: str, entry: dict) -> ExceptionClass:
     return ExceptionClass(name, meaning, aliases)
 
 
-def _known_keys(where: str, entry: dict, known: set[str]) -> None:
+def _known_keys(where: str, entry: dict, known: set[str] | frozenset[str]) -> None:
+    """A SpecDataError naming ``where`` (the file and the table) and the keys of ``entry`` not in ``known``."""
+    if not isinstance(entry, dict):
+        raise SpecDataError(f"{where}: must be a table, not {type(entry).__name__}")
     unknown = sorted(set(entry) - known)
     if unknown:
         raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(known)})")
@@ -215,6 +221,7 @@ def _known_keys(where: str, entry: dict, known: set[str]) -> None:
 
 def _load_constant(filename: str, entry: dict) -> Constant:
     where = f"{filename}: constant {entry.get('name', '?')!r}"
+    _known_keys(where, entry, keys_of(Constant))
     try:
         name, value, meaning = entry["name"], entry["value"], entry["meaning"].strip()
     except KeyError as e:
@@ -228,6 +235,7 @@ def _load_constant(filename: str, entry: dict) -> Constant:
 
 def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
     where = f"{filename}: operation {entry.get('name', '?')!r}"
+    _known_keys(where, entry, keys_of(Operation))
     try:
         name = entry["name"]
         forms = [_parse_signature(where, s) for s in entry["signatures"]]
@@ -279,17 +287,17 @@ def _parse_signature(where: str, text: str) -> tuple[str, list[str], str]:
     return match["name"], params, match["result"]
 
 
-_ERRATUM_KEYS = {field.name for field in attrs.fields(Erratum)}
-
-
 def _load_errata(path: Path) -> tuple[Erratum, ...]:
     data = _read(path)
+    _known_keys(path.name, data, {"erratum"})
     errata = []
     for entry in data.get("erratum", []):
         where = f"{path.name}: erratum {entry.get('id', '?')}"
-        unknown = sorted(set(entry) - _ERRATUM_KEYS)
-        if unknown:
-            raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(_ERRATUM_KEYS)})")
+        _known_keys(where, entry, keys_of(Erratum))
+        for side in entry.get("sides", ()):
+            _known_keys(f"{where}: side", side, keys_of(Side))
+        if "kind" in entry and entry["kind"] not in ERRATUM_KINDS:
+            raise SpecDataError(f"{where}: kind {entry['kind']!r} is not one of {sorted(ERRATUM_KINDS)}")
         if not isinstance(entry.get("several_readings", False), bool):
             raise SpecDataError(f"{where}: several_readings must be true or false")
         try:
@@ -307,8 +315,6 @@ def _load_errata(path: Path) -> tuple[Erratum, ...]:
             )
         except KeyError as e:
             raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
-        if erratum.kind not in ERRATUM_KINDS:
-            raise SpecDataError(f"{where}: kind {erratum.kind!r} is not one of {sorted(ERRATUM_KINDS)}")
         if len(erratum.sides) < 1:
             raise SpecDataError(f"{where}: says nothing about what the document says")
         errata.append(erratum)

@@ -11,10 +11,11 @@ a private helper, by the tests of every operation of its type.
 
 Mutants no black-box test could tell apart from the reference (a removed cache, a
 changed type annotation) are *equivalent*. Annotations are never mutated; the other
-equivalent mutants are listed, each with the reason, in ``tests/mutants/<spec>.toml``,
-which also sets each type's target: the share of its other mutants the suite must
-kill. Results are kept in ``tests/mutants/<spec>-results.json``, module by module,
-so the analysis can be run one module at a time.
+equivalent mutants are listed, each with the reason, in the register the specification's
+``[kit] mutants`` names (``tests/mutants/<spec>.toml``), which also sets each type's target:
+the share of its other mutants the suite must kill. Results are kept beside it
+(``tests/mutants/<spec>-results.json``), module by module, so the analysis can be run one
+module at a time.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import attrs
 import spec as spec_data
 
 from .core import UserError
-from .paths import REPO_ROOT
 from .registry import kit
 from .runner import run_suite
 from .skeleton import reference_copy
@@ -103,13 +103,18 @@ class Review:
         return next((e for e in self.equivalents if e.matches(mutant)), None)
 
 
-def data_dir() -> Path:
-    return REPO_ROOT / "tests" / "mutants"
+def review_path(spec_name: str) -> Path:
+    """The register of reviewed equivalent mutants and targets that ``[kit] mutants`` names; a UserError
+    when the specification declares none."""
+    path = kit(spec_name).mutants_path
+    if path is None:
+        raise UserError(f"{spec_name}: its spec.toml's [kit] table names no register of mutants (mutants = \"tests/mutants/{spec_name}.toml\")")
+    return path
 
 
 def load_review(spec_name: str) -> Review:
-    """The reviewed equivalent mutants and targets of ``tests/mutants/<spec>.toml`` (none if it is missing)."""
-    path = data_dir() / f"{spec_name}.toml"
+    """The reviewed equivalent mutants and targets of the register (none if the file is missing)."""
+    path = review_path(spec_name)
     if not path.is_file():
         return Review((), {})
     try:
@@ -329,7 +334,9 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
 
 
 def results_path(spec_name: str) -> Path:
-    return data_dir() / f"{spec_name}-results.json"
+    """Where the results are kept: beside the register, ``<register>-results.json``."""
+    register = review_path(spec_name)
+    return register.with_name(f"{register.stem}-results.json")
 
 
 def module_digest(spec_name: str, module: str) -> str:

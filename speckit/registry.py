@@ -69,6 +69,11 @@ class Kit:
     def rubric_path(self) -> Path:
         return kit_path(self.declaration.rubric)
 
+    @property
+    def mutants_path(self) -> Path | None:
+        """The register of the mutation analysis; None when the kit carries none (a student bundle)."""
+        return kit_path(self.declaration.mutants) if self.declaration.mutants else None
+
 
 def names() -> tuple[str, ...]:
     """The names of every specification the kit knows, sorted."""

@@ -21,8 +21,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.description = (
         "Mutation analysis of a specification's reference: generate mutants with Cosmic Ray, run each "
         "against the tests covering the function it changes, and report per type how many were killed, "
-        "against the targets and the reviewed equivalent mutants of tests/mutants/SPEC.toml. Results "
-        "are stored per module in tests/mutants/SPEC-results.json, so modules can be run one at a time."
+        "against the targets and the reviewed equivalent mutants of the register the specification's [kit] "
+        "mutants names (tests/mutants/SPEC.toml). Results are stored per module beside it, in "
+        "tests/mutants/SPEC-results.json, so modules can be run one at a time."
     )
     parser.add_argument("--spec", default=registry.main_spec(), choices=registry.names(), help="the specification (default: the main one)")
     parser.add_argument("--module", action="append", metavar="NAME", help="mutate only this module (repeatable; default: all)")
