@@ -789,7 +789,7 @@ def test_a_run_that_fails_once_is_run_again_before_any_hybrid(tmp_path, monkeypa
 
 @pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no processor affinity on this system")
 def test_each_job_slot_gets_a_processor_of_its_own_when_there_are_enough():
-    from speckit.grading.grader import _processors
+    from speckit.grading.slots import processors as _processors
 
     available = sorted(os.sched_getaffinity(0))
     assert _processors(1) == [None], "one job may use any processor"
