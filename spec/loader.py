@@ -1,7 +1,9 @@
 """Read a specification's TOML files into :mod:`spec.model` values, checking them.
 
 A specification is a folder under ``spec/`` holding ``spec.toml`` (title, contract,
-the order of the type files), one TOML file per type, and ``errata.toml``.
+the order of the type files), one TOML file per type, and ``errata.toml``. The kit's own
+are in this package's folder; a specification kept elsewhere is found through
+:data:`KITS_VARIABLE`.
 Every mistake in the data is reported as a :class:`SpecDataError` naming the file
 and the entry, so a reviewer can fix the data without reading this code. Every table
 may hold only the keys its :mod:`spec.model` class declares (:func:`spec.model.keys_of`),
@@ -10,6 +12,7 @@ so a misspelt key is refused, never read as absent.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from functools import cache
@@ -36,6 +39,11 @@ from .model import (
 )
 
 DATA_ROOT = Path(__file__).parent
+"""The folder of the kit's own specifications."""
+KITS_VARIABLE = "SPECKIT_KITS"
+"""The environment variable naming more kit roots, separated by ``os.pathsep``: folders each holding
+``spec/<name>/`` for specifications kept outside the kit, and the parts their ``[kit]`` tables name
+(paths relative to that root, the reference a package in it). The kit's own come first."""
 KINDS = frozenset(kind.value for kind in OperationKind)
 ERRATUM_KINDS = frozenset(kind.value for kind in ErratumKind)
 _SIGNATURE = re.compile(r"^(?P<name>\w+)\((?P<params>[\w,\s]*)\)\s*->\s*(?P<result>\w+)$")
@@ -45,22 +53,34 @@ class SpecDataError(UserError, ValueError):
     """The specification data is malformed; the message names the file and entry."""
 
 
+def spec_folders() -> tuple[Path, ...]:
+    """The folders holding specifications: the kit's own, then ``spec/`` of each root :data:`KITS_VARIABLE` names."""
+    extra = (Path(root) / "spec" for root in os.environ.get(KITS_VARIABLE, "").split(os.pathsep) if root)
+    return (DATA_ROOT, *extra)
+
+
 def available() -> tuple[str, ...]:
-    """The names of the specifications shipped with the kit."""
-    return tuple(sorted(p.parent.name for p in DATA_ROOT.glob("*/spec.toml")))
+    """The names of the specifications the kit knows: its own and those of :data:`KITS_VARIABLE`'s roots."""
+    return tuple(sorted({p.parent.name for base in spec_folders() for p in base.glob("*/spec.toml")}))
+
+
+def folder(name: str) -> Path:
+    """The folder of the specification called ``name`` (the first one found, the kit's own first)."""
+    found = next((base / name for base in spec_folders() if (base / name / "spec.toml").is_file()), None)
+    if found is None:
+        known = ", ".join(available()) or "none"
+        raise SpecDataError(f"no specification called {name!r} (known: {known})")
+    return found
 
 
 @cache
 def load(name: str) -> Specification:
     """Load and check the specification called ``name`` (a folder under ``spec/``)."""
-    folder = DATA_ROOT / name
-    if not (folder / "spec.toml").is_file():
-        known = ", ".join(available()) or "none"
-        raise SpecDataError(f"no specification called {name!r} (known: {known})")
-    meta = _read(folder / "spec.toml")
+    home = folder(name)
+    meta = _read(home / "spec.toml")
     _known_keys("spec.toml", meta, keys_of(Specification) | tables_of(Specification))
-    types = tuple(_load_type(folder / f"{module}.toml") for module in meta["types"])
-    errata = _load_errata(folder / "errata.toml")
+    types = tuple(_load_type(home / f"{module}.toml") for module in meta["types"])
+    errata = _load_errata(home / "errata.toml")
     spec = Specification(
         name=name,
         title=meta["title"],

@@ -64,7 +64,7 @@ def run_facts(rubric: Rubric, isolation: Any, confinement: str, warning: str) ->
     return {
         "spec": rubric.spec,
         "spec_title": specification.title,
-        "spec_digest": folder_digest(spec_data.loader.DATA_ROOT / rubric.spec),
+        "spec_digest": folder_digest(spec_data.loader.folder(rubric.spec)),
         "kit_version": __version__,
         "rubric_title": rubric.title,
         "rubric_digest": digest(rubric_bytes),
