@@ -35,6 +35,7 @@ from .model import (
     Specification,
     TypeSpec,
     keys_of,
+    shapes_of,
     tables_of,
 )
 
@@ -78,7 +79,7 @@ def load(name: str) -> Specification:
     """Load and check the specification called ``name`` (a folder under ``spec/``)."""
     home = folder(name)
     meta = _read(home / "spec.toml")
-    _known_keys("spec.toml", meta, keys_of(Specification) | tables_of(Specification))
+    _known_keys("spec.toml", meta, keys_of(Specification) | tables_of(Specification), Specification)
     types = tuple(_load_type(home / f"{module}.toml") for module in meta["types"])
     errata = _load_errata(home / "errata.toml")
     spec = Specification(
@@ -104,6 +105,9 @@ def _load_kit(table: dict | None) -> KitDeclaration:
     unknown = sorted(set(table) - known)
     if unknown:
         raise SpecDataError(f"spec.toml: [kit] has unknown keys {unknown} (known: {sorted(known)})")
+    for key, shape in shapes_of(KitDeclaration).items():
+        if key in table and not isinstance(table[key], shape):
+            raise SpecDataError(f"spec.toml: [kit] {key} must be {_SHAPE_WORDS[shape]}")
     try:
         return KitDeclaration(
             reference=table["reference"],
@@ -131,7 +135,7 @@ RULE_SYNTAX = frozenset({"dict", "set"})
 
 def _load_rule(entry: dict) -> CodeRule:
     where = f"spec.toml: rule {entry.get('id', '?')}"
-    _known_keys(where, entry, keys_of(CodeRule))
+    _checked(where, entry, CodeRule)
     try:
         rule = CodeRule(
             id=entry["id"],
@@ -165,7 +169,7 @@ def _load_type(path: Path) -> TypeSpec:
     head = data.get("type")
     if not head:
         raise SpecDataError(f"{path.name}: no [type] table")
-    _known_keys(f"{path.name}: [type]", head, keys_of(TypeSpec))
+    _checked(f"{path.name}: [type]", head, TypeSpec)
     name = head["name"]
     module = path.stem
     expected = head.get("module", module_name(name))
@@ -199,7 +203,7 @@ ENUMERATION_BASES = ("Enum", "IntEnum")
 
 def _load_enumeration(filename: str, entry: dict) -> Enumeration:
     where = f"{filename}: enumeration {entry.get('name', '?')!r}"
-    _known_keys(where, entry, keys_of(Enumeration))
+    _checked(where, entry, Enumeration)
     try:
         name, members, meaning = entry["name"], tuple(entry["members"]), entry["meaning"].strip()
     except KeyError as e:
@@ -219,7 +223,7 @@ def _load_enumeration(filename: str, entry: dict) -> Enumeration:
 
 def _load_exception(filename: str, entry: dict) -> ExceptionClass:
     where = f"{filename}: exception {entry.get('name', '?')!r}"
-    _known_keys(where, entry, keys_of(ExceptionClass))
+    _checked(where, entry, ExceptionClass)
     try:
         name, meaning = entry["name"], entry["meaning"].strip()
     except KeyError as e:
@@ -230,18 +234,30 @@ def _load_exception(filename: str, entry: dict) -> ExceptionClass:
     return ExceptionClass(name, meaning, aliases)
 
 
-def _known_keys(where: str, entry: dict, known: set[str] | frozenset[str]) -> None:
-    """A SpecDataError naming ``where`` (the file and the table) and the keys of ``entry`` not in ``known``."""
+_SHAPE_WORDS = {list: "a list", str: "text", bool: "true or false", dict: "a table"}
+
+
+def _known_keys(where: str, entry: dict, known: set[str] | frozenset[str], cls: type | None = None) -> None:
+    """A SpecDataError naming ``where`` (the file and the table) and the keys of ``entry`` not in ``known``,
+    or, given the model class ``cls``, a key whose value has not the TOML type its field needs."""
     if not isinstance(entry, dict):
         raise SpecDataError(f"{where}: must be a table, not {type(entry).__name__}")
     unknown = sorted(set(entry) - known)
     if unknown:
         raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(known)})")
+    for key, shape in (shapes_of(cls) if cls is not None else {}).items():
+        if key in entry and not isinstance(entry[key], shape):
+            raise SpecDataError(f"{where}: {key} must be {_SHAPE_WORDS[shape]}")
+
+
+def _checked(where: str, entry: dict, cls: type) -> None:
+    """``entry`` holds only keys of ``cls``'s table (:func:`spec.model.keys_of`), each of the TOML type it needs."""
+    _known_keys(where, entry, keys_of(cls), cls)
 
 
 def _load_constant(filename: str, entry: dict) -> Constant:
     where = f"{filename}: constant {entry.get('name', '?')!r}"
-    _known_keys(where, entry, keys_of(Constant))
+    _checked(where, entry, Constant)
     try:
         name, value, meaning = entry["name"], entry["value"], entry["meaning"].strip()
     except KeyError as e:
@@ -255,7 +271,7 @@ def _load_constant(filename: str, entry: dict) -> Constant:
 
 def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
     where = f"{filename}: operation {entry.get('name', '?')!r}"
-    _known_keys(where, entry, keys_of(Operation))
+    _checked(where, entry, Operation)
     try:
         name = entry["name"]
         forms = [_parse_signature(where, s) for s in entry["signatures"]]
@@ -313,9 +329,9 @@ def _load_errata(path: Path) -> tuple[Erratum, ...]:
     errata = []
     for entry in data.get("erratum", []):
         where = f"{path.name}: erratum {entry.get('id', '?')}"
-        _known_keys(where, entry, keys_of(Erratum))
+        _checked(where, entry, Erratum)
         for side in entry.get("sides", ()):
-            _known_keys(f"{where}: side", side, keys_of(Side))
+            _checked(f"{where}: side", side, Side)
         if "kind" in entry and entry["kind"] not in ERRATUM_KINDS:
             raise SpecDataError(f"{where}: kind {entry['kind']!r} is not one of {sorted(ERRATUM_KINDS)}")
         if not isinstance(entry.get("several_readings", False), bool):

@@ -35,6 +35,20 @@ def keys_of(cls: type) -> frozenset[str]:
     return frozenset(name for name in names if name is not None)
 
 
+_SHAPES = {"tuple": list, "str": str, "bool": bool, "dict": dict}
+
+
+def shapes_of(cls: type) -> dict[str, type]:
+    """The TOML type each key of a table of ``cls`` must have, where its field's annotation fixes
+    one: a tuple is read from a list, a str from text, a bool from true or false, a dict from a table."""
+    found = {}
+    for field in attrs.fields(cls):
+        name, head = field.metadata.get("key", field.name), str(field.type).split("[")[0]
+        if name is not None and head in _SHAPES:
+            found[name] = _SHAPES[head]
+    return found
+
+
 def tables_of(cls: type) -> frozenset[str]:
     """The arrays of tables (``[[operation]]``) a file of ``cls`` may hold besides its own table."""
     return frozenset(f.metadata["table"] for f in attrs.fields(cls) if "table" in f.metadata)

@@ -188,3 +188,16 @@ def test_the_mutants_register_is_declared_in_the_kit_table():
         register = kit(name).mutants_path
         assert register is not None and register.is_file(), f"{name}: [kit] mutants names no register"
         assert mutants.results_path(name) == register.with_name(f"{register.stem}-results.json")
+
+
+@pytest.mark.parametrize(
+    ("filename", "anchor", "typo", "message"),
+    [
+        ("board_adt.toml", "[[operation]]\n", "[[operation]]\npreconditions = 'the board is empty'\n", "preconditions must be a list"),
+        ("board_adt.toml", "[type]\n", "[type]\nsupplied = 'no'\n", r"\[type\]: supplied must be true or false"),
+        ("spec.toml", 'mutants = "tests/mutants/boardadt.toml"', "mutants = ['tests/mutants/boardadt.toml']", r"\[kit\] mutants must be text"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_refused_not_read_letter_by_letter(filename, anchor, typo, message, tmp_path, monkeypatch):
+    with pytest.raises(spec.SpecDataError, match=f"{filename}: .*{message}"):
+        _load_with(tmp_path, monkeypatch, "boardadt", filename, anchor, typo)
