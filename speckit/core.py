@@ -1,4 +1,4 @@
-"""The kit's shared vocabulary: failure types, outcome enumerations, the time-limit exception
+"""The kit's shared vocabulary: the error root, failure types, outcome enumerations, the time-limit exception
 and the default limits.
 
 Every other module of :mod:`speckit` may import this one; it imports nothing of the kit.
@@ -13,19 +13,23 @@ import enum
 import attrs
 
 
-class UserError(Exception):
-    """Something the user gave the kit is wrong (a path, a folder, a file of data).
+class KitError(Exception):
+    """The root of every error the kit raises on purpose, wherever its class is defined.
 
-    The command line prints its message and exits with the usage status; any other
-    exception is the kit's own bug and keeps its traceback.
+    The command line catches it in one place, prints its message and exits with the usage
+    status; any other exception is the kit's own bug and keeps its traceback.
     """
+
+
+class UserError(KitError):
+    """Something the user gave the kit is wrong (a path, a folder, a file of data)."""
 
 
 class ImplementationError(UserError):
     """The implementation cannot be loaded at all (bad path, not a package)."""
 
 
-class SuiteFailure(AssertionError):
+class SuiteFailure(KitError, AssertionError):
     """A conformance failure caused by the implementation; pytest reports it as a failure.
 
     ``operation`` names the documented operation (``Type.operation``) whose own call

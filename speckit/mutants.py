@@ -11,10 +11,11 @@ a private helper, by the tests of every operation of its type.
 
 Mutants no black-box test could tell apart from the reference (a removed cache, a
 changed type annotation) are *equivalent*. Annotations are never mutated; the other
-equivalent mutants are listed, each with the reason, in ``tests/mutants/<spec>.toml``,
-which also sets each type's target: the share of its other mutants the suite must
-kill. Results are kept in ``tests/mutants/<spec>-results.json``, module by module,
-so the analysis can be run one module at a time.
+equivalent mutants are listed, each with the reason, in the register the specification's
+``[kit] mutants`` names (``tests/mutants/<spec>.toml``), which also sets each type's target:
+the share of its other mutants the suite must kill. Results are kept beside it
+(``tests/mutants/<spec>-results.json``), module by module, so the analysis can be run one
+module at a time.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import attrs
 import spec as spec_data
 
 from .core import UserError
-from .paths import REPO_ROOT
 from .registry import kit
 from .runner import run_suite
 from .skeleton import reference_copy
@@ -103,13 +103,18 @@ class Review:
         return next((e for e in self.equivalents if e.matches(mutant)), None)
 
 
-def data_dir() -> Path:
-    return REPO_ROOT / "tests" / "mutants"
+def review_path(spec_name: str) -> Path:
+    """The register of reviewed equivalent mutants and targets that ``[kit] mutants`` names; a UserError
+    when the specification declares none."""
+    path = kit(spec_name).mutants_path
+    if path is None:
+        raise UserError(f"{spec_name}: its spec.toml's [kit] table names no register of mutants (mutants = \"tests/mutants/{spec_name}.toml\")")
+    return path
 
 
 def load_review(spec_name: str) -> Review:
-    """The reviewed equivalent mutants and targets of ``tests/mutants/<spec>.toml`` (none if it is missing)."""
-    path = data_dir() / f"{spec_name}.toml"
+    """The reviewed equivalent mutants and targets of the register (none if the file is missing)."""
+    path = review_path(spec_name)
     if not path.is_file():
         return Review((), {})
     try:
@@ -329,7 +334,9 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
 
 
 def results_path(spec_name: str) -> Path:
-    return data_dir() / f"{spec_name}-results.json"
+    """Where the results are kept: beside the register, ``<register>-results.json``."""
+    register = review_path(spec_name)
+    return register.with_name(f"{register.stem}-results.json")
 
 
 def module_digest(spec_name: str, module: str) -> str:
@@ -430,78 +437,3 @@ def report(spec_name: str, stored: dict, review: Review) -> str:
 
 def targets_met(spec_name: str, stored: dict, review: Review) -> bool:
     return all(s.met for s in scores(spec_name, stored, review))
-
-
-# The command ------------------------------------------------------------------------------------
-
-
-def configure_parser(parser) -> None:
-    """The arguments of ``speckit mutants``."""
-    from .registry import main_spec, names
-
-    parser.description = (
-        "Mutation analysis of a specification's reference: generate mutants with Cosmic Ray, run each "
-        "against the tests covering the function it changes, and report per type how many were killed, "
-        "against the targets and the reviewed equivalent mutants of tests/mutants/SPEC.toml. Results "
-        "are stored per module in tests/mutants/SPEC-results.json, so modules can be run one at a time."
-    )
-    parser.add_argument("--spec", default=main_spec(), choices=names(), help="the specification (default: the main one)")
-    parser.add_argument("--module", action="append", metavar="NAME", help="mutate only this module (repeatable; default: all)")
-    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
-    parser.add_argument("--list", action="store_true", help="only list the mutants that would be run")
-    parser.add_argument("--report", action="store_true", help="only print the report of the stored results")
-    parser.add_argument("--fresh", action="store_true", help="run every mutant again, not only those without a stored result")
-    parser.add_argument("--survivors", action="store_true", help="also run again the survivors not reviewed as equivalent (after new tests)")
-    parser.set_defaults(run=command)
-
-
-def command(args) -> int:
-    """Run ``speckit mutants``: exit 0 when every type meets its target and no survivor is unreviewed."""
-    import importlib.util
-    import sys
-    import threading
-    import time
-
-    if not kit(args.spec).reference:
-        raise UserError("this kit carries no reference to mutate (a student bundle): mutation analysis is for the kit's maintainers; students check their package with `speckit check`")
-    if not args.report and importlib.util.find_spec("cosmic_ray") is None:
-        raise UserError("mutation analysis needs Cosmic Ray, which is not installed: pip install -e '.[dev]' in the kit's checkout")
-    review = load_review(args.spec)
-    if not args.report:
-        mutants = generate(args.spec, args.module)
-        if args.list:
-            for m in mutants:
-                print(f"{m.module}.py:{m.line} {m.function} {m.operator}: {m.before}  ->  {m.after}")
-            print(f"{len(mutants)} mutants")
-            return 0
-        stored = load_results(args.spec)
-        digests = {m: module_digest(args.spec, m) for m in {m.module for m in mutants}}
-        kept = {
-            m: dict(entry["results"]) if entry["source"] == digests.get(m) and not args.fresh else {}
-            for m, entry in stored["modules"].items() if m in digests
-        }
-        by_module: dict[str, dict] = {m: kept.get(m, {}) for m in digests}
-        pending = [
-            m for m in mutants
-            if f"{m.key} #{m.occurrence}" not in by_module[m.module]
-            or (args.survivors and not by_module[m.module][f"{m.key} #{m.occurrence}"]["killed"] and not review.equivalent(m))
-        ]  # fmt: skip
-        if len(pending) < len(mutants):
-            print(f"{len(mutants) - len(pending)} mutants already have results; running the other {len(pending)} (--fresh runs all)", file=sys.stderr)
-        started, done, lock = time.perf_counter(), [], threading.Lock()
-
-        def progress(mutant: Mutant, result: dict) -> None:
-            with lock:
-                done.append(result)
-                by_module[mutant.module][f"{mutant.key} #{mutant.occurrence}"] = result
-                if len(done) % 10 == 0 or len(done) == len(pending):
-                    save_results(args.spec, by_module)
-                mark = "killed " if result["killed"] else "SURVIVED"
-                print(f"[{len(done)}/{len(pending)}] {mark} {mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}", file=sys.stderr, flush=True)
-
-        run(pending, jobs=args.jobs, progress=progress)
-        save_results(args.spec, by_module)
-        print(f"{len(pending)} mutants run in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    stored = load_results(args.spec)
-    print(report(args.spec, stored, review))
-    return 0 if targets_met(args.spec, stored, review) else 1

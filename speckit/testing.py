@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import pytest
 
-from .impl import SuiteFailure
+from .core import SuiteFailure
 from .trace import TRACE
 
 _COVERED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("covered", default=())

@@ -338,7 +338,7 @@ class SpecDirective(SphinxDirective):
     @property
     def spec(self) -> specdata.Specification:
         spec = specdata.load(self.arguments[0])
-        for path in sorted((Path(specdata.loader.DATA_ROOT) / spec.name).glob("*.toml")):
+        for path in sorted(specdata.loader.folder(spec.name).glob("*.toml")):
             self.env.note_dependency(str(path))
         return spec
 

@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..core import KitError
+
 STUDENT = "submission"
 """The one student's name inside the autograder's private submissions folder."""
 
@@ -42,7 +44,7 @@ def submitted_zip(submission: Path) -> Path | None:
     return zips[0] if zips else None
 
 
-class Ambiguous(Exception):
+class Ambiguous(KitError):
     """The submission's files do not say what to grade; the message says so, for the student."""
 
 

@@ -83,12 +83,13 @@ def _copy_spec(stage: Path, spec_name: str) -> None:
 
 
 def without_solution(text: str) -> str:
-    """A ``spec.toml`` whose ``[kit]`` table declares no reference, zoo, readings, alternative or rubric, and is the main one."""
+    """A ``spec.toml`` whose ``[kit]`` table declares no reference, zoo, readings, alternative, rubric or register of
+    mutants, and is the main one."""
     head, table, rest = text.partition("\n[kit]\n")
     if not table:
         raise BundleError("the specification's spec.toml has no [kit] table")
     body, sub, tail = rest.partition("\n[kit.")
-    body = re.sub(r'^(reference|zoo|readings|alternative|rubric)\s*=.*$', r'\1 = ""', body, flags=re.M)
+    body = re.sub(r'^(reference|zoo|readings|alternative|rubric|mutants)\s*=.*$', r'\1 = ""', body, flags=re.M)
     body = re.sub(r"^(main|scripts)\s*=.*$\n?", "", body, flags=re.M)
     return head + table + "main = true\n" + body + sub + tail
 

@@ -22,7 +22,7 @@ from typing import Any
 import spec as spec_data
 
 from .. import __version__
-from ..core import Outcome
+from ..core import Outcome, UserError
 from ..rubric import Rubric
 from .records import GradedAs, StudentGrade, TypeGrade
 from .reports import _clip, write_file
@@ -64,7 +64,7 @@ def run_facts(rubric: Rubric, isolation: Any, confinement: str, warning: str) ->
     return {
         "spec": rubric.spec,
         "spec_title": specification.title,
-        "spec_digest": folder_digest(spec_data.loader.DATA_ROOT / rubric.spec),
+        "spec_digest": folder_digest(spec_data.loader.folder(rubric.spec)),
         "kit_version": __version__,
         "rubric_title": rubric.title,
         "rubric_digest": digest(rubric_bytes),
@@ -159,7 +159,7 @@ def write_records(out: Path, grades: list[StudentGrade], facts: dict[str, Any]) 
         write_file(folder / f"{grade.name}.json", json.dumps(record(grade, facts), indent=1, sort_keys=True, ensure_ascii=False) + "\n")
 
 
-class RecordError(ValueError):
+class RecordError(UserError, ValueError):
     """An output folder holds no records, or a record that cannot be read."""
 
 

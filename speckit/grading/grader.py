@@ -20,11 +20,9 @@ to offer: every type is graded as submitted.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
-import stat
 import shutil
 import tempfile
 import threading
@@ -47,15 +45,7 @@ from .losses import failing_operations, hybrid_can_win, import_problems, loss_no
 from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
 from .reports import Cleaner
 from .scoring import failed_run, score_type, summary
-
-UID_BASE = 61000
-"""The unprivileged uids (and gids) of the operation servers: from UID_BASE up, skipping used ones."""
-UID_SPAN = 4000
-"""How many uids from UID_BASE the graders of one machine share."""
-UID_LOCKS = ("/run/lock", "/run", tempfile.gettempdir())
-"""Where the graders of one machine claim their uids (the first that exists): a root-only folder
-``speckit-uids`` holding one lock file per uid, locked while a grader uses that uid."""
-
+from .slots import claim_uids, processors
 
 class Grader:
     """Grades submissions: one private folder of its own, one uid per concurrent job.
@@ -87,7 +77,7 @@ class Grader:
             self.shared = Path(tempfile.mkdtemp(prefix="speckit-stage-"))
             os.chmod(self.shared, 0o711)
             self.root = os.geteuid() == 0
-            self.slots = self._slot_ids()
+            self.slots = claim_uids(self.jobs, self._claims) if self.root else [None] * self.jobs
             self.suite = self._copy_suite()
             self.graded, self.skipped = self._graded_types()
             hide = [str(self.private), str(self.out), str(self.submissions), str(Path(rubric.source).resolve()), *map(str, extra_hidden)]
@@ -98,7 +88,7 @@ class Grader:
             raise
         self._free = list(range(self.jobs))
         self._lock = threading.Lock()
-        self.cpus = _processors(self.jobs)
+        self.cpus = processors(self.jobs)
         """The processors each job slot's runs use (None: any)."""
 
     def __enter__(self) -> "Grader":
@@ -116,27 +106,6 @@ class Grader:
         self._claims.clear()
 
     # -- set-up ----------------------------------------------------------------------------
-
-    def _slot_ids(self) -> list[int | None]:
-        """One unprivileged uid per job, used by no account, no running process and no other
-        grader: two graders running at once never share a uid (each claims its own by a lock)."""
-        if not self.root:
-            return [None] * self.jobs
-        import grp
-        import pwd
-
-        used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()} | _running_uids()
-        folder = _claims_folder()
-        ids = []
-        for candidate in range(UID_BASE, UID_BASE + UID_SPAN):
-            if len(ids) == self.jobs:
-                break
-            if candidate not in used and (claim := _claim(folder, candidate)) is not None:
-                self._claims.append(claim)
-                ids.append(candidate)
-        if len(ids) < self.jobs:
-            raise GradeError(f"no free uid for the sandbox between {UID_BASE} and {UID_BASE + UID_SPAN - 1} (other graders hold them)")
-        return ids
 
     def _copy_suite(self) -> Path:
         """A root-only copy of the suite (and the pytest settings) that the sandbox cannot see."""
@@ -437,56 +406,6 @@ class Budget:
 
     def spent(self) -> str:
         return f"the submission used up its time ({self.seconds:g} s for all its runs)"
-
-
-def _processors(jobs: int) -> list[frozenset[int] | None]:
-    """One processor of its own for each job slot when there are enough, else None for each
-    (and when the environment sets ``SPECKIT_NO_PINNING``).
-
-    A job is a test process and its operation server, which take turns: kept on one
-    processor, each hands over to the other without waking another processor.
-    """
-    available = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if jobs < 2 or jobs > len(available) or os.environ.get("SPECKIT_NO_PINNING"):
-        return [None] * jobs
-    return [frozenset({available[slot]}) for slot in range(jobs)]
-
-
-def _claims_folder() -> Path:
-    """The root-only folder where graders claim uids; GradeError if it is not safe to use."""
-    base = next(Path(p) for p in UID_LOCKS if os.path.isdir(p))
-    folder = base / "speckit-uids"
-    try:
-        folder.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
-    info = folder.lstat()
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0 or info.st_mode & 0o022:
-        raise GradeError(f"{folder} is not a folder only root may write: uids cannot be claimed safely")
-    return folder
-
-
-def _claim(folder: Path, uid: int) -> int | None:
-    """An open, locked lock file for ``uid``, or None if another grader holds it."""
-    fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
-def _running_uids() -> set[int]:
-    """The real uids of the processes running now (a uid in use by a process is not free)."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                found.add(os.stat(f"/proc/{entry}").st_uid)
-            except OSError:
-                pass
-    return found
 
 
 _CULPRIT = re.compile(r"([\w.-]+)\.py (?:raised|went over|took more than|has a syntax error)")

@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 
 import attrs
 
+from ..core import KitError
 from ..escape import terminal
 from .records import Submission
 
@@ -33,7 +34,7 @@ compiling some sources takes CPython time quadratic in their size."""
 MAX_DEPTH = 6
 
 
-class GradeError(RuntimeError):
+class GradeError(KitError, RuntimeError):
     """Grading cannot start (no such folder, an output folder that would lose work, ...)."""
 
 
@@ -89,7 +90,7 @@ def suffixed(name: str, original: str) -> str:
     return f"{name}-{digest[:8]}"
 
 
-class Unreadable(Exception):
+class Unreadable(KitError):
     """The submission cannot be graded at all; the message says why, for the student."""
 
 

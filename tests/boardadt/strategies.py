@@ -18,7 +18,7 @@ from itertools import combinations
 
 from hypothesis import strategies as st
 
-from speckit.impl import MissingOperation
+from speckit.core import MissingOperation
 from speckit.testing import expect
 
 RED, BLUE = "red", "blue"

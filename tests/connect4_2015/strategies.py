@@ -18,7 +18,7 @@ import random
 
 from hypothesis import strategies as st
 
-from speckit.impl import MissingOperation
+from speckit.core import MissingOperation
 from speckit.testing import expect
 
 WIDTH, HEIGHT = 7, 6

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from speckit.impl import SuiteFailure
+from speckit.core import SuiteFailure
 from speckit.testing import covers, expect, expect_equal
 
 from .strategies import (

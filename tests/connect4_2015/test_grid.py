@@ -10,7 +10,7 @@ import random
 import pytest
 from hypothesis import example, given
 
-from speckit.impl import SuiteFailure
+from speckit.core import SuiteFailure
 from speckit.testing import covers, expect, expect_equal
 
 from .strategies import (

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from hypothesis import strategies as st
 
-from speckit.impl import MissingOperation, OperationFailed
+from speckit.core import MissingOperation, OperationFailed
 from speckit.testing import ConformanceFailure, expect, explain
 
 SUITS = ("SPADES", "CLUBS", "HEARTS", "DIAMONDS")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from speckit.impl import MissingOperation
+from speckit.core import MissingOperation
 from speckit.testing import covers, expect
 
 NAMES = (

@@ -57,7 +57,7 @@ def test_a_broken_review_of_equivalent_mutants_gets_a_message_naming_the_file(re
     from speckit import mutants
 
     (tmp_path / "boardadt.toml").write_text(review)
-    monkeypatch.setattr(mutants, "data_dir", lambda: tmp_path)
+    monkeypatch.setattr(mutants, "review_path", lambda spec_name: tmp_path / f"{spec_name}.toml")
     assert main(["mutants", "--report", "--spec", "boardadt"]) == 2
     err = capsys.readouterr().err
     assert complaint in err and "boardadt.toml" in err and "Traceback" not in err

@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from reference_games.xplus.dictionary_exception import DictionaryException as KitDictionaryException
-from speckit.impl import OperationFailed
+from speckit.core import OperationFailed
 from speckit.testing import expect, expect_equal
 
 HUMAN, COMPUTER, EMPTY = "X", "O", " "

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from .. import registry
+from . import spec_option
 
 KINDS = {
     "student": "an installable package and docs site for students: the specification, the supplied modules and the visible tests, no solution and no hidden test",
@@ -14,7 +15,7 @@ KINDS = {
 }
 
 
-def add_command(commands: argparse._SubParsersAction, spec_option) -> None:
+def register(commands: argparse._SubParsersAction) -> None:
     """Register ``speckit bundle KIND --spec NAME --out PATH``."""
     bundle = commands.add_parser(
         "bundle",
@@ -29,7 +30,7 @@ def add_command(commands: argparse._SubParsersAction, spec_option) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import classroom, gradescope, student
+    from ..bundle import classroom, gradescope, student
 
     spec_name = args.spec or registry.main_spec()
     out = Path(args.out)
