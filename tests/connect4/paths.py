@@ -40,27 +40,8 @@ from hypothesis import strategies as st
 
 from speckit.testing import expect
 
-from .strategies import BLUE, OTHER, RED, Build, Read, offers
-
-
-class GridModel(NamedTuple):
-    """A grid's model: its side, its marks (sorted ``((row, column), colour)`` pairs) and its worth."""
-
-    side: int
-    marks: tuple
-    worth: int = 0
-
-    @classmethod
-    def of(cls, side: int, marks: dict, worth: int = 0) -> GridModel:
-        return cls(side, tuple(sorted(marks.items())), worth)
-
-    @property
-    def squares(self) -> dict:
-        return dict(self.marks)
-
-    def __str__(self) -> str:
-        rows = ("".join({RED: "R", BLUE: "B"}.get(self.squares.get((r, c)), ".") for c in range(1, self.side + 1)) for r in range(1, self.side + 1))
-        return f"the {self.side} x {self.side} grid {'/'.join(rows)} with worth {self.worth}"
+from .adapter import Build, Read, offers
+from .model import BLUE, OTHER, RED, GridModel
 
 
 KINDS = {

@@ -34,7 +34,9 @@ import adt.input as kit_input
 from speckit.testing import covers, expect, expect_equal
 
 from .paths import few
-from .strategies import BLUE, OTHER, RED, colours, grids, lines_of, shown_boards, winners
+from .adapter import shown_boards
+from .model import BLUE, OTHER, RED, lines_of, winners
+from .strategies import colours, grids
 from .test_game_tree import TreeMaker, finished, levels_of, nodes_of, positions, same_levels
 from .test_grid import MARK, fact_checked, full_grids, picture, squares
 

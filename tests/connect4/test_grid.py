@@ -32,7 +32,9 @@ from speckit.impl import OperationFailed
 from speckit.testing import covers, expect, expect_equal
 
 from . import paths
-from .strategies import BLUE, OTHER, RED, Build, Read, colours, grid_sides, grids, lines_of, shown_boards, winners, worth_numbers
+from .adapter import Build, Read, shown_boards
+from .model import BLUE, OTHER, RED, lines_of, winners
+from .strategies import colours, grid_sides, grids, worth_numbers
 
 MARK = {RED: "R", BLUE: "B", None: "."}
 ALL_KINDS = ("row", "column", "diagonal", "antidiagonal")
