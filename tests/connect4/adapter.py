@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 
 import adt.display as kit_display
+from speckit.testing import expect
 
 from .model import BLUE, RED
 
@@ -198,3 +199,45 @@ class Read:
                 continue
             raise RuntimeError("a check given to together() yields once")
         return verdicts
+
+
+class Checks:
+    """Checks written one after another and asked together: the batching of :meth:`Read.ask`, kept out of the tests.
+
+    Each check gives the symbols it reads and the queries it makes (a function making calls
+    and collecting their results without looking at them, as in ``impl.batch``), and a judge
+    that is given the symbols' models and what the queries returned. Inside
+    ``with Checks(read) as check:`` the checks are gathered (each makes the values it asks
+    about: observers only, nothing is updated between its questions and the others'); leaving
+    the block asks every question together, in the sandbox in two round trips, and judges the
+    checks in the order given, so each failure message is its own.
+    """
+
+    def __init__(self, read: Read) -> None:
+        self.read = read
+        self._checks: list = []
+
+    def add(self, judge, *, symbols=(), queries=None) -> None:
+        """Gather a check: ``judge(models of symbols, what queries() returned)``, its verdict kept by :meth:`run`."""
+        self._checks.append((symbols, queries, judge))
+
+    def fact(self, query, claim: str, *, holds: bool = True, **shown) -> None:
+        """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), asked with the others."""
+
+        def judge(_, answer):
+            expect(answer if holds else not answer, claim, **{"actual": answer, **shown})
+
+        self.add(judge, queries=query)
+
+    def run(self) -> list:
+        """Ask every gathered check's questions together and judge each in turn; their verdicts."""
+        checks, self._checks = self._checks, []
+        replies = self.read.ask([(symbols, queries) for symbols, queries, _ in checks])
+        return [judge(models, answer) for (_, _, judge), (models, answer) in zip(checks, replies)]
+
+    def __enter__(self) -> Checks:
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.run()
