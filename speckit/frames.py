@@ -14,7 +14,8 @@ model is asked; this module holds the rest:
   each choice from Hypothesis costs more than the calls), and :func:`clone_step`;
 * :func:`follow`, which runs a recipe and keeps the values a clone left behind on the way,
   each with its model: values built before any later update, that must keep their models;
-* :func:`expect_frame`, the frame rule's verdicts said in the specification's terms.
+* :func:`expect_frame`, the frame rule's verdicts said in the specification's terms, and
+  :func:`role`, how each value of a pool is named after an update of one of them.
 """
 
 from __future__ import annotations
@@ -159,3 +160,9 @@ def expect_frame(call: str, before: str, after: str, verdicts: list, given: list
             f"after {call}, {description}, built before it, is still {model} (the frame rule: an update changes its argument at most)",
             actual=verdict,
         )
+
+
+def role(number: int, target: int, noun: str) -> str:
+    """How value ``number`` of a pool is named after an update of value ``target``: the one the
+    update was called on, or a bystander that the frame rule says keeps its model."""
+    return f"the {noun} it was called on" if number == target else f"another {noun} (the frame rule: an update changes its own {noun} only)"

@@ -10,7 +10,8 @@ made from one seeded random source (a Hypothesis draw per choice costs more than
 calls), and printed as the calls it makes.
 
 The frame rule: an update changes its own board and nothing else, so after any step
-every other board still holds its own game.
+every other board still holds its own game (its words and the random source are
+:mod:`speckit.frames`'s, shared with every suite).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import random
 import attrs
 from hypothesis import strategies as st
 
+from speckit import frames
 from speckit.testing import expect, expect_equal
 
 from .adapter import Build, Read
@@ -79,7 +81,7 @@ def make_history(rnd: random.Random, boards: int = 3, steps: int = 45) -> Histor
     return History(tuple(done), tuple(tuple(g) for g in games))
 
 
-histories = st.integers(0, 2**32 - 1).map(lambda seed: make_history(random.Random(seed)))
+histories = frames.RANDOM.map(make_history)
 
 
 def follow(impl, history: History) -> list:
@@ -135,8 +137,7 @@ def check_frame(impl, history: History, step: tuple) -> None:
         models[target] = Model(models[target].moves + [step[2]])
         call = f"b{target + 1}.Make_Move({step[2]})"
     for number, (board, model) in enumerate(zip(boards, models)):
-        role = "the board it was called on" if number == target else "another board (the frame rule: an update changes its own board only)"
-        check_board(impl, board, model, f"b{number + 1}, {role}, after {history!r}; {call}")
+        check_board(impl, board, model, f"b{number + 1}, {frames.role(number, target, 'board')}, after {history!r}; {call}")
 
 
 @st.composite
