@@ -348,6 +348,7 @@ def _load_errata(path: Path) -> tuple[Erratum, ...]:
                 accepts=entry["accepts"].strip(),
                 several_readings=entry.get("several_readings", False),
                 no_patch=entry.get("no_patch", "").strip(),
+                optional_forms=tuple(entry.get("optional_forms", ())),
             )
         except KeyError as e:
             raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
@@ -384,6 +385,10 @@ def _check_references(spec: Specification) -> None:
                 _resolve(spec, target, f"erratum {erratum.id}")
             elif target not in type_names:
                 raise SpecDataError(f"erratum {erratum.id}: unknown type {target!r}")
+        forms = {form for target in erratum.operations if "." in target for form in spec.operation(target).signatures}
+        for form in erratum.optional_forms:
+            if form not in forms:
+                raise SpecDataError(f"erratum {erratum.id}: optional form {form!r} is no documented form of its operations ({', '.join(sorted(forms))})")
 
 
 def _resolve(spec: Specification, qualname: str, context: str) -> None:

@@ -271,6 +271,9 @@ class Erratum:
     accepts: str
     several_readings: bool = False
     no_patch: str = ""
+    optional_forms: tuple[str, ...] = ()
+    """Forms of its overloaded operations (signatures as the spec writes them) a package may
+    leave out, as long as it offers one form of each: the structure test does not require them."""
 
 
 @attrs.frozen

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, settings
 import spec as spec_data
 
 from . import impl as impl_loader
-from . import registry
+from . import registry, structure
 from .core import MissingOperation, NotImplementedOperation, SuiteFailure
 from .registry import kit
 from .testing import use_spec
@@ -356,6 +356,11 @@ def spec_of(node: pytest.Item | pytest.Collector) -> str:
         if path.is_relative_to(registry.kit(name).suite_dir.resolve()):
             return name
     raise pytest.UsageError(f"{node.nodeid} uses the implementation but is in no specification's suite folder; say which with --spec")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The structure test (:mod:`speckit.structure`) gets one case per operation of the test's specification."""
+    structure.parametrize(metafunc, spec_of)
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,8 @@ from reference_games.connect4_2015.view import RecordingView
 def _reference_only(request):
     if request.config.getoption("--impl"):
         pytest.skip("tests the reference's own private methods, not the implementation given with --impl")
-from .strategies import BLUE, OTHER, RED, SQUARES, Model, play_out, unfinished_games
+from .model import BLUE, OTHER, RED, SQUARES, Model
+from .strategies import play_out, unfinished_games
 
 SPACE = {RED: Space.Red, BLUE: Space.Blue}
 

@@ -14,7 +14,9 @@ import spec
 from speckit.rules import obey
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import BoardModel, configs, play_sequences, raises_dictionary_exception, scores
+from .adapter import raises_dictionary_exception
+from .model import BoardModel
+from .strategies import configs, play_sequences, scores
 
 XPLUS = spec.load("xplus")
 
