@@ -1158,7 +1158,7 @@ def test_grids_made_by_any_path_are_equal_by_their_squares(impl, first, second):
 
 
 @covers(
-    "GridType.getSymbol", "GridType.squareOccupied", "GridType.getSquare", "GridType.getDimension", "GridType.fullGrid",
+    "GridType.getSymbol", "GridType.squareOccupied", "GridType.getDimension", "GridType.fullGrid",
     "GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.draw", "GridType.gameOver",
     "GridType.evaluateGrid", "GridType.validMove",
 )
