@@ -18,8 +18,7 @@ from itertools import combinations
 
 from hypothesis import strategies as st
 
-from speckit.impl import MissingOperation
-from speckit.testing import expect
+from speckit.testing import MissingOperation, expect
 
 RED, BLUE = "red", "blue"
 OTHER = {RED: BLUE, BLUE: RED}

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from speckit.paths import REPO_ROOT
+from speckit.testing import REPO_ROOT
 
 from ..signals import interruptible
 

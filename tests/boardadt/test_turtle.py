@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from speckit.paths import REPO_ROOT
+from speckit.testing import REPO_ROOT
 
 from .strategies import COLUMNS, ROWS, Model, play_out
 

@@ -18,8 +18,7 @@ import random
 
 from hypothesis import strategies as st
 
-from speckit.impl import MissingOperation
-from speckit.testing import expect
+from speckit.testing import MissingOperation, expect
 
 WIDTH, HEIGHT = 7, 6
 RED, BLUE, EMPTY = "Red", "Blue", "Empty"

@@ -18,7 +18,7 @@ import sys
 import pexpect
 import pytest
 
-from speckit.paths import REPO_ROOT
+from speckit.testing import REPO_ROOT
 
 from ..signals import interruptible
 

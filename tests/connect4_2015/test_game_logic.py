@@ -9,8 +9,7 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from speckit.impl import SuiteFailure
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import SuiteFailure, covers, expect, expect_equal
 
 from .strategies import (
     BLUE, COLOURS, EMPTY, HEIGHT, OTHER, RED, SQUARES, WIDTH, Kit, Model, all_of, colours, free_grids, grid_of,

@@ -10,8 +10,7 @@ import random
 import pytest
 from hypothesis import example, given
 
-from speckit.impl import SuiteFailure
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import SuiteFailure, covers, expect, expect_equal
 
 from .strategies import (
     BLUE, EMPTY, HEIGHT, RED, SQUARES, WIDTH, Kit, Model, all_of, free_grids, grid_of, grids, off_grid, paths,

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from reference_games.connect4_2015 import window as w
-from speckit.paths import REPO_ROOT
+from speckit.testing import REPO_ROOT
 from tests.boardadt.test_turtle import read_ppm
 
 from .controller_kit import parse

@@ -20,8 +20,7 @@ from typing import Any, Callable
 
 from hypothesis import strategies as st
 
-from speckit.impl import MissingOperation, OperationFailed
-from speckit.testing import ConformanceFailure, expect, explain
+from speckit.testing import ConformanceFailure, MissingOperation, OperationFailed, expect, explain
 
 SUITS = ("SPADES", "CLUBS", "HEARTS", "DIAMONDS")
 ALL_SUITS = ("NAS", *SUITS)

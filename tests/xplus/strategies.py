@@ -13,8 +13,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from reference_games.xplus.dictionary_exception import DictionaryException as KitDictionaryException
-from speckit.impl import OperationFailed
-from speckit.testing import expect, expect_equal
+from speckit.testing import OperationFailed, expect, expect_equal
 
 HUMAN, COMPUTER, EMPTY = "X", "O", " "
 HUMAN_WINS, UNDECIDED, DRAW, COMPUTER_WINS = 0, 1, 2, 3

@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spec
-from speckit.rules import obey
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import covers, expect, expect_equal, obey
 
 from .strategies import (
     COMPUTER,
