@@ -27,10 +27,7 @@ CONNECT = [sys.executable, "-m", "reference_games.boardadt.connect"]
 BOARD_LINE = re.compile(r"^([1-6])  ((?:[.RB]  ){6}[.RB])$")
 
 
-@pytest.fixture(autouse=True)
-def _kit_programs_only(request):
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the kit's own programs on the reference board, not the implementation given with --impl")
+pytestmark = pytest.mark.reference_only("the kit's own programs on the reference board")
 
 
 def run(command, answers, *extra, env=None) -> subprocess.CompletedProcess:

@@ -32,6 +32,8 @@ PINK = (255, 192, 203)
 PALE_BLUE = (173, 216, 230)
 TOLERANCE = 12
 
+pytestmark = pytest.mark.reference_only("the kit's own turtle board")
+
 
 def missing() -> str:
     """Why the window cannot be drawn and photographed here, or "" when it can."""
@@ -46,8 +48,6 @@ def missing() -> str:
 @pytest.fixture(scope="module")
 def display(request):
     """A virtual X display (Xvfb) for the module's tests; its name, such as ":5"."""
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the kit's own turtle board, not the implementation given with --impl")
     reason = missing()
     if reason:
         pytest.skip(f"cannot draw the turtle board: {reason}")

@@ -26,10 +26,7 @@ PROGRAM = [sys.executable, "-m", "reference_games.connect4_2015.main"]
 RESULT = re.compile(r"Result: (Blue wins|Red wins|Game drawn|Game in progress)")
 
 
-@pytest.fixture(autouse=True)
-def _kit_program_only(request):
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the kit's own program, not the implementation given with --impl")
+pytestmark = pytest.mark.reference_only("the kit's own program")
 
 
 def start(folder, *args, data=None) -> pexpect.spawn:

@@ -25,12 +25,9 @@ from reference_games.connect4_2015.space import Space
 from reference_games.connect4_2015.view import RecordingView
 
 
-
-@pytest.fixture(autouse=True)
-def _reference_only(request):
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the reference's own private methods, not the implementation given with --impl")
 from .strategies import BLUE, OTHER, RED, SQUARES, Model, play_out, unfinished_games
+
+pytestmark = pytest.mark.reference_only("the reference's own private methods")
 
 SPACE = {RED: Space.Red, BLUE: Space.Blue}
 

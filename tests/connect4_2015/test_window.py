@@ -30,6 +30,8 @@ from .strategies import BLUE, RED, SQUARES
 SNAPSHOT = Path(__file__).with_name("window_snapshot.py")
 TOLERANCE = 16
 
+pytestmark = pytest.mark.reference_only("the kit's own window")
+
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:
     return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
@@ -51,8 +53,6 @@ def missing() -> str:
 @pytest.fixture(scope="module")
 def display(request):
     """A virtual X display (Xvfb) for the module's tests; its name, such as ":5"."""
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the kit's own window, not the implementation given with --impl")
     reason = missing()
     if reason:
         pytest.skip(f"cannot open the window: {reason}")
