@@ -25,7 +25,7 @@ from reference_games.connect4_2015.space import Space
 from reference_games.connect4_2015.view import RecordingView
 
 
-from .strategies import BLUE, OTHER, RED, SQUARES, Model, play_out, unfinished_games
+from tests.connect4_2015.strategies import BLUE, OTHER, RED, SQUARES, Model, play_out, unfinished_games
 
 pytestmark = pytest.mark.reference_only("the reference's own private methods")
 
