@@ -1,7 +1,7 @@
 """What conformance tests are written with: ``covers``, ``expect`` and failure messages.
 
 The one module a suite imports the kit's machinery from (see ``__all__``): the marks and
-checks, the failure types, the code rules' check ``obey`` and the checkout's ``REPO_ROOT``.
+checks, the failure types and the code rules' check ``obey``.
 
 A test names the documented operations it checks::
 
@@ -28,7 +28,6 @@ from typing import Any, Callable
 import pytest
 
 from .core import ConformanceFailure, MissingOperation, NotImplementedOperation, OperationFailed, SuiteFailure
-from .paths import REPO_ROOT
 from .rules import obey
 from .trace import TRACE
 
@@ -46,8 +45,6 @@ __all__ = [
     "OperationFailed",
     # The specification's rules on the code itself (imports, loops), checked on the package
     "obey",
-    # The kit's checkout (the reference and its programs)
-    "REPO_ROOT",
 ]
 
 _COVERED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("covered", default=())
