@@ -331,8 +331,9 @@ class KitDeclaration:
     """Classes of the supplied modules whose objects a test hands to the implementation
     (``adt.display.Display``): the grading sandbox serves them to the student's code."""
     other_tests: tuple[str, ...] = ()
-    """Test folders or modules outside the suite that check documented operations (the
-    reference driver's tests): they count in coverage and the docs' "Tested by", not in a check."""
+    """Test folders or modules outside the suite: the tests of the kit's own programs and of the
+    reference's private parts (``tests/programs/<spec>``), never shipped to students. Their
+    ``covers`` marks count in coverage and the docs' "Tested by", not in a check."""
     time_limits: dict[str, float] = attrs.field(factory=dict)
     """Seconds one call may take, for the operations that search or play (``Type.operation``)."""
     scripts: tuple[str, ...] = ()

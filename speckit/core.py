@@ -58,6 +58,16 @@ class OperationFailed(SuiteFailure):
     supplied modules (None for the implementation's own classes, which stay in the server)."""
 
 
+class ConformanceFailure(SuiteFailure):
+    """A documented behaviour does not hold.
+
+    Suites import it from :mod:`speckit.testing`, its public home, under whose name failures
+    are reported; it is defined here so that :mod:`speckit.rules` can raise it too.
+    """
+
+    __module__ = "speckit.testing"
+
+
 class TimeLimitReached(BaseException):
     """Raised inside an operation by the alarm; a BaseException so ``except Exception`` cannot swallow it."""
 

@@ -117,6 +117,8 @@ MARKERS = (
     "covers(*operations): the documented operations (Type.operation) a test checks",
     "structure: checks an operation's existence and signature only, not its behaviour",
     "slow: takes minutes; left out of the default run, run by CI's own step (pytest -m slow)",
+    "reference_only(what): tests WHAT of the kit's own (its programs, the reference's private parts); "
+    "skipped when --impl names an implementation to test",
 )
 
 
@@ -134,6 +136,14 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.register_profile(f"{profile}-examples", settings.get_profile(profile), max_examples=examples)
         profile = f"{profile}-examples"
     settings.load_profile(profile)
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """A test marked ``reference_only("the kit's own program")`` is skipped, saying so, under ``--impl``."""
+    marker = item.get_closest_marker("reference_only")
+    if marker is not None and item.config.getoption("--impl"):
+        what = marker.args[0] if marker.args else "the kit's own code"
+        item.add_marker(pytest.mark.skip(reason=f"tests {what}, not the implementation given with --impl"))
 
 
 class _Session:

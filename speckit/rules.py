@@ -19,9 +19,8 @@ import attrs
 
 from spec import CodeRule, Specification
 
-from .core import MissingOperation, NotImplementedOperation, Presence
+from .core import ConformanceFailure, MissingOperation, NotImplementedOperation, Presence
 from .impl import syntax_problem
-from .testing import ConformanceFailure
 
 SYNTAX = {"dict": (ast.Dict, ast.DictComp), "set": (ast.Set, ast.SetComp)}
 """The displays and comprehensions ``forbid_syntax`` can name."""

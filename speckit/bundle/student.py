@@ -187,7 +187,7 @@ def _copy_visible_suite(stage: Path, kit: registry.Kit, rubric: rubric_module.Ru
 
 def _copy_shared_test_helpers(path: Path, rel: Path, suite: Path, stage: Path) -> None:
     """The helper modules of the tests' own package, outside the suite's folder, that a suite module
-    imports (``from ..signals import interruptible``): the suite cannot be collected without them."""
+    imports (``from ..support.signals import interruptible``): the suite cannot be collected without them."""
     top = suite.parts[0]
     for name in _kit_imports(path, ".".join(rel.with_suffix("").parts[:-1])):
         helper = Path(*name.split(".")).with_suffix(".py")

@@ -4,7 +4,7 @@ traced, documented operations of ``impl`` only."""
 
 from __future__ import annotations
 
-from speckit.core import MissingOperation
+from speckit.testing import MissingOperation
 from speckit.testing import expect
 
 from .model import ALL_SQUARES, BLUE, RED

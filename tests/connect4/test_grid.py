@@ -28,8 +28,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
 import adt.display as kit_display
-from speckit.core import OperationFailed
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import OperationFailed, covers, expect, expect_equal
 
 from . import paths
 from .adapter import Build, Checks, Read, shown_boards

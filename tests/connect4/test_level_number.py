@@ -9,8 +9,7 @@ from types import SimpleNamespace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from speckit.core import OperationFailed
-from speckit.testing import covers, expect
+from speckit.testing import OperationFailed, covers, expect
 
 from .numeric import check_comparisons, check_equivalence, check_round_trip, check_step, clone_fault
 from . import paths

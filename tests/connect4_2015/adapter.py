@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from speckit.core import MissingOperation
+from speckit.testing import MissingOperation
 from speckit.testing import expect
 
 from .model import BLUE, COLOURS, EMPTY, OTHER, RED, SQUARES, Model

@@ -10,8 +10,7 @@ import random
 import pytest
 from hypothesis import example, given
 
-from speckit.core import SuiteFailure
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import SuiteFailure, covers, expect, expect_equal
 
 from .adapter import Build, Read
 from .model import BLUE, EMPTY, HEIGHT, RED, SQUARES, WIDTH, Model, all_of, grid_of, shown

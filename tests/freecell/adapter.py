@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from speckit.core import MissingOperation, OperationFailed
+from speckit.testing import MissingOperation, OperationFailed
 from speckit.testing import ConformanceFailure, expect, explain
 
 from .model import ALL_SUITS, CASCADES, CELLS, COLOURS, FOUNDATIONS, RANK_NAMES, Position, differences

@@ -26,7 +26,7 @@ from speckit.runner import SuiteRun, run_suite
 from speckit.traceability import selected_tests
 from speckit.watch import affected_types, watch
 
-from ..signals import interruptible
+from ..support.signals import interruptible
 
 SPEC = spec.load("connect4")
 

@@ -7,7 +7,7 @@ the configuration string (observed through a dictionary, erratum X04).
 from __future__ import annotations
 
 from reference_games.xplus.dictionary_exception import DictionaryException as KitDictionaryException
-from speckit.core import OperationFailed
+from speckit.testing import OperationFailed
 from speckit.testing import expect, expect_equal
 
 from .model import BoardModel

@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spec
-from speckit.rules import obey
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import covers, expect, expect_equal, obey
 
 from .adapter import Build, configuration_of, expect_squares
 from .model import COMPUTER, EMPTY, HUMAN, PLUS_ARMS, SIZES, UNDECIDED, X_ARMS, BoardModel

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 import spec
-from speckit.rules import obey
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import covers, expect, expect_equal, obey
 
 from .adapter import raises_dictionary_exception
 from .model import BoardModel

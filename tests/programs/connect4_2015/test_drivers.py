@@ -9,7 +9,6 @@ skipped when the suite runs on another implementation (``--impl``).
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import subprocess
@@ -19,25 +18,17 @@ import pexpect
 import pytest
 
 from speckit.paths import REPO_ROOT
+from tests.support.programs import environment, run_module, spawn_module
 
-from ..signals import interruptible
-
-PROGRAM = [sys.executable, "-m", "reference_games.connect4_2015.main"]
+PROGRAM = "reference_games.connect4_2015.main"
 RESULT = re.compile(r"Result: (Blue wins|Red wins|Game drawn|Game in progress)")
 
-
-@pytest.fixture(autouse=True)
-def _kit_program_only(request):
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the kit's own program, not the implementation given with --impl")
+pytestmark = pytest.mark.reference_only("the kit's own program")
 
 
 def start(folder, *args, data=None) -> pexpect.spawn:
     """The program in ``folder``, its user's data folder ``data`` (``folder`` itself unless given)."""
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), NO_COLOR="1", XDG_DATA_HOME=str(data or folder))
-    child = pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], cwd=str(folder), env=env, encoding="utf-8", timeout=30,
-                          preexec_fn=interruptible)
-    child.logfile_read = io.StringIO()
+    child = spawn_module(PROGRAM, *args, cwd=folder, env=environment(NO_COLOR="1", XDG_DATA_HOME=str(data or folder)))
     child.expect("Choose 1-4")
     return child
 
@@ -174,8 +165,7 @@ def test_a_corrupt_save_file_is_refused_in_one_line_and_the_game_goes_on(tmp_pat
 
 
 def test_end_of_input_says_goodbye(tmp_path):
-    done = subprocess.run(PROGRAM, input="1\n3\n", capture_output=True, text=True, cwd=tmp_path, timeout=60,
-                          env=dict(os.environ, PYTHONPATH=str(REPO_ROOT)))
+    done = run_module(PROGRAM, answers=[1, 3], cwd=tmp_path, timeout=60)
     assert done.returncode == 0 and "Goodbye." in done.stdout and "Traceback" not in done.stderr
 
 
@@ -193,10 +183,11 @@ def test_impl_plays_on_a_students_package(tmp_path):
 
 
 def test_a_missing_package_and_a_missing_display_get_one_line(tmp_path):
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    env = environment()
     env.pop("DISPLAY", None)
     for extra, words in ((["--impl", str(tmp_path / "nowhere")], "cannot play on"), (["--gui"], "cannot open a window")):
-        done = subprocess.run([*PROGRAM, *extra], capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env, stdin=subprocess.DEVNULL)
+        done = subprocess.run([sys.executable, "-m", PROGRAM, *extra], capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env,
+                              stdin=subprocess.DEVNULL)
         assert done.returncode != 0 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
@@ -256,7 +247,7 @@ def test_ctrl_c_leaves_with_status_130_and_a_closed_pipe_without_a_traceback(tmp
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), XDG_DATA_HOME=str(tmp_path))
+    env = environment(XDG_DATA_HOME=str(tmp_path))
     done = subprocess.run(["bash", "-c", f"yes 1 | {sys.executable} -m reference_games.connect4_2015.main | head -n 3"],
                           capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env)  # fmt: skip
     assert "Traceback" not in done.stderr and len(done.stdout.splitlines()) == 3

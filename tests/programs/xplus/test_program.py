@@ -5,20 +5,20 @@ Configurations through ``--impl``), not a student's operations; the rubric does 
 run them.
 """
 
-import sys
 from pathlib import Path
 
 import pexpect
 import pytest
 
 from reference_games.xplus.program import main
+from speckit.paths import REPO_ROOT
+from tests.support.programs import spawn_module
 
-COMMAND = [sys.executable, "-m", "reference_games.xplus.program"]
-ALT_XPLUS = Path(__file__).resolve().parent.parent / "fixtures" / "alt_xplus"
+ALT_XPLUS = Path(__file__).resolve().parents[2] / "fixtures" / "alt_xplus"
 
 
-def spawn(*args: str, cwd: Path | None = None) -> pexpect.spawn:
-    return pexpect.spawn(COMMAND[0], [*COMMAND[1:], *args], encoding="utf-8", timeout=30, cwd=cwd)
+def spawn(*args: str, cwd: Path = REPO_ROOT) -> pexpect.spawn:
+    return spawn_module("reference_games.xplus.program", *args, cwd=cwd)
 
 
 def test_a_game_on_4x4_shows_coordinates_validates_plays_and_announces_moves():

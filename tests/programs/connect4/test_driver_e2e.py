@@ -6,18 +6,14 @@ at the prompts of a pseudo-terminal, with the keyboard's end of input and Ctrl-C
 
 from __future__ import annotations
 
-import io
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
-from ..signals import interruptible
+from tests.support.programs import first_line_then_close, spawn_module
 
 pexpect = pytest.importorskip("pexpect")
 
-ROOT = Path(__file__).resolve().parents[2]
 MOVE = "Your move"
 PERSON_WINS = ["1 1", "1 2", "4 4", "4 1", "4 3", "4 2"]
 DRAW = ["1 1", "1 2", "1 3", "2 1", "3 4", "2 3", "2 2", "4 2"]
@@ -29,11 +25,7 @@ def spawn():
     children = []
 
     def start(*options: str):
-        child = pexpect.spawn(
-            sys.executable, ["-m", "adt", *options], cwd=str(ROOT), encoding="utf-8", timeout=30, dimensions=(40, 120),
-            preexec_fn=interruptible,
-        )
-        child.logfile_read = io.StringIO()
+        child = spawn_module("adt", *options, dimensions=(40, 120))
         children.append(child)
         return child
 
@@ -137,17 +129,6 @@ def test_a_bad_option_is_a_one_line_error(spawn):
 
 
 def test_a_reader_that_goes_away_ends_the_driver_quietly():
-    import subprocess
-
-    child = subprocess.Popen(
-        [sys.executable, "-m", "adt", "--seed", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, cwd=ROOT,
-    )  # fmt: skip
-    child.stdin.write(b"4\n" + b"1 1\n" * 30)
-    child.stdin.close()
-    first = child.stdout.readline()
-    child.stdout.close()
-    error = child.stderr.read().decode()
-    child.wait(timeout=120)
-    assert first.startswith(b"Connect-4")
-    assert "Traceback" not in error and "BrokenPipeError" not in error, error
+    done = first_line_then_close("adt", "--seed", "1", answers=[4, *["1 1"] * 30])
+    assert done.stdout.startswith("Connect-4")
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr

@@ -24,7 +24,7 @@ from reference_games.boardadt.solver import (
     choose_move_1based,
 )
 
-PONS_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "benchmarks" / "pons"
+PONS_DIR = Path(__file__).resolve().parents[3].parent / "shared" / "benchmarks" / "pons"
 ROWS, COLS = 6, 7
 
 solver_settings = settings(

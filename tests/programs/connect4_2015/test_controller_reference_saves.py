@@ -10,10 +10,7 @@ from reference_games.connect4_2015.controller import TWO_PLAYERS, Controller
 from reference_games.connect4_2015.view import RecordingView
 
 
-@pytest.fixture(autouse=True)
-def _reference_only(request):
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the reference's own handling of a failed save, not the implementation given with --impl")
+pytestmark = pytest.mark.reference_only("the reference's own handling of a failed save")
 
 
 def test_a_save_that_cannot_be_written_is_reported_and_the_game_goes_on(tmp_path):

@@ -10,25 +10,20 @@ Xvfb, ImageMagick or tkinter is not available, and when the suite runs with ``--
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from reference_games.connect4_2015 import window as w
-from speckit.paths import REPO_ROOT
-from tests.boardadt.test_turtle import read_ppm
-
-from .controller_kit import parse
-from .strategies import BLUE, RED, SQUARES
+from tests.connect4_2015.controller_kit import parse
+from tests.connect4_2015.strategies import BLUE, RED, SQUARES
+from tests.support import xvfb
 
 SNAPSHOT = Path(__file__).with_name("window_snapshot.py")
 TOLERANCE = 16
+
+pytestmark = pytest.mark.reference_only("the kit's own window")
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -39,60 +34,24 @@ DISC = {RED: rgb(w.COLOURS["Red"]), BLUE: rgb(w.COLOURS["Blue"])}
 HOLE, HIGHLIGHT = rgb(w.HOLE), rgb(w.HIGHLIGHT)
 
 
-def missing() -> str:
-    if importlib.util.find_spec("tkinter") is None:
-        return f"this Python ({sys.executable}) has no tkinter"
-    for program, package in (("Xvfb", "xvfb"), ("import", "imagemagick")):
-        if shutil.which(program) is None:
-            return f"{program} is not installed (apt-get install {package})"
-    return ""
-
-
 @pytest.fixture(scope="module")
-def display(request):
+def display():
     """A virtual X display (Xvfb) for the module's tests; its name, such as ":5"."""
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the kit's own window, not the implementation given with --impl")
-    reason = missing()
-    if reason:
-        pytest.skip(f"cannot open the window: {reason}")
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "800x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    if not number:
-        server.kill()
-        pytest.skip("Xvfb did not start")
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=10)
+    yield from xvfb.display("800x800", "cannot open the window")
 
 
 def click_through(display: str, actions: list, folder: Path):
     shot = folder / "window.ppm"
-    done = subprocess.run(
-        [sys.executable, str(SNAPSHOT), json.dumps(actions), str(shot), str(folder)],
-        capture_output=True, text=True, timeout=60, cwd=REPO_ROOT,
-        env=dict(os.environ, DISPLAY=display, PYTHONPATH=str(REPO_ROOT)),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return read_ppm(shot), json.loads(done.stdout.strip().splitlines()[-1])
+    state = xvfb.photograph(display, SNAPSHOT, json.dumps(actions), str(shot), str(folder))
+    return xvfb.read_ppm(shot), state
 
 
 def pixel(image, origin, px: int, py: int):
-    width, height, pixels = image
-    x, y = origin[0] + px, origin[1] + py
-    assert 0 <= x < width and 0 <= y < height, f"({px}, {py}) is off the screen"
-    offset = 3 * (y * width + x)
-    return tuple(pixels[offset : offset + 3])
+    return xvfb.pixel(image, origin[0] + px, origin[1] + py)
 
 
 def near(colour, wanted) -> bool:
-    return all(abs(a - b) <= TOLERANCE for a, b in zip(colour, wanted))
+    return xvfb.near(colour, wanted, TOLERANCE)
 
 
 def check_squares(image, state, highlighted=frozenset()):

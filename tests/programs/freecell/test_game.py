@@ -12,8 +12,9 @@ from reference_games.freecell import game
 from reference_games.freecell.deals import deal
 from reference_games.freecell.notation import from_routine
 from reference_games.freecell.solver import Position, solve
+from tests.support.programs import environment, run_module
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ALTERNATIVE = ROOT / "tests" / "fixtures" / "alt_freecell"
 
 
@@ -193,8 +194,6 @@ def test_bad_arguments_get_a_clear_message(argv, message, capsys):
 
 
 def test_the_console_script_leaves_cleanly_at_end_of_input():
-    env = {**os.environ, "NO_COLOR": "1"}
-    done = subprocess.run([sys.executable, "-m", "reference_games.freecell.game", "--deal", "617"], input="1a\n",
-                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)  # fmt: skip
+    done = run_module("reference_games.freecell.game", "--deal", "617", answers=["1a"], env=environment(NO_COLOR="1"), timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("Goodbye.") and "Traceback" not in done.stderr

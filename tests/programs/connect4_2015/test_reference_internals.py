@@ -25,13 +25,10 @@ from reference_games.connect4_2015.space import Space
 from reference_games.connect4_2015.view import RecordingView
 
 
+from tests.connect4_2015.model import BLUE, OTHER, RED, SQUARES, Model
+from tests.connect4_2015.strategies import play_out, unfinished_games
 
-@pytest.fixture(autouse=True)
-def _reference_only(request):
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the reference's own private methods, not the implementation given with --impl")
-from .model import BLUE, OTHER, RED, SQUARES, Model
-from .strategies import play_out, unfinished_games
+pytestmark = pytest.mark.reference_only("the reference's own private methods")
 
 SPACE = {RED: Space.Red, BLUE: Space.Blue}
 

@@ -12,34 +12,22 @@ import os
 import random
 import re
 import subprocess
-import sys
 
 import pytest
 
-from speckit.paths import REPO_ROOT
+from tests.boardadt.strategies import Model, drawn_game_filled_last_in
+from tests.support.programs import environment, first_line_then_close, run_module, spawn_module
 
-from ..signals import interruptible
-
-from .strategies import Model, drawn_game_filled_last_in
-
-PLAY_TWO = [sys.executable, "-m", "reference_games.boardadt.play_two"]
-CONNECT = [sys.executable, "-m", "reference_games.boardadt.connect"]
+PLAY_TWO = "reference_games.boardadt.play_two"
+CONNECT = "reference_games.boardadt.connect"
 BOARD_LINE = re.compile(r"^([1-6])  ((?:[.RB]  ){6}[.RB])$")
 
-
-@pytest.fixture(autouse=True)
-def _kit_programs_only(request):
-    if request.config.getoption("--impl"):
-        pytest.skip("tests the kit's own programs on the reference board, not the implementation given with --impl")
+pytestmark = pytest.mark.reference_only("the kit's own programs on the reference board")
 
 
-def run(command, answers, *extra, env=None) -> subprocess.CompletedProcess:
+def run(program, answers, *extra) -> subprocess.CompletedProcess:
     """Run a program with the answers as its standard input, one per line."""
-    text = "".join(f"{answer}\n" for answer in answers)
-    environment = dict(os.environ, NO_COLOR="1", **(env or {}))
-    done = subprocess.run(
-        [*command, *extra], input=text, capture_output=True, text=True, cwd=REPO_ROOT, timeout=120, env=environment
-    )  # fmt: skip
+    done = run_module(program, *extra, answers=answers, env=environment(NO_COLOR="1"))
     assert "Traceback" not in done.stdout + done.stderr, done.stdout[-3000:] + done.stderr
     return done
 
@@ -119,12 +107,12 @@ def test_play_two_plays_again_with_red_first():
 
 
 @pytest.mark.parametrize(
-    "command, answers",
+    "program, answers",
     [(PLAY_TWO, []), (PLAY_TWO, [4, 4, 3]), (PLAY_TWO, [1, 2, 1, 2, 1, 2, 1]), (CONNECT, []), (CONNECT, ["b"])],
     ids=["play_two-at-once", "play_two-mid-game", "play_two-at-play-again", "connect-at-colour", "connect-mid-game"],
 )
-def test_end_of_input_leaves_cleanly(command, answers):
-    done = run(command, answers, *(["--level", "greedy"] if command is CONNECT else []))
+def test_end_of_input_leaves_cleanly(program, answers):
+    done = run(program, answers, *(["--level", "greedy"] if program == CONNECT else []))
     assert done.returncode == 0
     assert done.stdout.rstrip().endswith("End of input: goodbye.")
     assert done.stderr == ""
@@ -190,8 +178,8 @@ def test_connect_refuses_a_bad_level_in_one_line():
 
 
 def test_turtle_graphics_without_a_display_is_a_one_line_error():
-    environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    done = subprocess.run([*PLAY_TWO, "--graphics", "turtle"], input="", capture_output=True, text=True, cwd=REPO_ROOT, env=environment, timeout=60)
+    no_display = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    done = run_module(PLAY_TWO, "--graphics", "turtle", env=no_display, timeout=60)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "--graphics turtle" in lines[0] and "DISPLAY" in lines[0], done.stderr
@@ -199,10 +187,7 @@ def test_turtle_graphics_without_a_display_is_a_one_line_error():
 
 def test_ctrl_c_leaves_cleanly():
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(
-        sys.executable, ["-m", "reference_games.boardadt.play_two"], cwd=str(REPO_ROOT), env=dict(os.environ, NO_COLOR="1"),
-        encoding="utf-8", timeout=30, preexec_fn=interruptible,
-    )  # fmt: skip
+    child = spawn_module(PLAY_TWO, env=environment(NO_COLOR="1"))
     child.expect_exact("Red, your move (column 1-7): ")
     child.sendline("4")
     child.expect_exact("Blue, your move (column 1-7): ")
@@ -214,33 +199,18 @@ def test_ctrl_c_leaves_cleanly():
     assert child.exitstatus == 130
 
 
-def read_first_line_then_close(command, answers) -> subprocess.CompletedProcess:
-    """Run a program as ``... | head -1`` would: read one line of its output, then stop reading."""
-    child = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO_ROOT,
-        env=dict(os.environ, NO_COLOR="1"),
-    )  # fmt: skip
-    child.stdin.write("".join(f"{a}\n" for a in answers).encode())
-    child.stdin.close()
-    first = child.stdout.readline()
-    child.stdout.close()
-    error = child.stderr.read().decode()
-    child.wait(timeout=120)
-    return subprocess.CompletedProcess(command, child.returncode, first.decode(), error)
-
-
 @pytest.mark.parametrize(
-    "command, answers",
-    [(PLAY_TWO, [4] * 40), ([*CONNECT, "--level", "random"], ["r", *[4] * 40])],
+    "program, options, answers",
+    [(PLAY_TWO, [], [4] * 40), (CONNECT, ["--level", "random"], ["r", *[4] * 40])],
     ids=["play_two", "connect"],
 )
-def test_a_reader_that_goes_away_ends_the_program_quietly(command, answers):
-    done = read_first_line_then_close(command, answers)
+def test_a_reader_that_goes_away_ends_the_program_quietly(program, options, answers):
+    done = first_line_then_close(program, *options, answers=answers, env=environment(NO_COLOR="1"))
     assert done.stdout.startswith("Connect Four")
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
 
 
-@pytest.mark.parametrize("command, prog", [(PLAY_TWO, "boardadt-play-two"), (CONNECT, "boardadt-connect")])
-def test_usage_names_the_console_script(command, prog):
-    done = subprocess.run([*command, "--help"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
+@pytest.mark.parametrize("program, prog", [(PLAY_TWO, "boardadt-play-two"), (CONNECT, "boardadt-connect")])
+def test_usage_names_the_console_script(program, prog):
+    done = run_module(program, "--help", timeout=60)
     assert done.stdout.startswith(f"usage: {prog} ")

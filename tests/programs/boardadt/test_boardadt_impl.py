@@ -7,15 +7,15 @@ with a fault, a skeleton and a missing folder are refused in one message.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.programs import environment, run_module
+
+ROOT = Path(__file__).resolve().parents[3]
 FINISHED = ROOT / "tests" / "fixtures" / "alt_boardadt"
 
 
@@ -24,20 +24,19 @@ def cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("cache")
 
 
-def program(cache: Path, name: str, *options: str, answers: str = "") -> subprocess.CompletedProcess:
-    env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT), NO_COLOR="1")
-    command = [sys.executable, "-m", f"reference_games.boardadt.{name}", *options]
-    return subprocess.run(command, input=answers, capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+def program(cache: Path, name: str, *options: str, answers=()) -> subprocess.CompletedProcess:
+    env = environment(XDG_CACHE_HOME=str(cache), NO_COLOR="1")
+    return run_module(f"reference_games.boardadt.{name}", *options, answers=answers, env=env, timeout=600)
 
 
 def test_two_people_play_a_game_to_a_win_on_the_students_package(cache):
-    done = program(cache, "play_two", "--impl", str(FINISHED), answers="1\n2\n1\n2\n1\n2\n1\nn\n")
+    done = program(cache, "play_two", "--impl", str(FINISHED), answers=[1, 2, 1, 2, 1, 2, 1, "n"])
     assert done.returncode == 0, done.stderr
     assert "Red wins with four in a line!" in done.stdout and "Traceback" not in done.stderr
 
 
 def test_the_supplied_player_plays_on_the_students_board(cache):
-    done = program(cache, "connect", "--impl", str(FINISHED), "--level", "greedy", answers="r\n4\n")
+    done = program(cache, "connect", "--impl", str(FINISHED), "--level", "greedy", answers=["r", 4])
     assert done.returncode == 0, done.stderr
     assert "The computer (Blue) plays column" in done.stdout and "Traceback" not in done.stderr
 

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from speckit import playable
+from tests.support.programs import environment, run_module
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FINISHED = ROOT / "tests" / "fixtures" / "alt_connect4"
 
 
@@ -29,13 +30,12 @@ def cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("cache")
 
 
-def connect4(cache: Path, *options: str, answers: str = "") -> subprocess.CompletedProcess:
-    env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "adt", *options], input=answers, capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+def connect4(cache: Path, *options: str, answers=()) -> subprocess.CompletedProcess:
+    return run_module("adt", *options, answers=answers, env=environment(XDG_CACHE_HOME=str(cache)), timeout=600)
 
 
 def test_a_finished_package_plays_a_game(cache):
-    done = connect4(cache, "--impl", str(FINISHED), answers="4\ny\n1\n1 1\n")
+    done = connect4(cache, "--impl", str(FINISHED), answers=[4, "y", 1, "1 1"])
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     last_board = done.stdout.split("Row and column:")[-2]
