@@ -82,7 +82,7 @@ def test_killing_the_zoo_leaves_no_temporary_folder_and_no_process(tmp_path):
         env=dict(os.environ, TMPDIR=str(scratch)),
     )  # fmt: skip
     deadline = time.monotonic() + 60
-    while not any(scratch.glob("speckit-run-*/output")):
+    while not any(scratch.glob("speckit-run*-*/output")):  # a run alone, or a batch of runs
         assert time.monotonic() < deadline and child.poll() is None, "the zoo never started a run"
         time.sleep(0.1)
     child.terminate()
