@@ -153,7 +153,7 @@ def _make_example_reader():
     return read_context
 
 
-def current_example() -> object:
+def current_example() -> object:  # noqa: F811 -- rebinds itself to the fastest reader on first call
     """The running Hypothesis example's build context, or None outside one.
 
     The first call puts the fastest reader in its place, so that importing this module

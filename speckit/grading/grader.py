@@ -192,7 +192,7 @@ class Grader:
         """Grade one submission at a time (unconfined, two jobs' servers could reach each other)."""
         self.jobs = 1
         self._free = [0]
-        self.cpus = _processors(1)
+        self.cpus = processors(1)
 
     # -- grading -----------------------------------------------------------------------------
 
