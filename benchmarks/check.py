@@ -55,7 +55,9 @@ def main() -> int:
     args = parser.parse_args()
     specification = spec_data.load(args.spec)
 
-    baseline = best(lambda: subprocess.run([sys.executable, "-c", "import pytest, hypothesis"], check=True), args.repeat)
+    baseline = best(
+        lambda: subprocess.run([sys.executable, "-c", "import pytest, hypothesis"], check=True), args.repeat
+    )
     cache = user_bytecode_cache()  # as speckit check runs it
     tests = selected_tests(specification, [args.type_name])
     one = best(lambda: run_suite(args.spec, tests=tests, profile="check", bytecode_cache=cache), args.repeat)

@@ -42,7 +42,9 @@ def spans(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
 
 def main() -> None:
     kit_files = python_files(*KIT)
-    modules = sorted(((len(p.read_text(encoding="utf-8").splitlines()), p.relative_to(ROOT)) for p in kit_files), reverse=True)
+    modules = sorted(
+        ((len(p.read_text(encoding="utf-8").splitlines()), p.relative_to(ROOT)) for p in kit_files), reverse=True
+    )
     print("largest modules (lines):", ", ".join(f"{path} {lines}" for lines, path in modules[:5]))
     classes = []
     long_functions = {"kit": 0, "suites": 0}
@@ -54,7 +56,9 @@ def main() -> None:
             long_functions[group] += sum(1 for _, length in functions if length > LONG_FUNCTION)
     print("largest classes (lines):", ", ".join(f"{name} {lines}" for lines, name in sorted(classes, reverse=True)[:5]))
     print(f"functions over {LONG_FUNCTION} lines: kit {long_functions['kit']}, suites {long_functions['suites']}")
-    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True).stdout.split()
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True
+    ).stdout.split()
     names = sorted(p.name for p in (ROOT / "spec").iterdir() if (p / "spec.toml").is_file())
     patterns = {name: re.compile(rf"(^|[/_-]){re.escape(name)}([/_.-]|$)") for name in names}
     places: dict[str, set[str]] = {name: set() for name in names}
@@ -66,10 +70,15 @@ def main() -> None:
     for name in names:
         print(f"places {name} lives: {len(places[name])} ({', '.join(sorted(places[name]))})")
     if shutil.which("duplicates"):
-        listing = subprocess.run(["duplicates", "--repo", str(ROOT / "tests"), "--most", "200", "--seconds", "120"],
-                                 capture_output=True, text=True).stdout.splitlines()
+        listing = subprocess.run(
+            ["duplicates", "--repo", str(ROOT / "tests"), "--most", "200", "--seconds", "120"],
+            capture_output=True,
+            text=True,
+        ).stdout.splitlines()
         rows = [line.split() for line in listing if re.match(r"D\d+ ", line)]
-        across = [row for row in rows if {_suite(row[1]), _suite(row[3])} <= set(names) and _suite(row[1]) != _suite(row[3])]
+        across = [
+            row for row in rows if {_suite(row[1]), _suite(row[3])} <= set(names) and _suite(row[1]) != _suite(row[3])
+        ]
         print(f"duplicate pairs in tests/: {len(rows)}; across two suites: {len(across)}")
 
 

@@ -144,7 +144,10 @@ def _load_rule(entry: dict) -> CodeRule:
             operations=tuple(entry["operations"]),
             says=entry["says"].strip(),
             follow_imports=bool(entry.get("follow_imports", False)),
-            **{key: tuple(entry.get(key, ())) for key in ("forbid_names", "forbid_syntax", "forbid_imports", "allow_imports", "require_attributes")},
+            **{
+                key: tuple(entry.get(key, ()))
+                for key in ("forbid_names", "forbid_syntax", "forbid_imports", "allow_imports", "require_attributes")
+            },
         )
     except KeyError as e:
         raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
@@ -216,7 +219,11 @@ def _load_enumeration(filename: str, entry: dict) -> Enumeration:
         raise SpecDataError(f"{where}: members must be given, each once")
     if base not in ENUMERATION_BASES:
         raise SpecDataError(f"{where}: base {base!r} is not one of {', '.join(ENUMERATION_BASES)}")
-    if (base == "IntEnum") != bool(values) or values and (len(values) != len(members) or not all(type(v) is int for v in values)):
+    if (
+        (base == "IntEnum") != bool(values)
+        or values
+        and (len(values) != len(members) or not all(type(v) is int for v in values))
+    ):
         raise SpecDataError(f"{where}: an IntEnum gives one whole number per member in values, an Enum none")
     return Enumeration(name, members, meaning, base, values)
 
@@ -295,9 +302,7 @@ def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
     if len(names) != len(longest):
         raise SpecDataError(f"{where}: {len(names)} parameter names for {len(longest)} parameters")
     shortest = len(forms[0][1])
-    params = tuple(
-        Parameter(name=n, type=t, optional=i >= shortest) for i, (n, t) in enumerate(zip(names, longest))
-    )
+    params = tuple(Parameter(name=n, type=t, optional=i >= shortest) for i, (n, t) in enumerate(zip(names, longest)))
     return Operation(
         type_name=type_name,
         name=name,
@@ -388,7 +393,9 @@ def _check_references(spec: Specification) -> None:
         forms = {form for target in erratum.operations if "." in target for form in spec.operation(target).signatures}
         for form in erratum.optional_forms:
             if form not in forms:
-                raise SpecDataError(f"erratum {erratum.id}: optional form {form!r} is no documented form of its operations ({', '.join(sorted(forms))})")
+                raise SpecDataError(
+                    f"erratum {erratum.id}: optional form {form!r} is no documented form of its operations ({', '.join(sorted(forms))})"
+                )
 
 
 def _resolve(spec: Specification, qualname: str, context: str) -> None:

@@ -11,7 +11,7 @@ its metadata gives another (:func:`key`) or says it is not read from the table (
 from __future__ import annotations
 
 import enum
-from typing import Iterator
+from collections.abc import Iterator
 
 import attrs
 

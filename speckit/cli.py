@@ -10,7 +10,18 @@ import sys
 import threading
 
 from . import __version__
-from .commands import EXIT_FAILED, EXIT_OK, EXIT_USAGE, GRADE_REPORT, bundle, check, grade, mutants, specification, variants
+from .commands import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    GRADE_REPORT,
+    bundle,
+    check,
+    grade,
+    mutants,
+    specification,
+    variants,
+)
 from .core import KitError
 from .escape import terminal
 
@@ -28,7 +39,9 @@ def main(argv: list[str] | None = None) -> int:
             argument.encode("utf-8")
         except UnicodeEncodeError:
             shown = os.fsencode(argument).decode("utf-8", "backslashreplace")
-            print(f"speckit: {shown}: the name is not valid UTF-8, which Python packages need; rename it", file=sys.stderr)
+            print(
+                f"speckit: {shown}: the name is not valid UTF-8, which Python packages need; rename it", file=sys.stderr
+            )
             return EXIT_USAGE
     if argv[:2] == ["grade", "report"]:
         argv = [GRADE_REPORT, *argv[2:]]  # a command of its own, under grade's name (see _parser)
@@ -38,11 +51,15 @@ def main(argv: list[str] | None = None) -> int:
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         # The usage of the subcommand the unknown option was given to, not the top-level one.
-        (subcommands.get(getattr(args, "command", None)) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
+        (subcommands.get(getattr(args, "command", None)) or parser).error(
+            f"unrecognized arguments: {' '.join(unknown)}"
+        )
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE
-    previous = signal.signal(signal.SIGTERM, _terminated) if threading.current_thread() is threading.main_thread() else None
+    previous = (
+        signal.signal(signal.SIGTERM, _terminated) if threading.current_thread() is threading.main_thread() else None
+    )
     try:
         return args.run(args)
     except KeyboardInterrupt:

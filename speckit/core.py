@@ -169,7 +169,7 @@ class TestRecord:
         return attrs.asdict(self, value_serializer=lambda _, __, v: v.value if isinstance(v, enum.Enum) else v)
 
     @classmethod
-    def from_json(cls, data: dict) -> "TestRecord":
+    def from_json(cls, data: dict) -> TestRecord:
         return cls(**data)
 
     # Read access by key, for callers written against the records' former dict form.

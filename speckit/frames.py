@@ -21,7 +21,8 @@ model is asked; this module holds the rest:
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import attrs
 from hypothesis import settings
@@ -165,4 +166,8 @@ def expect_frame(call: str, before: str, after: str, verdicts: list, given: list
 def role(number: int, target: int, noun: str) -> str:
     """How value ``number`` of a pool is named after an update of value ``target``: the one the
     update was called on, or a bystander that the frame rule says keeps its model."""
-    return f"the {noun} it was called on" if number == target else f"another {noun} (the frame rule: an update changes its own {noun} only)"
+    return (
+        f"the {noun} it was called on"
+        if number == target
+        else f"another {noun} (the frame rule: an update changes its own {noun} only)"
+    )

@@ -9,7 +9,7 @@ or 1). A line is ``length`` squares in a row in one of the ``directions`` (steps
 from __future__ import annotations
 
 import functools
-from typing import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 
 Square = tuple[int, int]
 Line = tuple[Square, ...]

@@ -26,9 +26,9 @@ import json
 import shutil
 import tempfile
 import tomllib
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterable
 
 import attrs
 
@@ -41,8 +41,17 @@ from .skeleton import reference_copy
 from .traceability import covering_tests
 
 BINARY_SWAPS = {
-    "Add": ("Sub",), "Sub": ("Add",), "Mul": ("Add",), "Div": ("Mul",), "FloorDiv": ("Mul",), "Mod": ("FloorDiv",),
-    "Pow": ("Mul",), "LShift": ("RShift",), "RShift": ("LShift",), "BitOr": ("BitAnd",), "BitAnd": ("BitOr",),
+    "Add": ("Sub",),
+    "Sub": ("Add",),
+    "Mul": ("Add",),
+    "Div": ("Mul",),
+    "FloorDiv": ("Mul",),
+    "Mod": ("FloorDiv",),
+    "Pow": ("Mul",),
+    "LShift": ("RShift",),
+    "RShift": ("LShift",),
+    "BitOr": ("BitAnd",),
+    "BitAnd": ("BitOr",),
     "BitXor": ("BitOr",),
 }
 """The one replacement kept for each binary operator (as mutmut makes): Cosmic Ray makes all eleven,
@@ -108,7 +117,9 @@ def review_path(spec_name: str) -> Path:
     when the specification declares none."""
     path = kit(spec_name).mutants_path
     if path is None:
-        raise UserError(f"{spec_name}: its spec.toml's [kit] table names no register of mutants (mutants = \"tests/mutants/{spec_name}.toml\")")
+        raise UserError(
+            f'{spec_name}: its spec.toml\'s [kit] table names no register of mutants (mutants = "tests/mutants/{spec_name}.toml")'
+        )
     return path
 
 
@@ -136,7 +147,11 @@ def mutated_modules(spec_name: str) -> dict[str, Path]:
     """The reference's module of each type the students write (supplied types left out), by module name."""
     specification = spec_data.load(spec_name)
     folder = kit(spec_name).reference_dir
-    return {t.module: folder / f"{t.module}.py" for t in specification.types if not t.supplied and (folder / f"{t.module}.py").is_file()}
+    return {
+        t.module: folder / f"{t.module}.py"
+        for t in specification.types
+        if not t.supplied and (folder / f"{t.module}.py").is_file()
+    }
 
 
 def generate(spec_name: str, modules: Iterable[str] | None = None) -> list[Mutant]:
@@ -170,13 +185,28 @@ def generate(spec_name: str, modules: Iterable[str] | None = None) -> list[Mutan
                 before, after = _changed_lines(source, mutated)
                 type_spec = specification.type(module)
                 operation = _operation(type_spec, function)
-                callers = () if operation else tuple(
-                    op.qualname for op in type_spec.operations if function.split(".")[0] in places.reached_from(op.name)
+                callers = (
+                    ()
+                    if operation
+                    else tuple(
+                        op.qualname
+                        for op in type_spec.operations
+                        if function.split(".")[0] in places.reached_from(op.name)
+                    )
                 )
                 mutants.append(
                     Mutant(
-                        spec_name, module, function, mutation.operator_name, mutation.occurrence, mutation.start_pos[0],
-                        before, after, type_spec.name, operation, callers,
+                        spec_name,
+                        module,
+                        function,
+                        mutation.operator_name,
+                        mutation.occurrence,
+                        mutation.start_pos[0],
+                        before,
+                        after,
+                        type_spec.name,
+                        operation,
+                        callers,
                     )
                 )
     return mutants
@@ -206,7 +236,9 @@ def _changed_lines(source: str, mutated: str) -> tuple[str, str]:
     end_old, end_new = len(old), len(new)
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
         end_old, end_new = end_old - 1, end_new - 1
-    return " / ".join(l.strip() for l in old[start:end_old] if l.strip()), " / ".join(l.strip() for l in new[start:end_new] if l.strip())
+    return " / ".join(l.strip() for l in old[start:end_old] if l.strip()), " / ".join(
+        l.strip() for l in new[start:end_new] if l.strip()
+    )
 
 
 def _operation(type_spec, function: str) -> str:
@@ -220,7 +252,12 @@ def _operation(type_spec, function: str) -> str:
 class _Places:
     """Which function each line belongs to, and where the annotations are, in one module."""
 
-    def __init__(self, functions: list[tuple[int, int, str]], annotations: list[tuple[tuple[int, int], tuple[int, int]]], uses: dict[str, set[str]]):
+    def __init__(
+        self,
+        functions: list[tuple[int, int, str]],
+        annotations: list[tuple[tuple[int, int], tuple[int, int]]],
+        uses: dict[str, set[str]],
+    ):
         self.functions, self.annotations, self.uses = functions, annotations, uses
 
     def reached_from(self, name: str) -> set[str]:
@@ -255,21 +292,30 @@ def _places(source: str) -> _Places:
             else:
                 visit(child, prefix)
             for annotation in _annotations_of(child):
-                annotations.append(((annotation.lineno, annotation.col_offset), (annotation.end_lineno, annotation.end_col_offset)))
+                annotations.append(
+                    ((annotation.lineno, annotation.col_offset), (annotation.end_lineno, annotation.end_col_offset))
+                )
 
     visit(tree, "")
     defined = {name.rsplit(".", 1)[-1] for _, _, name in functions}
     uses: dict[str, set[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+                n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+            }
             uses.setdefault(node.name, set()).update((names & defined) - {node.name})
     return _Places(functions, annotations, uses)
 
 
 def _annotations_of(node: ast.AST) -> list[ast.AST]:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [a for a in (node.args.vararg, node.args.kwarg) if a]
+        arguments = (
+            node.args.posonlyargs
+            + node.args.args
+            + node.args.kwonlyargs
+            + [a for a in (node.args.vararg, node.args.kwarg) if a]
+        )
         return [a.annotation for a in arguments if a.annotation] + ([node.returns] if node.returns else [])
     if isinstance(node, ast.AnnAssign):
         return [node.annotation]
@@ -291,7 +337,9 @@ def tests_for(mutant: Mutant, coverage: dict[str, tuple[str, ...]], specificatio
     return found
 
 
-def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dict], None] | None = None) -> dict[str, dict]:
+def run(
+    mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dict], None] | None = None
+) -> dict[str, dict]:
     """Test every mutant; each result says whether it was killed, and by which test or why."""
     if not mutants:
         return {}
@@ -307,7 +355,9 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
         def one(numbered: tuple[int, Mutant]) -> tuple[str, dict]:
             number, mutant = numbered
             package = reference_copy(spec_name, Path(scratch) / f"mutant_{number}")
-            (package / f"{mutant.module}.py").write_text(_mutate(sources[mutant.module], mutant.operator, mutant.occurrence), encoding="utf-8")
+            (package / f"{mutant.module}.py").write_text(
+                _mutate(sources[mutant.module], mutant.operator, mutant.occurrence), encoding="utf-8"
+            )
             tests = tests_for(mutant, coverage, specification)
             outcome = run_suite(
                 spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT,
@@ -408,7 +458,9 @@ def report(spec_name: str, stored: dict, review: Review) -> str:
     rows = scores(spec_name, stored, review)
     stale = [m for m, entry in stored["modules"].items() if entry["source"] != module_digest(spec_name, m)]
     lines = [f"Mutation analysis of the {spec_name} reference (Cosmic Ray operators, tests chosen by coverage)", ""]
-    header = f"{'type':<18} {'generated':>9} {'killed':>7} {'survived':>8} {'equivalent':>10} {'score':>7} {'target':>7}"
+    header = (
+        f"{'type':<18} {'generated':>9} {'killed':>7} {'survived':>8} {'equivalent':>10} {'score':>7} {'target':>7}"
+    )
     lines += [header, "-" * len(header)]
     for s in rows:
         target = "" if s.target is None else f"{s.target:.0f} %"
@@ -429,7 +481,9 @@ def report(spec_name: str, stored: dict, review: Review) -> str:
         lines += ["", "Surviving mutants not reviewed as equivalent:"]
         for r in survivors:
             m = r["mutant"]
-            lines.append(f"  {m['module']}.py line {m['line']} in {m['function']} ({m['operator']}): {m['before']}  ->  {m['after']}")
+            lines.append(
+                f"  {m['module']}.py line {m['line']} in {m['function']} ({m['operator']}): {m['before']}  ->  {m['after']}"
+            )
     if stale:
         lines += ["", f"Stale: the reference changed since these modules were run: {', '.join(sorted(stale))}"]
     return "\n".join(lines)

@@ -85,7 +85,9 @@ def patched_texts(package: Path, label: str, patches: Iterable[Patch], what: str
             texts[patch.module] = source.read_text(encoding="utf-8")
         count = texts[patch.module].count(patch.find)
         if count != 1:
-            raise PatchError(f"{label}: the find text of patch {number} occurs {count} times in {patch.module}.py (must be once)")
+            raise PatchError(
+                f"{label}: the find text of patch {number} occurs {count} times in {patch.module}.py (must be once)"
+            )
         texts[patch.module] = texts[patch.module].replace(patch.find, patch.replace)
     return texts
 

@@ -52,7 +52,9 @@ def load_readings(spec_name: str) -> list[Reading]:
     readings = []
     for file_name, entry in patches.read_entries(readings_dir(spec_name), "reading"):
         where = f"{file_name}: reading {entry.get('id', '?')}"
-        patches.check_keys(where, {k: v for k, v in entry.items() if k != "patch"}, ("id", "erratum", "description"), ("patch",))
+        patches.check_keys(
+            where, {k: v for k, v in entry.items() if k != "patch"}, ("id", "erratum", "description"), ("patch",)
+        )
         if entry["erratum"] not in errata:
             raise PatchError(f"{where}: names the erratum {entry['erratum']!r}, which {spec_name}'s errata do not have")
         entries = entry.get("patch", [])
@@ -62,7 +64,9 @@ def load_readings(spec_name: str) -> list[Reading]:
             if not isinstance(patch, dict):
                 raise PatchError(f"{where}: patch {number} is not a table")
             patches.check_keys(f"{where}: patch {number}", patch, PATCH_KEYS)
-        reading = Reading(entry["id"], spec_name, entry["erratum"], entry["description"].strip(), tuple(Patch(**p) for p in entries))
+        reading = Reading(
+            entry["id"], spec_name, entry["erratum"], entry["description"].strip(), tuple(Patch(**p) for p in entries)
+        )
         patches.patched_sources(spec_name, f"{file_name}: {reading.label}", reading.patches)
         readings.append(reading)
     ids = [r.id for r in readings]
@@ -76,7 +80,9 @@ def readings_dir(spec_name: str) -> Path:
     """The folder of the specification's register of readings (its ``[kit]`` key ``readings``)."""
     folder = kit(spec_name).readings_dir
     if folder is None:
-        raise PatchError(f"{spec_name} declares no register of readings (the [kit] key readings; a student bundle has none)")
+        raise PatchError(
+            f"{spec_name} declares no register of readings (the [kit] key readings; a student bundle has none)"
+        )
     return folder
 
 
@@ -108,12 +114,19 @@ def reachable_tests(reading: Reading) -> list[Path] | None:
         reached |= users
     files = sorted(kit(reading.spec).suite_dir.glob("test_*.py"))
     type_of_file = {f"test_{t.module}.py": t.name for t in specification.types}
-    chosen = [f for f in files if type_of_file.get(f.name, None) in reached or f.name not in type_of_file]
+    chosen = [f for f in files if type_of_file.get(f.name) in reached or f.name not in type_of_file]
     return None if len(chosen) == len(files) else chosen
 
 
-def run_readings(readings: list[Reading], scratch: Path, *, sandbox: bool = False, jobs: int = 2,
-                 whole_suite: bool = False, examples: int | None = None) -> dict[str, SuiteRun]:
+def run_readings(
+    readings: list[Reading],
+    scratch: Path,
+    *,
+    sandbox: bool = False,
+    jobs: int = 2,
+    whole_suite: bool = False,
+    examples: int | None = None,
+) -> dict[str, SuiteRun]:
     """Run the suite of its specification on each reading in a child process of its own (forked from a
     batch that collected the suite once: :func:`speckit.runner.run_batched`), ``jobs`` at a time,
     the implementation in-process or, with ``sandbox``, in the grading sandbox; the runs by

@@ -16,10 +16,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 import attrs
 
@@ -147,7 +147,12 @@ def run_suite(
     with tempfile.TemporaryDirectory(prefix="speckit-run-") as scratch:
         report = Path(scratch) / "report.json"
         ticks = Path(scratch) / "progress"
-        command = [sys.executable, "-m", "pytest", *pytest_arguments(spec_name, selected, report, profile, extra, implementation)]
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            *pytest_arguments(spec_name, selected, report, profile, extra, implementation),
+        ]
         if progress is not None:
             command.append(f"--speckit-progress={ticks}")
         environment = _environment(bytecode_cache)
@@ -157,7 +162,9 @@ def run_suite(
         if temporary_folder is not None:
             environment["TMPDIR"] = str(temporary_folder)
         with open(Path(scratch) / "output", "w+", encoding="utf-8", errors="replace") as output:
-            returncode = _run(command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)), cpus)
+            returncode = _run(
+                command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)), cpus
+            )
             if returncode is None:
                 return SuiteRun((), {}, -1, crash=f"the suite did not finish within {timeout:g} s")
             output.seek(0)
@@ -165,8 +172,14 @@ def run_suite(
         return _outcome(spec_name, report, printed, returncode)
 
 
-def pytest_arguments(spec_name: str, selected: list[Path], report: Path, profile: str, extra: tuple[str, ...],
-                     implementation: str | Path | None) -> list[str]:
+def pytest_arguments(
+    spec_name: str,
+    selected: list[Path],
+    report: Path,
+    profile: str,
+    extra: tuple[str, ...],
+    implementation: str | Path | None,
+) -> list[str]:
     """The arguments of pytest for one run of the suite (after ``python -m pytest``)."""
     # The plugins, the markers left out and the root are given here, not left to a
     # pytest configuration file: an installed kit has none, and a grader's copy of the suite may not.
@@ -204,8 +217,14 @@ def _outcome(spec_name: str, report: Path, printed: str, returncode: int) -> Sui
     return SuiteRun(tests, presence, returncode, import_problems=problems)
 
 
-def _run(command: list[str], environment: dict, output, timeout: float, tick: Callable[[], None] | None,
-         cpus: frozenset[int] | None = None) -> int | None:
+def _run(
+    command: list[str],
+    environment: dict,
+    output,
+    timeout: float,
+    tick: Callable[[], None] | None,
+    cpus: frozenset[int] | None = None,
+) -> int | None:
     """Run the child to its end and return its exit status, or None past ``timeout``; killed if we are stopped."""
     child = subprocess.Popen(
         command, cwd=REPO_ROOT, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -259,7 +278,9 @@ def _crash_summary(output: str, code: int) -> str:
         if "Exit: speckit: " in line:  # pytest.exit's message, as pytest prints it: "!... Exit: speckit: ... !"
             return line.split("Exit: speckit: ", 1)[1].removesuffix(" !").rstrip("!").rstrip()
     last = [line for line in output.strip().splitlines() if line.strip()][-5:]
-    return f"the test run ended abnormally (exit status {code})" + ("".join(f"\n  {line}" for line in last) if last else "")
+    return f"the test run ended abnormally (exit status {code})" + (
+        "".join(f"\n  {line}" for line in last) if last else ""
+    )
 
 
 @attrs.frozen
@@ -340,10 +361,23 @@ def run_suites(
             elif not status["started"]:
                 results.append(BatchResult(None, 0.0))
             elif status["returncode"] is None:
-                results.append(BatchResult(SuiteRun((), {}, -1, crash=f"the suite did not finish within {status['timeout']:g} s"), status["seconds"]))
+                results.append(
+                    BatchResult(
+                        SuiteRun((), {}, -1, crash=f"the suite did not finish within {status['timeout']:g} s"),
+                        status["seconds"],
+                    )
+                )
             else:
-                printed = Path(run["output"]).read_text(encoding="utf-8", errors="replace") if Path(run["output"]).is_file() else ""
-                results.append(BatchResult(_outcome(spec_name, Path(run["report"]), printed, status["returncode"]), status["seconds"]))
+                printed = (
+                    Path(run["output"]).read_text(encoding="utf-8", errors="replace")
+                    if Path(run["output"]).is_file()
+                    else ""
+                )
+                results.append(
+                    BatchResult(
+                        _outcome(spec_name, Path(run["report"]), printed, status["returncode"]), status["seconds"]
+                    )
+                )
         return results
 
 
@@ -364,7 +398,7 @@ def run_batched(
     the cost. A run a batch never reached (its process ended early) is run alone.
     """
     keys = list(runs)
-    shares = [keys[start::max(1, jobs)] for start in range(max(1, jobs))]
+    shares = [keys[start :: max(1, jobs)] for start in range(max(1, jobs))]
 
     def run_share(share: list[str]) -> list[tuple[str, SuiteRun]]:
         if not share:

@@ -16,7 +16,8 @@ offers one form.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,9 @@ def parametrize(metafunc: pytest.Metafunc, spec_name_of: Callable[[Any], str]) -
         return
     specification = spec_data.load(spec_name_of(metafunc.definition))
     operations = [op for op in specification.operations() if not specification.type(op.type_name).supplied]
-    metafunc.parametrize("qualname", [pytest.param(op.qualname, marks=pytest.mark.covers(op.qualname)) for op in operations])
+    metafunc.parametrize(
+        "qualname", [pytest.param(op.qualname, marks=pytest.mark.covers(op.qualname)) for op in operations]
+    )
 
 
 def optional_arities(specification: Any, qualname: str) -> tuple[set[int], str]:
@@ -59,11 +62,21 @@ def test_operation_exists_with_its_documented_parameters(impl, qualname):
     allowed = f" (erratum {erratum} lets a package leave out the others)" if erratum else ""
     offered = [arity for arity in op.arities if _binds(signature, arity)]
     forms = " or ".join(op.signatures)
-    expect(bool(offered), f"{traced.label}{signature} accepts one of the documented forms {forms}{allowed}", expected=forms, actual=str(signature))
+    expect(
+        bool(offered),
+        f"{traced.label}{signature} accepts one of the documented forms {forms}{allowed}",
+        expected=forms,
+        actual=str(signature),
+    )
     for arity in op.arities:
         if arity not in offered and arity not in optional:
             form = op.signatures[op.arities.index(arity)]
-            expect(False, f"{traced.label}{signature} accepts the documented form {form}", expected=form, actual=str(signature))
+            expect(
+                False,
+                f"{traced.label}{signature} accepts the documented form {form}",
+                expected=form,
+                actual=str(signature),
+            )
 
 
 test_operation_exists_with_its_documented_parameters._speckit_structure = True  # type: ignore[attr-defined]

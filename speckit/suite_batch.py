@@ -42,7 +42,13 @@ def main(argv: list[str] | None = None) -> int:
                 timeout = max(1.0, round(min(plan["run_seconds"], left)))
                 returncode = _fork_run(pytest, run, timeout)
                 now = time.monotonic()
-                entry = {"index": index, "started": True, "returncode": returncode, "timeout": timeout, "seconds": now - mark}
+                entry = {
+                    "index": index,
+                    "started": True,
+                    "returncode": returncode,
+                    "timeout": timeout,
+                    "seconds": now - mark,
+                }
                 mark = now
             status.write(json.dumps(entry) + "\n")
             status.flush()

@@ -68,7 +68,9 @@ def uncovered(spec: Specification) -> tuple[str, ...]:
     """Documented operations, of the types students write, that no test declares it covers."""
     coverage = covering_tests(spec)
     return tuple(
-        op.qualname for op in spec.operations() if not spec.type(op.type_name).supplied and not coverage.get(op.qualname)
+        op.qualname
+        for op in spec.operations()
+        if not spec.type(op.type_name).supplied and not coverage.get(op.qualname)
     )
 
 

@@ -61,7 +61,9 @@ def load_mutants(spec_name: str) -> list[Mutant]:
         try:
             specification.operation(mutant.breaks)
         except KeyError:
-            raise ZooError(f"{file_name}: mutant {mutant.id} breaks {mutant.breaks!r}, which is not specified") from None
+            raise ZooError(
+                f"{file_name}: mutant {mutant.id} breaks {mutant.breaks!r}, which is not specified"
+            ) from None
         mutants.append(mutant)
     ids = [m.id for m in mutants]
     duplicated = sorted({i for i in ids if ids.count(i) > 1})
@@ -110,7 +112,11 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, examples: in
                 outcomes[m.id] = SuiteRun((), {}, -1, crash="no test module for the broken type")
         first = {m.id: PlannedRun(packages[m.id], tuple(coverage[m.breaks]), extra)
                  for m in members if files[m.id] and coverage.get(m.breaks)}  # fmt: skip
-        outcomes |= {key: run for key, run in run_batched(spec_name, first, jobs=jobs, profile="zoo", bytecode_cache=cache).items() if killed(run)}
+        outcomes |= {
+            key: run
+            for key, run in run_batched(spec_name, first, jobs=jobs, profile="zoo", bytecode_cache=cache).items()
+            if killed(run)
+        }
         rest = {m.id: PlannedRun(packages[m.id], tuple(files[m.id]), extra) for m in members if m.id not in outcomes}
         outcomes |= run_batched(spec_name, rest, jobs=jobs, profile="zoo", bytecode_cache=cache)
     return {m.id: outcomes[m.id] for m in mutants}

@@ -23,5 +23,8 @@ def spec_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--spec NAME``, defaulting to the kit's main specification."""
     main = registry.main_spec()
     parser.add_argument(
-        "--spec", default=main, choices=registry.names(), help=f"the specification (default: {main}, the kit's main one)"
+        "--spec",
+        default=main,
+        choices=registry.names(),
+        help=f"the specification (default: {main}, the kit's main one)",
     )

@@ -42,7 +42,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         default="check",
         help="Hypothesis profile: check (default: deterministic, fewer examples, quick), grading (exactly as the grader runs), dev",
     )
-    check.add_argument("--lines", type=int, default=30, metavar="N", help="lines of explanation shown per failing operation (default 30)")
+    check.add_argument(
+        "--lines",
+        type=int,
+        default=30,
+        metavar="N",
+        help="lines of explanation shown per failing operation (default 30)",
+    )
     check.add_argument(
         "--type",
         dest="types",
@@ -65,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
     if args.spec is None:
         args.spec = _spec_of(args.path, target) if target else registry.main_spec()
     if target is None and not kit(args.spec).reference:
-        raise UserError("this kit carries no reference implementation (a student bundle): give your package's folder, as in `speckit check mypackage`")
+        raise UserError(
+            "this kit carries no reference implementation (a student bundle): give your package's folder, as in `speckit check mypackage`"
+        )
     specification = spec_data.load(args.spec)
     types = _types(specification, args.types)
     origin = str(target) if target else f"the reference implementation ({kit(args.spec).reference})"
@@ -74,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
 
         if not isinstance(target, Path):
             raise UserError("--watch needs the folder of your package (speckit check --watch PATH)")
-        return watch(lambda changed: _check_once(args, specification, target, origin, changed), target, specification, types)
+        return watch(
+            lambda changed: _check_once(args, specification, target, origin, changed), target, specification, types
+        )
     return _check_once(args, specification, target, origin, types)
 
 
@@ -116,7 +126,9 @@ def _check_once(args: argparse.Namespace, specification, target, origin: str, ty
     if types:
         run = _with_suspects_tests(args, specification, target, run, types)
     rows = check.statuses(specification, run, types)
-    print(check.render(specification, rows, origin=origin, explain_lines=args.lines, import_problems=run.import_problems))
+    print(
+        check.render(specification, rows, origin=origin, explain_lines=args.lines, import_problems=run.import_problems)
+    )
     return EXIT_OK if check.ok(rows) else EXIT_FAILED
 
 
@@ -133,11 +145,20 @@ def _with_suspects_tests(args: argparse.Namespace, specification, target, run, t
     if not others:
         return run
     done = {test.test for test in run.tests}
-    tests = [path for path in selected_tests(specification, others) if not any(str(path).endswith(test) for test in done)]
+    tests = [
+        path for path in selected_tests(specification, others) if not any(str(path).endswith(test) for test in done)
+    ]
     if not tests:
         return run
     print(f"Checking {', '.join(others)} too: failing examples called them ...", file=sys.stderr, flush=True)
-    more = run_suite(args.spec, target, profile=args.profile, tests=tests, bytecode_cache=user_bytecode_cache(), own_temporary_folder=True)
+    more = run_suite(
+        args.spec,
+        target,
+        profile=args.profile,
+        tests=tests,
+        bytecode_cache=user_bytecode_cache(),
+        own_temporary_folder=True,
+    )
     if more.crash:
         return run
     return attrs.evolve(
@@ -176,7 +197,9 @@ def _implementation_path(text: str) -> Path | str:
     if Path(text).exists():
         return package_directory(text)
     if text.split(".")[0] in sys.stdlib_module_names:
-        raise ImplementationError(f"{text}: no such folder here (and {text} is Python's own module, not an implementation)")
+        raise ImplementationError(
+            f"{text}: no such folder here (and {text} is Python's own module, not an implementation)"
+        )
     if text.isidentifier() and importlib.util.find_spec(text) is not None:
         return text
     raise ImplementationError(f"{text}: no such folder, and no importable package of that name")
@@ -184,9 +207,13 @@ def _implementation_path(text: str) -> Path | str:
 
 def _spec_of(text: str, target: Path | str) -> str:
     """The specification a package follows, judged by its modules; a UserError asking for --spec if that is unclear."""
-    folder = target if isinstance(target, Path) else Path(importlib.util.find_spec(target).submodule_search_locations[0])
+    folder = (
+        target if isinstance(target, Path) else Path(importlib.util.find_spec(target).submodule_search_locations[0])
+    )
     fits = registry.fitting(folder)
     if len(fits) == 1:
         return fits[0]
     which = f"its modules fit {' and '.join(fits)} equally" if fits else "it has no module of any specification"
-    raise UserError(f"{text}: say which specification it follows with --spec ({which}; known: {', '.join(registry.names())})")
+    raise UserError(
+        f"{text}: say which specification it follows with --spec ({which}; known: {', '.join(registry.names())})"
+    )

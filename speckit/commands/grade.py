@@ -33,8 +33,17 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="grade only the Kth of N slices of the submissions (every Nth by sorted name, from the Kth) and write shard.json for 'speckit grade merge'",
     )  # fmt: skip
     grade.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
-    grade.add_argument("--replace", action="store_true", help="when --out holds an earlier run, move it aside (to DIR.previous) instead of refusing")
-    grade.add_argument("--rubric", default=None, metavar="FILE", help="the rubric (TOML; default: the kit's rubric of the specification)")
+    grade.add_argument(
+        "--replace",
+        action="store_true",
+        help="when --out holds an earlier run, move it aside (to DIR.previous) instead of refusing",
+    )
+    grade.add_argument(
+        "--rubric",
+        default=None,
+        metavar="FILE",
+        help="the rubric (TOML; default: the kit's rubric of the specification)",
+    )
     grade.add_argument(
         "--unconfined",
         action="store_true",
@@ -65,13 +74,23 @@ def _grade(args: argparse.Namespace) -> int:
     folders = args.submissions
     if folders[0] == "merge" and len(folders) > 1:
         if args.shard or args.rubric:
-            raise UserError("speckit grade merge takes the shards' output folders and --out (the rubric comes from the shards)")
+            raise UserError(
+                "speckit grade merge takes the shards' output folders and --out (the rubric comes from the shards)"
+            )
         merge(folders[1:], args.out, replace=args.replace)
         return EXIT_OK
     if len(folders) > 1:
         raise UserError(f"give one SUBMISSIONS folder (got {len(folders)}), or 'merge' and the shards' output folders")
-    grade(folders[0], args.out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, replace=args.replace,
-          shard=args.shard, unconfined=args.unconfined)
+    grade(
+        folders[0],
+        args.out,
+        jobs=args.jobs,
+        rubric=args.rubric,
+        spec_name=args.spec,
+        replace=args.replace,
+        shard=args.shard,
+        unconfined=args.unconfined,
+    )
     return EXIT_OK
 
 
@@ -80,5 +99,8 @@ def _grade_report(args: argparse.Namespace) -> int:
     from ..grading.classreport import write_report
 
     path = write_report(Path(args.out))
-    print(f"speckit grade report: wrote {path}" + ("" if available() else f" (no charts: matplotlib is not installed; {INSTALL_HINT})"))
+    print(
+        f"speckit grade report: wrote {path}"
+        + ("" if available() else f" (no charts: matplotlib is not installed; {INSTALL_HINT})")
+    )
     return EXIT_OK

@@ -48,7 +48,13 @@ def _coverage(args: argparse.Namespace) -> int:
     coverage = covering_tests(specification)
     for op in specification.operations(extensions=True):
         tests = coverage.get(op.qualname, ())
-        tag = " [extension]" if op.extension else " [supplied by the kit]" if specification.type(op.type_name).supplied else ""
+        tag = (
+            " [extension]"
+            if op.extension
+            else " [supplied by the kit]"
+            if specification.type(op.type_name).supplied
+            else ""
+        )
         print(f"{op.qualname}{tag}: {len(tests)} test{'s' if len(tests) != 1 else ''}")
         for test in tests:
             print(f"    {test}")
@@ -68,12 +74,16 @@ def _skeleton(args: argparse.Namespace) -> int:
     specification = spec_data.load(args.spec)
     result = fill_skeleton(specification, Path(args.directory), force=args.force)
     spec_flag = "" if args.spec == registry.main_spec() else f" --spec {args.spec}"
-    print(f"Wrote {len(result.written)} file{'s' if len(result.written) != 1 else ''} to {args.directory}"
-          + "".join(f"\n  wrote  {p.name}" for p in result.written if args.force))
+    print(
+        f"Wrote {len(result.written)} file{'s' if len(result.written) != 1 else ''} to {args.directory}"
+        + "".join(f"\n  wrote  {p.name}" for p in result.written if args.force)
+    )
     if result.unchanged:
         print(f"Left {len(result.unchanged)} as generated: {', '.join(p.name for p in result.unchanged)}")
     if result.kept:
-        print(f"Kept {len(result.kept)} you changed (never overwritten; to regenerate one, move it aside and run again): "
-              + ", ".join(p.name for p in result.kept))
+        print(
+            f"Kept {len(result.kept)} you changed (never overwritten; to regenerate one, move it aside and run again): "
+            + ", ".join(p.name for p in result.kept)
+        )
     print(f"Next: implement a type, then run `speckit check{spec_flag} {args.directory}`.")
     return EXIT_OK

@@ -27,11 +27,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     spec_option(zoo)
     zoo.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
     zoo.add_argument(
-        "--examples", type=int, default=None, metavar="N",
+        "--examples",
+        type=int,
+        default=None,
+        metavar="N",
         help="examples per property test instead of the grading profile's (does the suite still catch every variant with N?)",
     )
     zoo.add_argument(
-        "--blame", action="store_true",
+        "--blame",
+        action="store_true",
         help="instead, check each variant as a student would (the tests of its types, the check profile) and say whether "
         "check blames exactly the operation it breaks: that one failed, no other",
     )
@@ -50,12 +54,20 @@ def register(commands: argparse._SubParsersAction) -> None:
         ),
     )
     readings.add_argument(
-        "--spec", default=None, choices=registry.names(), help="only this specification's readings (default: every specification's)"
+        "--spec",
+        default=None,
+        choices=registry.names(),
+        help="only this specification's readings (default: every specification's)",
     )
-    readings.add_argument("--sandbox", action="store_true", help="run each reading in the grading sandbox, as grading does")
+    readings.add_argument(
+        "--sandbox", action="store_true", help="run each reading in the grading sandbox, as grading does"
+    )
     readings.add_argument("--jobs", type=int, default=2, metavar="N", help="readings tested at once (default 2)")
-    readings.add_argument("--whole-suite", action="store_true",
-                          help="run the whole suite on each reading, not only the tests of the types its patches can reach")
+    readings.add_argument(
+        "--whole-suite",
+        action="store_true",
+        help="run the whole suite on each reading, not only the tests of the types its patches can reach",
+    )
     readings.set_defaults(run=_readings)
 
 

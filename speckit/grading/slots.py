@@ -40,7 +40,9 @@ def claim_uids(jobs: int, claims: list[int]) -> list[int]:
             claims.append(claim)
             ids.append(candidate)
     if len(ids) < jobs:
-        raise GradeError(f"no free uid for the sandbox between {UID_BASE} and {UID_BASE + UID_SPAN - 1} (other graders hold them)")
+        raise GradeError(
+            f"no free uid for the sandbox between {UID_BASE} and {UID_BASE + UID_SPAN - 1} (other graders hold them)"
+        )
     return ids
 
 
