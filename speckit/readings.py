@@ -19,7 +19,7 @@ import spec as spec_data
 from . import patches
 from .patches import Patch, PatchError
 from .registry import kit
-from .runner import PlannedRun, SuiteRun, run_batched, run_each, run_suite
+from .runner import PlannedRun, SuiteRun, run_alone, run_batched, run_each
 
 READING_KEYS = ("id", "erratum", "description", "patch")
 PATCH_KEYS = ("module", "find", "replace")
@@ -146,16 +146,13 @@ def run_readings(
             # In the sandbox a batch was slower, not quicker (CI, 28 November 2026: 953 s against 603 s
             # for every reading run alone): each run's operation server costs more than pytest's start.
             outcomes |= run_each(
-                runs.items(), lambda item, name=spec_name: (item[0], _alone(name, item[1], cache)), jobs=jobs
+                runs.items(),
+                lambda item, name=spec_name: (item[0], run_alone(name, item[1], bytecode_cache=cache)),
+                jobs=jobs,
             )
         else:
             outcomes |= run_batched(spec_name, runs, jobs=jobs, bytecode_cache=cache)
     return {r.key: outcomes[r.key] for r in readings}
-
-
-def _alone(spec_name: str, run: PlannedRun, cache: Path) -> SuiteRun:
-    """One planned run in a pytest process of its own."""
-    return run_suite(spec_name, run.implementation, tests=list(run.tests), extra=run.extra, bytecode_cache=cache)
 
 
 def passed(run: SuiteRun) -> bool:

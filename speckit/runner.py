@@ -381,6 +381,13 @@ def run_suites(
         return results
 
 
+def run_alone(spec_name: str, run: PlannedRun, *, profile: str = "grading", timeout: float = 900.0,
+              bytecode_cache: Path | None = None) -> SuiteRun:  # fmt: skip
+    """One planned run in a pytest process of its own (:func:`run_suite`)."""
+    return run_suite(spec_name, run.implementation, tests=list(run.tests), profile=profile, extra=run.extra,
+                     timeout=timeout, bytecode_cache=bytecode_cache)  # fmt: skip
+
+
 def run_batched(
     spec_name: str,
     runs: dict[str, PlannedRun],
@@ -410,8 +417,7 @@ def run_batched(
         for key, result in zip(share, results):
             if result is None or result.run is None:
                 run = runs[key]
-                alone = run_suite(spec_name, run.implementation, tests=list(run.tests), profile=profile, extra=run.extra,
-                                  timeout=run_seconds, bytecode_cache=bytecode_cache)  # fmt: skip
+                alone = run_alone(spec_name, run, profile=profile, timeout=run_seconds, bytecode_cache=bytecode_cache)
                 done.append((key, alone))
             else:
                 done.append((key, result.run))
