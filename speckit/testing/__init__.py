@@ -1,7 +1,10 @@
 """What conformance tests are written with: ``covers``, ``expect`` and failure messages.
 
-The one module a suite imports the kit's machinery from (see ``__all__``): the marks and
-checks, the failure types and the code rules' check ``obey``.
+The one package a suite imports the kit's machinery from (see ``__all__``): the marks and
+checks, the failure types and the code rules' check ``obey``; and its modules of shared test
+machinery: :mod:`~speckit.testing.frames` (the frame rule: an update changes only what it
+documents), :mod:`~speckit.testing.lines` (the four-in-a-row oracle) and
+:mod:`~speckit.testing.structure` (the structure test every suite gets from its specification).
 
 A test names the documented operations it checks::
 
@@ -27,9 +30,9 @@ from typing import Any, Callable
 
 import pytest
 
-from .core import ConformanceFailure, MissingOperation, NotImplementedOperation, OperationFailed, SuiteFailure
-from .rules import obey
-from .trace import TRACE
+from ..core import ConformanceFailure, MissingOperation, NotImplementedOperation, OperationFailed, SuiteFailure
+from ..rules import obey
+from ..trace import TRACE
 
 __all__ = [
     # Marking and checking
