@@ -157,3 +157,19 @@ def test_a_reading_runs_the_tests_of_every_type_its_patches_can_reach():
     names_run = {path.name for path in reachable_tests(reading)}
     assert {"test_index.py", "test_dimension.py", "test_grid.py", "test_connect4.py", "test_structure.py"} <= names_run
     assert {"test_worth.py", "test_level_number.py"}.isdisjoint(names_run), "neither WorthType nor LevelNumberType uses IndexType"
+
+
+def test_only_runs_the_chosen_reading_by_its_id_or_key(capsys):
+    first, second = READINGS["boardadt"][:2]
+    assert main(["readings", "--spec", "boardadt", "--only", first.id, "--only", second.key, "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"{first.key} " in out and f"{second.key} " in out
+    assert "2 of 2 readings passed" in out
+    assert all(f"{r.key} " not in out for r in READINGS["boardadt"][2:])
+
+
+@pytest.mark.parametrize("command", [["readings", "--spec", "boardadt"], ["zoo", "--spec", "boardadt"]])
+def test_only_an_id_the_register_lacks_gets_one_line_naming_it(command, capsys):
+    assert main([*command, "--only", "no-such-variant"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("speckit: --only: no-such-variant is not in") and err.count("\n") == 1
