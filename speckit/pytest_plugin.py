@@ -26,10 +26,10 @@ from hypothesis import HealthCheck, Phase, settings
 import spec as spec_data
 
 from . import impl as impl_loader
-from . import registry, structure
+from . import registry
 from .core import MissingOperation, NotImplementedOperation, SuiteFailure
 from .registry import kit
-from .testing import use_spec
+from .testing import structure, use_spec
 
 CHECK_EXAMPLES = 10
 """Examples per property test in the ``check`` profile (the grading profile tries 20)."""
@@ -369,7 +369,7 @@ def spec_of(node: pytest.Item | pytest.Collector) -> str:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """The structure test (:mod:`speckit.structure`) gets one case per operation of the test's specification."""
+    """The structure test (:mod:`speckit.testing.structure`) gets one case per operation of the test's specification."""
     structure.parametrize(metafunc, spec_of)
 
 

@@ -8,7 +8,7 @@ alternating.
 
 from __future__ import annotations
 
-from speckit import lines
+from speckit.testing import lines
 
 RED, BLUE = "red", "blue"
 OTHER = {RED: BLUE, BLUE: RED}

@@ -11,7 +11,7 @@ calls), and printed as the calls it makes.
 
 The frame rule: an update changes its own board and nothing else, so after any step
 every other board still holds its own game (its words and the random source are
-:mod:`speckit.frames`'s, shared with every suite).
+:mod:`speckit.testing.frames`'s, shared with every suite).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import random
 import attrs
 from hypothesis import strategies as st
 
-from speckit import frames
+from speckit.testing import frames
 from speckit.testing import expect, expect_equal
 
 from .adapter import Build, Read

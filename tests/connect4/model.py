@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from speckit import lines
+from speckit.testing import lines
 
 RED, BLUE = "red", "blue"
 OTHER = {RED: BLUE, BLUE: RED}

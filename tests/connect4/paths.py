@@ -1,7 +1,7 @@
 """Connect-4's paths: values reached by every documented path, and the frame rule for updates.
 
 The machinery every specification shares (recipes, following them, the frame rule's
-verdicts) is :mod:`speckit.frames`; this module says which paths Connect-4's types have
+verdicts) is :mod:`speckit.testing.frames`; this module says which paths Connect-4's types have
 and how a value's model is asked. The canonical builders of ``adapter.Build`` make each value one way (an index of value n
 is n - 1 increments of a new index). A student's value can reach the same abstract
 state by many other ways: a symbol emptied after having a colour, a location whose row
@@ -10,7 +10,7 @@ clone, an index read out of a location. Every property that holds of a value mus
 of every value with the same model, so the tests of equality and of the observers also
 draw values from here.
 
-A :class:`~speckit.frames.Path` is a recipe, plain data that Hypothesis can shrink and print: a
+A :class:`~speckit.testing.frames.Path` is a recipe, plain data that Hypothesis can shrink and print: a
 constructor (or a get from another value, itself made by a path), then a random
 sequence of the type's documented updates and clones, then the updates that bring it to
 the model the test asked for. :func:`follow` runs a recipe on an implementation and
@@ -39,8 +39,8 @@ from typing import Any
 import attrs
 from hypothesis import strategies as st
 
-from speckit import frames
-from speckit.frames import Made, Path
+from speckit.testing import frames
+from speckit.testing.frames import Made, Path
 from speckit.testing import expect
 
 from .adapter import Build, Read, offers

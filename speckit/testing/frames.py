@@ -28,7 +28,7 @@ import attrs
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from .testing import expect
+from . import expect
 
 
 @attrs.frozen(repr=False)

@@ -27,9 +27,9 @@ from typing import Any, Callable
 
 import pytest
 
-from .core import ConformanceFailure, MissingOperation, NotImplementedOperation, OperationFailed, SuiteFailure
-from .rules import obey
-from .trace import TRACE
+from ..core import ConformanceFailure, MissingOperation, NotImplementedOperation, OperationFailed, SuiteFailure
+from ..rules import obey
+from ..trace import TRACE
 
 __all__ = [
     # Marking and checking
