@@ -23,7 +23,8 @@ import contextvars
 import functools
 import re
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -84,7 +85,9 @@ def expect(holds: bool, claim: str, *, expected: Any = True, actual: Any = None)
     __tracebackhide__ = True
     if holds:
         return
-    raise ConformanceFailure(explain(claim, expected=expected, actual=_NOTHING if actual is None else actual), _implicated(claim, actual))
+    raise ConformanceFailure(
+        explain(claim, expected=expected, actual=_NOTHING if actual is None else actual), _implicated(claim, actual)
+    )
 
 
 def expect_equal(actual: Any, expected: Any, claim: str) -> None:

@@ -68,7 +68,12 @@ def test_computer_move_returns_a_column_that_is_not_full(impl, moves):
     model = Model(moves)
     column = computer_move(impl, board, moves, level="greedy")
     won = " (the game is already won, which the precondition allows: erratum B12)" if model.won() else ""
-    expect(not model.full(column), f"Computer_Move {after(moves)} outputs a non-full column{won}\n{model.picture()}", expected=model.open_columns(), actual=column)
+    expect(
+        not model.full(column),
+        f"Computer_Move {after(moves)} outputs a non-full column{won}\n{model.picture()}",
+        expected=model.open_columns(),
+        actual=column,
+    )
 
 
 @covers("Player.Computer_Move", "board_type.Get_Value")
@@ -79,7 +84,12 @@ def test_computer_move_finds_the_last_open_columns_of_a_nearly_full_board(impl, 
     board = build.board(moves[:stop])
     model = Model(moves[:stop])
     column = computer_move(impl, board, moves[:stop])
-    expect(not model.full(column), f"Computer_Move {after(moves[:stop])} outputs one of the open columns\n{model.picture()}", expected=model.open_columns(), actual=column)
+    expect(
+        not model.full(column),
+        f"Computer_Move {after(moves[:stop])} outputs one of the open columns\n{model.picture()}",
+        expected=model.open_columns(),
+        actual=column,
+    )
 
 
 @covers("Player.Computer_Move")
@@ -90,7 +100,12 @@ def test_computer_move_leaves_the_board_as_it_was(impl, moves):
     before, colour = read.board(board), read.current(board)
     computer_move(impl, board, moves, level="greedy")
     diffs = differences(read.board(board), before)
-    expect(not diffs, f"Computer_Move {after(moves)} does not change the board (a value parameter: erratum B13)", expected="no change", actual=diffs)
+    expect(
+        not diffs,
+        f"Computer_Move {after(moves)} does not change the board (a value parameter: erratum B13)",
+        expected="no change",
+        actual=diffs,
+    )
     expect_equal(read.current(board), colour, f"Computer_Move {after(moves)} leaves the current colour {colour}")
 
 

@@ -166,7 +166,10 @@ class Read:
         """
         impl = self.impl
         empties, answers = impl.batch(
-            lambda: ([[impl.symbol.isEmpty(s) for s in symbols] for symbols, _ in questions], [q() if q else None for _, q in questions])
+            lambda: (
+                [[impl.symbol.isEmpty(s) for s in symbols] for symbols, _ in questions],
+                [q() if q else None for _, q in questions],
+            )
         )
         if not any(e is False for empty in empties for e in empty):
             return [([None] * len(empty), answer) for empty, answer in zip(empties, answers)]
@@ -177,7 +180,10 @@ class Read:
                 for (symbols, _), empty in zip(questions, empties)
             ]
         )
-        return [([None if e else RED if r else BLUE for e, r in zip(empty, is_red)], answer) for empty, is_red, answer in zip(empties, reds, answers)]
+        return [
+            ([None if e else RED if r else BLUE for e, r in zip(empty, is_red)], answer)
+            for empty, is_red, answer in zip(empties, reds, answers)
+        ]
 
     def together(self, *checks) -> list:
         """Run checks written as generators, their questions asked together (:meth:`ask`); what each returns.

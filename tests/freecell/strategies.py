@@ -33,7 +33,7 @@ def positions(draw, *, max_home: int = 13) -> Position:
         cells[slot] = rest.pop()
     cuts = sorted(draw(st.lists(st.integers(0, len(rest)), min_size=CASCADES - 1, max_size=CASCADES - 1)))
     bounds = [0, *cuts, len(rest)]
-    cascades = [rest[bounds[i]:bounds[i + 1]] for i in range(CASCADES)]
+    cascades = [rest[bounds[i] : bounds[i + 1]] for i in range(CASCADES)]
     return Position(cascades, cells, foundations)
 
 

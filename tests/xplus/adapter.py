@@ -7,8 +7,7 @@ the configuration string (observed through a dictionary, erratum X04).
 from __future__ import annotations
 
 from reference_games.xplus.dictionary_exception import DictionaryException as KitDictionaryException
-from speckit.testing import OperationFailed
-from speckit.testing import expect, expect_equal
+from speckit.testing import OperationFailed, expect, expect_equal
 
 from .model import BoardModel
 
@@ -44,7 +43,12 @@ def expect_squares(impl, configurations, model: BoardModel, claim: str) -> None:
     """squareIsEmpty agrees with the model on every square."""
     seen = Read(impl).squares(configurations, model.n)
     wrong = [(r, c) for r in range(model.n) for c in range(model.n) if seen[r][c] != ((r, c) not in model.tiles)]
-    expect(not wrong, f"{claim}: squareIsEmpty is true exactly on the empty squares", expected=model.picture(), actual=f"wrong on squares {wrong}")
+    expect(
+        not wrong,
+        f"{claim}: squareIsEmpty is true exactly on the empty squares",
+        expected=model.picture(),
+        actual=f"wrong on squares {wrong}",
+    )
 
 
 def configuration_of(impl, configurations, model: BoardModel) -> None:

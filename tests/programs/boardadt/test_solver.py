@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -64,7 +64,7 @@ def four_from(columns: list[list[int]], col: int) -> bool:
 def minimax(columns: list[list[int]], moves: int) -> int:
     """Exact score for the side to move, by full-depth minimax (memoised, no pruning)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(board: tuple[tuple[int, ...], ...], moves: int) -> int:
         if moves == ROWS * COLS:
             return 0
@@ -340,7 +340,9 @@ def test_perfect_with_time_enough_is_proven_quickest_and_says_the_value(game):
 def test_perfect_says_when_it_could_not_finish_and_stays_within_its_budget():
     start = time.monotonic()
     choice = choose(Position.from_moves("4"), "perfect", budget_s=0.2)
-    assert time.monotonic() - start < 0.2 + 2.0  # the guess is a short search after the budget (generous: shared machines)
+    assert (
+        time.monotonic() - start < 0.2 + 2.0
+    )  # the guess is a short search after the budget (generous: shared machines)
     assert not choice.proven and not choice.quickest and choice.value is None
     assert Position.from_moves("4").can_play(choice.column)
 

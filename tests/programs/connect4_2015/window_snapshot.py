@@ -55,13 +55,17 @@ def main() -> None:
         settle(root)
     settle(root)
     subprocess.run(["import", "-window", "root", "-depth", "8", f"ppm:{out}"], check=True)
-    print(json.dumps({
-        "origin": [canvas.winfo_rootx(), canvas.winfo_rooty()],
-        "board_shown": bool(window.board.winfo_ismapped()),
-        "text": window.controller.stringOfBoard(),
-        "result": window.result.get(),
-        "message": window.message.get(),
-    }))
+    print(
+        json.dumps(
+            {
+                "origin": [canvas.winfo_rootx(), canvas.winfo_rooty()],
+                "board_shown": bool(window.board.winfo_ismapped()),
+                "text": window.controller.stringOfBoard(),
+                "result": window.result.get(),
+                "message": window.message.get(),
+            }
+        )
+    )
     root.destroy()
 
 

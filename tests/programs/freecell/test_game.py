@@ -194,6 +194,8 @@ def test_bad_arguments_get_a_clear_message(argv, message, capsys):
 
 
 def test_the_console_script_leaves_cleanly_at_end_of_input():
-    done = run_module("reference_games.freecell.game", "--deal", "617", answers=["1a"], env=environment(NO_COLOR="1"), timeout=60)
+    done = run_module(
+        "reference_games.freecell.game", "--deal", "617", answers=["1a"], env=environment(NO_COLOR="1"), timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("Goodbye.") and "Traceback" not in done.stderr
