@@ -27,7 +27,7 @@ from . import expect
 
 
 def parametrize(metafunc: pytest.Metafunc, spec_name_of: Callable[[Any], str]) -> None:
-    """Give the structure test one case per operation of the run's specification (a pytest_generate_tests hook's work)."""
+    """Give the structure test one case per operation of the run's specification (pytest_generate_tests's work)."""
     if not getattr(metafunc.function, "_speckit_structure", False):
         return
     specification = spec_data.load(spec_name_of(metafunc.definition))

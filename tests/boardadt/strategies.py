@@ -170,10 +170,12 @@ def order_moves(board: tuple[str, ...], rng: random.Random, last: int | None = N
         colour = "R"
         while len(moves) < total:
             ready = [
-                c for c in range(COLUMNS)
-                if heights[c] < ROWS and board[c][heights[c]] == colour
+                c
+                for c in range(COLUMNS)
+                if heights[c] < ROWS
+                and board[c][heights[c]] == colour
                 and (c + 1 != last or heights[c] < ROWS - 1 or len(moves) == total - 1)
-            ]  # fmt: skip
+            ]
             if not ready:
                 break
             column = rng.choice(ready)

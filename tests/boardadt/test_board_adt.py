@@ -35,9 +35,14 @@ def after(moves) -> str:
 
 
 @covers(
-    "board_type.Board", "board_type.Initialize", "board_type.Get_Value", "board_type.Get_Current_Color",
-    "board_type.Is_Full", "board_type.Is_Win", "board_type.Is_Draw",
-)  # fmt: skip
+    "board_type.Board",
+    "board_type.Initialize",
+    "board_type.Get_Value",
+    "board_type.Get_Current_Color",
+    "board_type.Is_Full",
+    "board_type.Is_Win",
+    "board_type.Is_Draw",
+)
 def test_initialize_makes_the_whole_board_empty_with_red_to_move(impl):
     build, read = Build(impl), Read(impl)
     board = build.board()
@@ -128,9 +133,11 @@ def test_make_move_drops_the_checker_on_the_lowest_empty_square_and_changes_noth
         row = model.play(column)[1]
         impl.board_adt.Make_Move(board, column)
         expect_equal(
-            read.value(board, column, row), colour,
-            f"Make_Move({column}) {after(before)} puts a {colour} checker on row {row} of column {column}, its lowest empty square",
-        )  # fmt: skip
+            read.value(board, column, row),
+            colour,
+            f"Make_Move({column}) {after(before)} puts a {colour} checker on row {row} of column {column}, its "
+            "lowest empty square",
+        )
         diffs = differences(read.board(board), picture_of(model))
         expect(
             not diffs,
@@ -148,10 +155,11 @@ def test_get_value_agrees_with_the_model_on_every_square(impl, moves):
     model = Model(moves)
     for column, row in ALL_SQUARES:
         expect_equal(
-            read.value(board, column, row), model.colour(column, row),
+            read.value(board, column, row),
+            model.colour(column, row),
             f"Get_Value(Square({column}, {row})) {after(moves)}: column {column}, row {row} (column first, row 1 at the"
             f" bottom: erratum B07) holds {model.colour(column, row) or 'nothing'}\n{model.picture()}",
-        )  # fmt: skip
+        )
 
 
 @covers("board_type.Get_Current_Color", "board_type.Make_Move")
@@ -208,9 +216,10 @@ def test_is_full_agrees_with_the_model(impl, moves):
         model.play(column)
         impl.board_adt.Make_Move(board, column)
         expect_equal(
-            impl.board_adt.Is_Full(board, column), model.full(column),
+            impl.board_adt.Is_Full(board, column),
+            model.full(column),
             f"Is_Full({column}) {after(model.moves)}: column {column} holds {model.height(column)} of {ROWS} checkers",
-        )  # fmt: skip
+        )
     for column in range(1, COLUMNS + 1):
         expect_equal(impl.board_adt.Is_Full(board, column), model.full(column), f"Is_Full({column}) {after(moves)}")
 
@@ -248,10 +257,15 @@ def check_game_won_on(impl, line, winner, moves, direction):
         last = i == len(moves) - 1
         impl.board_adt.Make_Move(board, column)
         expect_equal(
-            impl.board_adt.Is_Win(board), last,
+            impl.board_adt.Is_Win(board),
+            last,
             f"Is_Win {after(moves[: i + 1])}: "
-            + (f"{winner} has just completed the {direction} line {list(line)}" if last else "nobody has four in a line yet"),
-        )  # fmt: skip
+            + (
+                f"{winner} has just completed the {direction} line {list(line)}"
+                if last
+                else "nobody has four in a line yet"
+            ),
+        )
 
 
 @pytest.mark.parametrize("direction", list(DIRECTIONS))
@@ -284,10 +298,12 @@ def test_is_win_agrees_with_the_model_move_by_move(impl, moves):
         model.play(column)
         impl.board_adt.Make_Move(board, column)
         expect_equal(
-            impl.board_adt.Is_Win(board), model.won(),
-            f"Is_Win {after(model.moves)}: {model.just_moved} just moved" + (" and has four in a line" if model.won() else ", nobody has four in a line")
+            impl.board_adt.Is_Win(board),
+            model.won(),
+            f"Is_Win {after(model.moves)}: {model.just_moved} just moved"
+            + (" and has four in a line" if model.won() else ", nobody has four in a line")
             + f"\n{model.picture()}",
-        )  # fmt: skip
+        )
 
 
 @pytest.mark.parametrize("last", range(1, COLUMNS + 1))
@@ -303,9 +319,11 @@ def test_a_full_board_without_a_line_is_a_draw(impl, last, rng):
         full = i == len(moves) - 1
         expect_equal(impl.board_adt.Is_Win(board), False, f"Is_Win {after(moves[: i + 1])}: nobody has four in a line")
         expect_equal(
-            impl.board_adt.Is_Draw(board), full,
-            f"Is_Draw {after(moves[: i + 1])}: " + ("the board is completely full" if full else f"{41 - i} squares are empty"),
-        )  # fmt: skip
+            impl.board_adt.Is_Draw(board),
+            full,
+            f"Is_Draw {after(moves[: i + 1])}: "
+            + ("the board is completely full" if full else f"{41 - i} squares are empty"),
+        )
     for column in range(1, COLUMNS + 1):
         expect_equal(impl.board_adt.Is_Full(board, column), True, f"Is_Full({column}) on a full board {after(moves)}")
 
@@ -343,9 +361,15 @@ def test_a_last_move_that_fills_the_board_and_completes_a_line_is_a_win(impl, rn
 
 
 @covers(
-    "board_type.Board", "board_type.Initialize", "board_type.Make_Move", "board_type.Get_Value",
-    "board_type.Get_Current_Color", "board_type.Is_Full", "board_type.Is_Win", "board_type.Is_Draw",
-)  # fmt: skip
+    "board_type.Board",
+    "board_type.Initialize",
+    "board_type.Make_Move",
+    "board_type.Get_Value",
+    "board_type.Get_Current_Color",
+    "board_type.Is_Full",
+    "board_type.Is_Win",
+    "board_type.Is_Draw",
+)
 @settings(max_examples=20)
 @given(history=paths.histories)
 def test_every_observer_sees_only_the_game_of_a_board_reached_by_any_path(impl, history):

@@ -121,7 +121,8 @@ def test_computer_move_takes_an_immediate_win(impl, moves):
     column = computer_move(impl, board, before)
     expect(
         column in winning,
-        f"Computer_Move {after(before)}: {model.current} wins at once in column(s) {sorted(winning)}, and the kit's player"
+        f"Computer_Move {after(before)}: {model.current} wins at once in column(s) {sorted(winning)}, and the kit's "
+        "player"
         f" takes an immediate win (erratum B14)\n{model.picture()}",
         expected=sorted(winning),
         actual=column,
@@ -146,7 +147,8 @@ def test_computer_move_reads_a_board_asked_before_afresh(impl, moves, data):
     column = computer_move(impl, board, before, level="greedy")
     expect(
         column in winning,
-        f"Computer_Move asked {after(before[:earlier])}, then again on the same board {after(before)}: {model.current} wins"
+        f"Computer_Move asked {after(before[:earlier])}, then again on the same board {after(before)}: "
+        f"{model.current} wins"
         f" at once in column(s) {sorted(winning)}, and the kit's player takes an immediate win at every level but"
         f" random (erratum B14)\n{model.picture()}",
         expected=sorted(winning),
@@ -166,7 +168,9 @@ def test_computer_move_blocks_a_lone_immediate_threat(impl, moves):
     board = build.board(before)
     column = computer_move(impl, board, before)
     expect_equal(
-        column, min(threats),
-        f"Computer_Move {after(before)}: {model.current} cannot win at once and {OTHER[model.current]} threatens to win in"
+        column,
+        min(threats),
+        f"Computer_Move {after(before)}: {model.current} cannot win at once and {OTHER[model.current]} threatens to "
+        "win in"
         f" column {min(threats)} only, so the kit's player blocks it (erratum B14)\n{model.picture()}",
-    )  # fmt: skip
+    )

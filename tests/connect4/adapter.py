@@ -157,7 +157,8 @@ class Read:
         return RED if self.impl.colour.equals(value, self.red()) else BLUE
 
     def ask(self, questions: list) -> list:
-        """For each ``(symbols, queries)``: the symbols' models (as :meth:`symbol` reads them) and what ``queries()`` returns.
+        """For each ``(symbols, queries)``: the symbols' models (as :meth:`symbol` reads them) and what ``queries()``
+        returns.
 
         ``queries`` (or None) makes calls and collects their results without looking at
         them, as in ``impl.batch``. Everything is asked together, in the sandbox in two

@@ -1,9 +1,9 @@
 """Connect-4's paths: values reached by every documented path, and the frame rule for updates.
 
 The machinery every specification shares (recipes, following them, the frame rule's
-verdicts) is :mod:`speckit.testing.frames`; this module says which paths Connect-4's types have
-and how a value's model is asked. The canonical builders of ``adapter.Build`` make each value one way (an index of value n
-is n - 1 increments of a new index). A student's value can reach the same abstract
+verdicts) is :mod:`speckit.testing.frames`; this module says which paths Connect-4's types
+have and how a value's model is asked. The canonical builders of ``adapter.Build`` make each
+value one way (an index of value n is n - 1 increments of a new index). A student's value can reach the same abstract
 state by many other ways: a symbol emptied after having a colour, a location whose row
 was set twice, a grid whose square was occupied and then overwritten, a clone of a
 clone, an index read out of a location. Every property that holds of a value must hold
@@ -639,7 +639,8 @@ def models(kind: str):
 
 
 def _given(kind: str, new_model, model_of=lambda new, old: new):
-    """An update taking one value of ``kind`` (a model from ``new_model(rnd)``); its result's model is ``model_of(new, old)``."""
+    """An update taking one value of ``kind`` (a model from ``new_model(rnd)``); its result's model is ``model_of(new,
+    old)``."""
 
     def update(rnd, old):
         new = new_model(rnd)
@@ -813,7 +814,8 @@ def check_compared(impl, first: Path, second: Path) -> None:
         same_squares = (a.side, a.marks) == (b.side, b.marks)
         expect(
             same == same_squares,
-            f"equals of {pair}: {'the same' if same_squares else 'different'} squares and dimension (worths aside, E22)",
+            f"equals of {pair}: {'the same' if same_squares else 'different'} squares and dimension (worths "
+            "aside, E22)",
             expected=same_squares,
             actual=not same_squares,
         )

@@ -88,7 +88,8 @@ def new_game(impl, side: int = 4, starts: bool = True, look: int = 1, moves=()):
 
 
 def fact_checked(query, claim: str, *, holds: bool = True, **shown):
-    """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for :meth:`Read.together`."""
+    """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for
+    :meth:`Read.together`."""
     _, answer = yield (), query
     expect(answer if holds else not answer, claim, **{"actual": answer, **shown})
 
@@ -105,7 +106,8 @@ def position(make: TreeMaker, game, side: int) -> dict:
 
 
 def position_asked(make: TreeMaker, game, side: int, also=None):
-    """:func:`position`, as a question for :meth:`Read.together`, which returns the marks (and what ``also()`` answers, if given)."""
+    """:func:`position`, as a question for :meth:`Read.together`, which returns the marks (and what ``also()`` answers,
+    if given)."""
     grid, cells = make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), squares(side)
     models, answer = yield [make.impl.grid.getSymbol(grid, make.location(r, c)) for r, c in cells], also
     marks = {cell: model for cell, model in zip(cells, models) if model is not None}
@@ -189,7 +191,8 @@ def winning_squares(side: int, marks: dict, colour: str) -> list:
 
 
 def computer_choices(side: int, marks: dict, computer: str, look: int) -> list:
-    """The squares the computer may take (E24): a win in one if it sees it, else the one square that stops a loss in one."""
+    """The squares the computer may take (E24): a win in one if it sees it, else the one square that stops a loss in
+    one."""
     free = [s for s in squares(side) if s not in marks]
     wins = winning_squares(side, marks, computer)
     if wins:
@@ -274,7 +277,10 @@ def test_new_game_asks_the_size_who_starts_and_the_look_ahead(impl, data, side, 
     source = scripted(questions(side, starts, look))
     display = kit_display.newDisplayType(shown)
     game = impl.connect4.newConnect4Type(source, display)
-    where = f"newConnect4Type answering size {side}, moves first {yes_no(starts)} and look-ahead {look} (asked in either order of erratum E45)"
+    where = (
+        f"newConnect4Type answering size {side}, moves first {yes_no(starts)} and look-ahead {look} (asked in "
+        "either order of erratum E45)"
+    )
     expect_equal(left(source), [], f"answers left unread by {where}: it asks three questions")
     tree = impl.connect4.getGameTree(game)
     links = ("Parent", "Child", "Sibling")
@@ -424,7 +430,10 @@ def test_how_smart_is_computer_asks_the_games_input_for_a_look_ahead_of_1_or_mor
     game, _, _ = new_game(impl)
     source = scripted((["0"] if refused else []) + [look])
     level = impl.connect4.howSmartIsComputer(impl.connect4.setInput(game, source))
-    where = f"howSmartIsComputer on a 4 x 4 game, the person answering {'0 (too few: at least 1), then ' if refused else ''}{look}"
+    where = (
+        "howSmartIsComputer on a 4 x 4 game, the person answering "
+        f"{'0 (too few: at least 1), then ' if refused else ''}{look}"
+    )
     expect_equal(left(source), [], f"answers left unread by {where}")
     expect(impl.level_number.equals(level, make.level_probe(look)), f"{where} is the level number {look}")
 
@@ -455,7 +464,10 @@ def test_what_is_human_move_asks_the_games_input_for_a_square_of_its_grid(impl, 
     said = f"{row},{column}" if comma else f"{row} {column}"
     source = scripted(off + [said])
     location = impl.connect4.whatIsHumanMove(impl.connect4.setInput(game, source))
-    where = f"whatIsHumanMove on a {side} x {side} game, the person answering {off[0] + ' (off the grid), then ' if off else ''}{said}"
+    where = (
+        f"whatIsHumanMove on a {side} x {side} game, the person answering "
+        f"{off[0] + ' (off the grid), then ' if off else ''}{said}"
+    )
     expect_equal(left(source), [], f"answers left unread by {where}")
     expect(
         impl.index.equals(impl.location.getRow(location), make.index(row))
@@ -499,7 +511,10 @@ def test_make_human_move_puts_player_1s_mark_on_the_square(impl, data, model, lo
     game = put(make, game, side, marks)
     square = data.draw(st.sampled_from([s for s in squares(side) if s not in marks]), label="square")
     game = impl.connect4.makeHumanMove(game, make.location(*square))
-    where = f"makeHumanMove at (row {square[0]}, column {square[1]}) of a game on {picture(side, marks)}, the person playing {person}"
+    where = (
+        f"makeHumanMove at (row {square[0]}, column {square[1]}) of a game on {picture(side, marks)}, the "
+        f"person playing {person}"
+    )
     make.together(
         position_checked(
             make,
@@ -583,7 +598,8 @@ def test_make_computer_move_stops_a_win_in_one(impl, model, look):
     after = check_computer_move(make, game, 4, marks, computer, look, where)
     expect(
         after.get(threat) == computer,
-        f"after {where}: the computer cannot win at once, the person ({OTHER[computer]}) could win next at {threat} only, "
+        f"after {where}: the computer cannot win at once, the person ({OTHER[computer]}) could win next at {threat} "
+        "only, "
         "and a lost grid is worth less than any other (E24), so the computer takes that square",
         expected=f"{computer} at {threat}",
         actual=picture(4, after),
@@ -678,7 +694,10 @@ def test_play_from_the_empty_grid_with_the_computer_first_ends_the_game(impl, da
     script = data.draw(st.permutations(squares(side)), label="the person's moves, in order")
     game, _, shown = new_game(impl, starts=False, look=1, moves=[f"{r} {c}" for r, c in script])
     game = impl.connect4.play(put(make, game, side, {}))
-    where = f"play from the empty {side} x {side} grid, the computer (red) moving first, the person answering {', '.join(f'{r} {c}' for r, c in script)}"
+    where = (
+        f"play from the empty {side} x {side} grid, the computer (red) moving first, the person answering "
+        f"{', '.join(f'{r} {c}' for r, c in script)}"
+    )
     final, over = make.together(position_asked(make, game, side, lambda: impl.connect4.gameOver(game)))[0]
     expect_equal(over, True, f"gameOver of the game returned by {where}")
     reds, blues = sum(1 for v in final.values() if v == RED), sum(1 for v in final.values() if v == BLUE)
@@ -718,7 +737,10 @@ def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
         game, _, shown = new_game(impl, starts=person == RED, look=1, moves=moves)
         game = impl.connect4.play(put(make, game, 4, marks))
         final = position(make, game, 4)
-        where = f"play from {picture(4, marks)}, the person playing {person} and answering {', '.join(moves)}, the computer looking 1 ahead"
+        where = (
+            f"play from {picture(4, marks)}, the person playing {person} and answering {', '.join(moves)}, the "
+            "computer looking 1 ahead"
+        )
         expect(ended(final), f"{where} ends in {outcome}", expected=outcome, actual=picture(4, final))
         drawn, said[outcome] = last_board(shown.getvalue(), 4)
         expect_equal(drawn, board(4, final), f"the last board shown by {where} is the final grid")
@@ -753,7 +775,8 @@ def test_make_computer_move_is_build_game_choose_best_and_find_best_at_the_look_
     got = impl.connect4.getGameTree(game)
     where = (
         f"makeComputerMove on {picture(side, marks)}, looking {look} ahead, the computer playing {computer}, against "
-        f"findBest(T, chooseBest(T)) for T = buildGame(the one-node tree of that grid, the grid, the computer, the person, level {look})"
+        "findBest(T, chooseBest(T)) for T = buildGame(the one-node tree of that grid, the grid, the computer, the "
+        f"person, level {look})"
     )
     same = impl.grid.equals(trees.getGrid(got), trees.getGrid(chosen))
     expect(
@@ -772,7 +795,8 @@ def test_make_computer_move_is_build_game_choose_best_and_find_best_at_the_look_
     got_levels, chosen_levels = levels_of(impl, got), levels_of(impl, chosen)
     expect(
         same_levels(impl, got_levels, chosen_levels),
-        f"{where}: the game's tree is the subtree findBest returned, down to the look-ahead and with the levels findBest left (E37, E42)",
+        f"{where}: the game's tree is the subtree findBest returned, down to the look-ahead and with the levels "
+        "findBest left (E37, E42)",
         expected=f"{len(chosen_levels)} nodes",
         actual=f"{len(got_levels)} nodes",
     )
@@ -801,7 +825,8 @@ def test_play_leaves_the_tree_numbered_from_0_at_its_root(impl, data, model, per
     for (_, depth), same in zip(nodes, right):
         expect(
             same,
-            f"{where}: every node's level is its depth below the root, {depth} here (E43: play renumbers the tree after "
+            f"{where}: every node's level is its depth below the root, {depth} here (E43: play renumbers the tree "
+            "after "
             "every move, as adjustLevel does, E37)",
             actual=same,
         )
@@ -824,7 +849,8 @@ def game_state(make: TreeMaker, game):
 
 
 def same_state(make: TreeMaker, first: tuple, second: tuple):
-    """Whether two games' states (:func:`game_state`) are the same: a question for :meth:`Read.together` returning the verdict."""
+    """Whether two games' states (:func:`game_state`) are the same: a question for :meth:`Read.together` returning the
+    verdict."""
     impl = make.impl
     colours, (same_level, same_grid) = yield (
         [*first[:2], *second[:2]],
@@ -861,7 +887,8 @@ GAME_UPDATES = [
 
 
 def check_game_frame(impl, operation: str, model, other, person: str, look: int) -> None:
-    """One update of a game: its result, the game it was given (unchanged or equal to the result), and a game made before."""
+    """One update of a game: its result, the game it was given (unchanged or equal to the result), and a game made
+    before."""
     side, marks = model
     make = TreeMaker(impl)
     bystander, b_source, _ = new_game(impl, starts=True, look=1)
@@ -893,7 +920,10 @@ def check_game_frame(impl, operation: str, model, other, person: str, look: int)
         argument, after[2] = make.location(*free[0]), marks | {free[0]: person}
     arguments = () if operation == "makeComputerMove" else (argument,)
     result = getattr(impl.connect4, operation)(game, *arguments)
-    call = f"{operation}(the game on {picture(side, marks)}, the person {person}, looking {look} ahead{', ...' if arguments else ''})"
+    call = (
+        f"{operation}(the game on {picture(side, marks)}, the person {person}, looking {look} "
+        f"ahead{', ...' if arguments else ''})"
+    )
     # Every question is asked after the update, all together.
     if operation in ("setPlayer1", "setPlayer2"):
         outcome = colours_of(make, result)

@@ -122,7 +122,10 @@ def game_model(side: int, marks: dict, first: str, depth: int, level: int = 0, p
         node.reason = f"it lies at level {level}, the depth, so it gets no children"
     else:
         mover = first if level % 2 == 0 else OTHER[first]
-        node.reason = f"one child per empty square, each with {mover}'s mark on it ({mover} moves at {'even' if level % 2 == 0 else 'odd'} levels, E29)"
+        node.reason = (
+            f"one child per empty square, each with {mover}'s mark on it ({mover} moves at "
+            f"{'even' if level % 2 == 0 else 'odd'} levels, E29)"
+        )
         for square in squares(side):
             if square not in marks:
                 node.children.append(
@@ -233,9 +236,10 @@ class Walk:
         for visit in layer:
             node = visit.node
             expect_equal(
-                len(visit.children), len(node.children),
+                len(visit.children),
+                len(node.children),
                 f"the number of children of {self.where(node)} (getChild, then getSibling): {node.reason}",
-            )  # fmt: skip
+            )
 
     def match_layer(self, layer: list[Visit]) -> list[Visit]:
         """:meth:`match_children` of every node of the layer; the children's visits, in order."""
@@ -276,7 +280,8 @@ class Walk:
                 got = self.make.read_grid(grid, self.side)
                 expect(
                     False,
-                    f"child {number + 1} of {self.where(node)} holds one of the grids one legal move later, each once: {node.reason}",
+                    f"child {number + 1} of {self.where(node)} holds one of the grids one legal move later, each "
+                    f"once: {node.reason}",
                     expected=" or ".join(picture(self.side, node.children[c].marks) for c in pending),
                     actual=picture(self.side, got),
                 )
@@ -287,7 +292,8 @@ class Walk:
         return visits
 
     def give_values(self, layer: list[Visit]) -> None:
-        """Leaves: evaluateGrid for the first player, their worth checked; inner nodes: the minimax of their children's."""
+        """Leaves: evaluateGrid for the first player, their worth checked; inner nodes: the minimax of their
+        children's."""
         impl, ig = self.impl, self.impl.grid
         leaves = [v for v in layer if not v.node.children]
         for visit in leaves:
@@ -297,7 +303,8 @@ class Walk:
         for visit, same in zip(checked, agree):
             expect(
                 same,
-                f"the worth of the leaf {self.where(visit.node)} is evaluateGrid of its grid for the first player, {self.first} (E29)",
+                f"the worth of the leaf {self.where(visit.node)} is evaluateGrid of its grid for the first player, "
+                f"{self.first} (E29)",
             )
         inner = [v.node for v in layer if v.node.children]
         best = {id(node): node.order[0].value for node in inner}
@@ -643,9 +650,8 @@ def test_each_set_changes_its_component_and_nothing_else(impl, pool, start, step
             value = ops.newGameTreeType() if empty else one_node(grid, level)
             tree = getattr(ops, f"set{component.capitalize()}")(tree, value)
             model[component] = None if empty else (grid, level)
-            done.append(
-                f"set{component.capitalize()}({'the empty tree' if empty else f'a one-node tree of grid {grid + 1} at level {level}'})"
-            )
+            given = "the empty tree" if empty else f"a one-node tree of grid {grid + 1} at level {level}"
+            done.append(f"set{component.capitalize()}({given})")
         where = f"the tree after {'; '.join(done)} (grids: {', '.join(picture(4, m) for m in pool)})"
         # Whether the tree and its links are empty, then the grid and level of each that is a node and
         # should be: two round trips, the answers then judged in the order of the checks.
@@ -789,7 +795,8 @@ def test_build_game_grows_a_tree_moved_down_two_levels(impl, data, model, first,
     tree = ops.adjustLevel(tree)
     tree = ops.buildGame(tree, make.grid(side, after_two), *players(make, first), make.level(depth))
     what = (
-        f"buildGame to depth {depth} of the tree built to depth {before} from {picture(side, marks)} for first player {first}"
+        f"buildGame to depth {depth} of the tree built to depth {before} from {picture(side, marks)} for first "
+        f"player {first}"
         f"{', searched by chooseBest,' if searched else ''} moved down to {move_text((one, first))} then "
         f"{move_text((two, OTHER[first]))} (findMove twice, adjustLevel): extended or rebuilt (E28)"
     )
@@ -1130,7 +1137,8 @@ def test_set_parent_changes_its_argument_at_most(impl, pool, start, value):
 
 
 def check_growth_frame(impl, operation: str, model, first: str, depth: int) -> None:
-    """buildGame or generateLevel of a one-node tree: the argument is unchanged or equal to the result; a tree built before is not touched."""
+    """buildGame or generateLevel of a one-node tree: the argument is unchanged or equal to the result; a tree built
+    before is not touched."""
     side, marks = model
     make, ops = TreeMaker(impl), impl.game_tree
     bystander = ops.newGameTreeType(make.grid(side, marks), make.level(0))
@@ -1149,7 +1157,8 @@ def check_growth_frame(impl, operation: str, model, first: str, depth: int) -> N
     expect(
         unchanged
         or (holds_node(make, tree, make.grid(side, marks), 0) and same_levels(impl, levels_of(impl, tree), grown)),
-        f"after {call}, the tree it was given is either still one node or equal to the result, {len(grown)} nodes (E01): the frame rule",
+        f"after {call}, the tree it was given is either still one node or equal to the result, {len(grown)} nodes "
+        "(E01): the frame rule",
     )
     expect(
         holds_node(make, bystander, make.grid(side, marks), 0) and ops.isEmpty(ops.getChild(bystander)),

@@ -315,7 +315,8 @@ def _line_reading(forms: dict, seen: dict) -> dict:
     expect(
         finds(finder, COLUMN_PROBE),
         f"{finder} on {column} (its only line is red's column 1): {other} found the row line, "
-        f"so {finder} must find the column line: red's symbol, or True in the Boolean form of E15 (one consistent reading, E16)",
+        f"so {finder} must find the column line: red's symbol, or True in the Boolean form of E15 (one consistent "
+        "reading, E16)",
         expected="red (or True)",
         actual=answer(finder, COLUMN_PROBE),
     )
@@ -323,7 +324,8 @@ def _line_reading(forms: dict, seen: dict) -> dict:
     expect(
         nothing is False if forms[other] == BOOLEAN else nothing is None,
         f"{other} on {column} (its only line is red's column 1): {other} found the row line, "
-        "so it must not find a column line: an empty symbol, or False in the Boolean form of E15 (one consistent reading, E16)",
+        "so it must not find a column line: an empty symbol, or False in the Boolean form of E15 (one consistent "
+        "reading, E16)",
         expected="an empty symbol (or False)",
         actual=answer(other, COLUMN_PROBE),
     )
@@ -409,7 +411,8 @@ def square_form(impl) -> str:
         )
         expect(
             False,
-            f"getSquare on {where} at (row 1, column 2), (row 3, column 4) and (row 4, column 1) returns the squares at "
+            f"getSquare on {where} at (row 1, column 2), (row 3, column 4) and (row 4, column 1) returns the "
+            "squares at "
             f"those locations holding red, blue and nothing, or else the symbols there: red, blue and an empty symbol "
             f"({e13_both_forms()})",
             expected="one form at every location",
@@ -430,7 +433,8 @@ def judge_outcome(impl, got_of: dict, told: tuple, side: int, marks: dict, where
         if operation in reading and reading is SWAPPED_READING:
             lines += f" ({operation} follows the swapped descriptions, E16)"
         filled = (
-            f"{' and '.join(sorted(expected))} fill{'s' if len(expected) == 1 else ''} four squares of its {lines} (E17)"
+            f"{' and '.join(sorted(expected))} fill{'s' if len(expected) == 1 else ''} four squares of its {lines} "
+            "(E17)"
             if expected
             else f"no colour fills four squares of its {lines} (E17)"
         )
@@ -445,7 +449,8 @@ def judge_outcome(impl, got_of: dict, told: tuple, side: int, marks: dict, where
         elif expected:
             expect(
                 got in expected,
-                f"{operation} on {where}: {filled}, so the symbol of {' or '.join(sorted(expected))} (either winner when "
+                f"{operation} on {where}: {filled}, so the symbol of {' or '.join(sorted(expected))} (either winner "
+                "when "
                 f"both do, E19): {operation} answers with symbols, the declared form ({e15_both_forms(operation)})",
                 expected=" or ".join(sorted(expected)),
                 actual=name(got),
@@ -927,7 +932,10 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     expect_equal(same[4], False, claim)
     expect_equal(same[5], False, claim + " (the other way round)")
     if marks:
-        claim = f"equals({where}, {picture(side, recoloured)}): the same squares are occupied, but (row {recoloured_at[0]}, column {recoloured_at[1]}) by the other colour"
+        claim = (
+            f"equals({where}, {picture(side, recoloured)}): the same squares are occupied, but (row "
+            f"{recoloured_at[0]}, column {recoloured_at[1]}) by the other colour"
+        )
         expect_equal(same[6], False, claim)
         expect_equal(same[7], False, claim + " (the other way round)")
 
@@ -1218,7 +1226,8 @@ class GridMachine(RuleBasedStateMachine):
 
     @invariant()
     def grid_and_copies_agree_with_their_models(self):
-        """The grid's squares, worth and outcome, and each copy's squares and worth: all asked together (:class:`GridChecks`)."""
+        """The grid's squares, worth and outcome, and each copy's squares and worth: all asked together
+        (:class:`GridChecks`)."""
         if self.grid is None:
             return
         where = self.where()
@@ -1332,7 +1341,8 @@ def test_every_observer_sees_only_the_model_of_a_grid_made_by_any_path(impl, pat
                 impl.grid.evaluateGrid(grid, make.player(colour)),
                 impl.grid.evaluateGrid(make.grid(side, marks), make.player(colour)),
             ),
-            f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a function of the model, E24)",
+            f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a "
+            "function of the model, E24)",
         )
 
 
@@ -1417,7 +1427,8 @@ def test_evaluate_grid_orders_even_the_hardest_won_grid_above_the_best_grid_not_
     low = impl.grid.evaluateGrid(make.grid(side, other), make.player(colour))
     expect(
         impl.worth.greaterThan(high, low),
-        f"evaluateGrid for {colour}: {picture(side, won)} ({colour} has won, the opponent has many open lines) is worth "
+        f"evaluateGrid for {colour}: {picture(side, won)} ({colour} has won, the opponent has many open lines) is "
+        "worth "
         f"more than {picture(side, other)} ({colour} has not won but has many open lines) (E24)",
     )
     lost, fine = _extremes(side, OTHER[colour])
@@ -1425,7 +1436,8 @@ def test_evaluate_grid_orders_even_the_hardest_won_grid_above_the_best_grid_not_
     high = impl.grid.evaluateGrid(make.grid(side, fine), make.player(colour))
     expect(
         impl.worth.lessThan(low, high),
-        f"evaluateGrid for {colour}: {picture(side, lost)} (the opponent has won) is worth less than {picture(side, fine)} "
+        f"evaluateGrid for {colour}: {picture(side, lost)} (the opponent has won) is worth less than "
+        f"{picture(side, fine)} "
         "(the opponent has not won, however promising it looks for them) (E24)",
     )
 

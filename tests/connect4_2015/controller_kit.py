@@ -86,7 +86,7 @@ def text_of(model: Model, to_move: str, mode: int, computer: str | None = None, 
 
 
 def in_scratch_folder(impl):
-    """Run in a fresh empty folder, the implementation's working folder too, where Saved_Game.txt is written and read."""
+    """Run in a fresh empty folder, the implementation's working folder too, where Saved_Game.txt is written, read."""
     return impl.working_folder()
 
 

@@ -88,7 +88,8 @@ def test_a_controller_starts_at_the_start_screen_and_Start_begins_on_an_empty_gr
                 EMPTY_GRID.valid(*square) and disc == saved.computer and saved.to_move != saved.computer,
                 f"Start({mode}): the frame is empty, or the computer, chosen to start, has made its first move"
                 " (one disc of its colour on a valid spot, the person now to move)",
-                expected=f"an empty grid, or one {saved.computer} disc on the bottom row with {OTHER.get(saved.computer)} to move",
+                expected=f"an empty grid, or one {saved.computer} disc on the bottom row with "
+                f"{OTHER.get(saved.computer)} to move",
                 actual=f"{disc} on {square} with {saved.to_move} to move",
             )
         expect_equal(saved.mode, 0 if mode == FREE_PLAY else 1, f"Start({mode}): the mode line of stringOfBoard")
@@ -391,7 +392,10 @@ def test_onClickEnd_free_play_checks_the_balance_for_the_first_colour(impl, firs
     assert valid is balance(model, first)
     with in_scratch_folder(impl):
         game = free_play_end(impl, first, model)
-        claim = f"onClickEnd in free play, {first} moved first, red {model.count(RED)} and blue {model.count(BLUE)} (erratum S06){shown(model)}"
+        claim = (
+            f"onClickEnd in free play, {first} moved first, red {model.count(RED)} and blue {model.count(BLUE)} "
+            f"(erratum S06){shown(model)}"
+        )
         if valid is None:
             if game.view.screen != "start":
                 required, optional = expected_highlights(model, first)
@@ -535,7 +539,8 @@ def test_placePiece_report_tests(impl, mode, colour):
         expect_equal(
             game.view.discs.get((4, 2)),
             game.build.space(colour),
-            f"placePiece(4, 2, {colour}) in {'free play' if mode == 0 else 'a regular game'}: the piece is a {colour}Chip",
+            f"placePiece(4, 2, {colour}) in {'free play' if mode == 0 else 'a regular game'}: the piece is a "
+            f"{colour}Chip",
         )
         unchanged_text(game, before, "placePiece only draws: the grid does not change")
 
@@ -695,7 +700,8 @@ def test_a_saved_unfinished_game_loads_back_to_the_same_state(impl, game, kind):
         expect_equal(
             restored.saved(),
             before,
-            f"{kind}: after saveGame, loadGame restores the grid, the player to move, the mode and the computer{shown(model)}",
+            f"{kind}: after saveGame, loadGame restores the grid, the player to move, the mode and the "
+            f"computer{shown(model)}",
         )
         expect_equal(
             restored.view.discs,

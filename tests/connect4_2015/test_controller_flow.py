@@ -122,7 +122,10 @@ def test_free_play_End_refuses_a_balanced_board_whose_only_error_is_a_line_of_fo
     with in_scratch_folder(impl):
         model = Model({**{(x, 0): RED for x in range(4)}, (0, 1): BLUE, (1, 1): BLUE, (2, 1): BLUE, (4, 0): BLUE})
         game = free_play_end(impl, RED, model)
-        claim = f"free play End, Red moved first, four red and four blue, red four in a line on the bottom row{shown(model)}"
+        claim = (
+            "free play End, Red moved first, four red and four blue, red four in a line on the bottom "
+            f"row{shown(model)}"
+        )
         expect(
             game.view.screen != "start",
             claim + "\na line of four is an error (requirement A1.3): free play goes on",

@@ -217,7 +217,8 @@ def test_endFreePlay_reports_exactly_the_errors_of_the_model(impl, model):
     required, optional = model.free_play_errors()
     expect(
         required <= found,
-        f"endFreePlay reports every error: lines of four, else unsupported discs and squares completing four{shown(model)}",
+        "endFreePlay reports every error: lines of four, else unsupported discs and squares completing "
+        f"four{shown(model)}",
         expected=squares_text(required),
         actual=squares_text(found),
     )
@@ -471,7 +472,8 @@ def test_unsupportedConnectThree_adds_the_squares_under_a_four_and_keeps_the_lis
     expected = model_dont_place(model, colour) | set(kept)
     expect(
         found == expected,
-        f"unsupportedConnectThree(grid, {kept}, {colour}) adds every valid spot below a square completing a {colour} four, keeping what the list held{shown(model)}",
+        f"unsupportedConnectThree(grid, {kept}, {colour}) adds every valid spot below a square completing a "
+        f"{colour} four, keeping what the list held{shown(model)}",
         expected=squares_text(expected),
         actual=squares_text(found),
     )
@@ -757,7 +759,8 @@ def test_column_choices_agree_with_the_model(impl, game, x, dont):
             options = move_options(model, dont_place, x, [step])
             expect(
                 found in options,
-                f"{name}(grid, {dont_place}, {x}): the first allowed column that way, wrapping around; a legal square when none is (erratum S11){shown(model)}",
+                f"{name}(grid, {dont_place}, {x}): the first allowed column that way, wrapping around; a legal "
+                f"square when none is (erratum S11){shown(model)}",
                 expected=squares_text(options),
                 actual=found,
             )
@@ -780,7 +783,8 @@ def test_column_choices_agree_with_the_model(impl, game, x, dont):
     )
     expect(
         spot in options,
-        f"findSpot(grid, {dont_place}, {column}): that column if allowed, else moveRight's or moveLeft's square{shown(model)}",
+        f"findSpot(grid, {dont_place}, {column}): that column if allowed, else moveRight's or moveLeft's "
+        f"square{shown(model)}",
         expected=squares_text(options),
         actual=spot,
     )

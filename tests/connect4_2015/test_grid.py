@@ -56,7 +56,8 @@ ISFULL = {
     "wb3": (
         grid_of(*[(x, HEIGHT - 1) for x in range(WIDTH)]),
         {False, True},
-        "only the top row Red: False by the description and the test's expected output, True by the decision table (erratum S02)",
+        "only the top row Red: False by the description and the test's expected output, True by the decision table "
+        "(erratum S02)",
     ),
 }
 
@@ -145,7 +146,8 @@ def test_isSupported_off_the_grid_erratum_S03(impl, square):
     if square[1] == 0:
         expect(
             result in (True, False),
-            f"isSupported{square}: a bottom spot off the grid, True by the decision table, False by the report's expected output (erratum S03)",
+            f"isSupported{square}: a bottom spot off the grid, True by the decision table, False by the report's "
+            "expected output (erratum S03)",
             expected="True, False or IndexError",
             actual=result,
         )
@@ -235,7 +237,8 @@ IN_RANGE = {
     "bb4": (
         Model({(0, 0): BLUE, (1, 0): BLUE, (2, 0): RED}),
         {True, False},
-        "two connected blue, one red: valid by the test and the description, not by the table's Red - Blue = 1 or 0 (erratum S06)",
+        "two connected blue, one red: valid by the test and the description, not by the table's Red - Blue = 1 or 0 "
+        "(erratum S06)",
     ),
     "bb5": (Model(), True, "no pieces"),
     "wb1": (Model(), True, "all Empty"),

@@ -232,7 +232,8 @@ def test_aiTurn_asked_again_about_the_same_grid_still_answers_by_the_rules(impl,
 @covers("Player.aiTurn")
 @pytest.mark.parametrize("taken", [(4, 0), (2, 0)], ids=["right_of_3_0_taken", "left_of_3_0_taken"])
 def test_aiTurn_opening_beside_a_taken_square_stays_valid(impl, taken):
-    """The opponent holds (3, 0) and one square beside it: the opening's random side may be taken (precondition allows it)."""
+    """The opponent holds (3, 0) and one square beside it: the opening's random side may be taken (precondition allows
+    it)."""
     model = Model({(3, 0): BLUE, taken: BLUE})
     for _ in range(16):  # fresh players: both random sides are drawn
         ai_move(impl, model, RED, f"after the opponent took (3, 0) and {taken}")

@@ -187,8 +187,13 @@ def check_move(read: Read, board, model: Position, move: str, a: int, b: int) ->
     as_written = model.refusal_as_written(move, a, b)
     name = raised(impl, lambda: call(impl, board, move, a, b))
     if name is not None and as_written:
-        expect(name in as_written, f"{move}({a}, {b}) onto the empty cascade {b} is made, or refused as the MIS's conditions say (erratum F20), on\n{before}",
-               expected="no exception, or raises " + " or ".join(as_written), actual=f"raised {name}")  # fmt: skip
+        expect(
+            name in as_written,
+            f"{move}({a}, {b}) onto the empty cascade {b} is made, or refused as the MIS's "
+            f"conditions say (erratum F20), on\n{before}",
+            expected="no exception, or raises " + " or ".join(as_written),
+            actual=f"raised {name}",
+        )
         expect_position(read, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
         return
     expect(name is None, f"{move}({a}, {b}) is legal on\n{before}", expected="no exception", actual=f"raised {name}")
@@ -325,8 +330,12 @@ def test_a_board_with_the_four_kings_home_and_nothing_else_is_won(impl):
     )
     short = won.copy()
     short.foundations[1] = (short.foundations[1][0], 12)
-    expect_equal(impl.board_adt.hasWon(build.board(short)), False,
-                 "hasWon() with nothing on the cascades or in the free cells but a queen on top of a foundation (FoundationComplete; erratum F27)")  # fmt: skip
+    expect_equal(
+        impl.board_adt.hasWon(build.board(short)),
+        False,
+        "hasWon() with nothing on the cascades or in the free cells but a queen on top of a foundation "
+        "(FoundationComplete; erratum F27)",
+    )
     expect_equal(
         impl.board_adt.isValidMoves(build.board(won)), False, "isValidMoves() on a won board: no card is left to move"
     )
@@ -431,8 +440,13 @@ def test_a_card_that_can_go_home_is_a_legal_move(impl, position):
     )
     answer = impl.board_adt.isValidMoves(build.board(position))
     accepted = position.is_valid_moves_answers()
-    expect(answer in accepted, f"isValidMoves() when the only legal moves are to a foundation ({len(legal)} of them) on\n{position.describe()} (erratum F26)",
-           expected=" or ".join(map(str, sorted(accepted))), actual=answer)  # fmt: skip
+    expect(
+        answer in accepted,
+        f"isValidMoves() when the only legal moves are to a foundation ({len(legal)} of "
+        f"them) on\n{position.describe()} (erratum F26)",
+        expected=" or ".join(map(str, sorted(accepted))),
+        actual=answer,
+    )
 
 
 @covers("BoardT.isValidMoves")
@@ -447,16 +461,25 @@ def test_a_move_onto_a_card_counts_when_a_cascade_is_empty(impl, position, data)
     following = {(suit, next((t[1] for t in position.foundations if t and t[0] == suit), 0) + 1) for suit in SUITS}
     for k in data.draw(st.permutations(range(2, CASCADES)), label="cascades to build on"):
         top = cascades[k][-1]
-        buried = [(i, j) for i in range(1, CASCADES) for j, card in enumerate(cascades[i][:-1])
-                  if colour(card) != colour(top) and card[1] == top[1] - 1 and card not in following]  # fmt: skip
+        buried = [
+            (i, j)
+            for i in range(1, CASCADES)
+            for j, card in enumerate(cascades[i][:-1])
+            if colour(card) != colour(top) and card[1] == top[1] - 1 and card not in following
+        ]
         if buried:  # that card goes into free cell 0, whose card takes its place
             i, j = buried[0]
             cascades[i][j], position.cells[0] = position.cells[0], cascades[i][j]
             break
     answer = impl.board_adt.isValidMoves(build.board(position))
     accepted = position.is_valid_moves_answers()
-    expect(answer in accepted, f"isValidMoves() with a cascade empty and a card that can go onto another on\n{position.describe()} (erratum F26)",
-           expected=" or ".join(map(str, sorted(accepted))), actual=answer)  # fmt: skip
+    expect(
+        answer in accepted,
+        "isValidMoves() with a cascade empty and a card that can go onto another "
+        f"on\n{position.describe()} (erratum F26)",
+        expected=" or ".join(map(str, sorted(accepted))),
+        actual=answer,
+    )
 
 
 @covers("BoardT.isValidMoves")
@@ -486,8 +509,12 @@ def test_a_move_into_a_free_cell_counts_as_a_legal_move(impl, position):
 def test_a_board_whose_only_moves_are_onto_an_empty_cascade_may_answer_either_way(impl, position):
     build = Build(impl)
     answer = impl.board_adt.isValidMoves(build.board(position))
-    expect(answer in (True, False), f"isValidMoves() when only moves onto the empty cascade 0 are legal (erratum F26) on\n{position.describe()}",
-           expected="True (as ruled) or False (the formula)", actual=answer)  # fmt: skip
+    expect(
+        answer in (True, False),
+        f"isValidMoves() when only moves onto the empty cascade 0 are legal (erratum F26) on\n{position.describe()}",
+        expected="True (as ruled) or False (the formula)",
+        actual=answer,
+    )
     expect_equal(bool(position.legal_moves()), True, "the model sees the moves onto the empty cascade")
 
 

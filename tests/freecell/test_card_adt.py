@@ -39,8 +39,12 @@ def test_each_rank_is_one_more_than_the_rank_before_it(impl):
         actual=nar,
     )
     for number, name in enumerate(RANK_NAMES, start=start):
-        expect(build.ranks[name] == number, f"RankT.{name} == {number}: each rank is one more than the one before it, from NAR = {start} (erratum F03)",
-               expected=number, actual=build.ranks[name])  # fmt: skip
+        expect(
+            build.ranks[name] == number,
+            f"RankT.{name} == {number}: each rank is one more than the one before it, from NAR = {start} (erratum F03)",
+            expected=number,
+            actual=build.ranks[name],
+        )
     for name in ALL_SUITS:
         others = [s for s in ALL_SUITS if s != name]
         expect(

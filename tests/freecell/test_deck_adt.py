@@ -25,8 +25,12 @@ def expect_full_pack(cards: list, claim: str) -> None:
     counts = Counter(cards)
     missing = [shown(c) for c in PACK if c not in counts]
     twice = [shown(c) for c, n in counts.items() if n > 1]
-    expect(len(cards) == 52 and not missing and not twice, claim, expected="the 52 cards, each once, in any order",
-           actual=f"{len(cards)} cards; missing {missing}; more than once {twice}")  # fmt: skip
+    expect(
+        len(cards) == 52 and not missing and not twice,
+        claim,
+        expected="the 52 cards, each once, in any order",
+        actual=f"{len(cards)} cards; missing {missing}; more than once {twice}",
+    )
 
 
 @covers("DeckT.DeckT", "DeckT.size", "DeckT.draw", "DeckT.remCard")

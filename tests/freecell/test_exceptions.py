@@ -5,13 +5,28 @@ import pytest
 from speckit.testing import MissingOperation, covers, expect
 
 NAMES = (
-    "InvalidIndex", "StackEmpty", "IsEmpty", "OccupiedCell", "UnoccupiedCell",
-    "NotAlternatingColour", "NotDecendingRank", "NotDecreasingRank", "NotSameSuit", "NotAscendingRank",
-)  # fmt: skip
+    "InvalidIndex",
+    "StackEmpty",
+    "IsEmpty",
+    "OccupiedCell",
+    "UnoccupiedCell",
+    "NotAlternatingColour",
+    "NotDecendingRank",
+    "NotDecreasingRank",
+    "NotSameSuit",
+    "NotAscendingRank",
+)
 ONE_CLASS = (("NotDecendingRank", "NotDecreasingRank"),)
 """Two spellings of one name (erratum F13): one class."""
-GROUPS = (("InvalidIndex",), ("StackEmpty", "IsEmpty"), ("OccupiedCell", "UnoccupiedCell"), ("NotAlternatingColour",),
-          ("NotDecendingRank", "NotDecreasingRank"), ("NotSameSuit",), ("NotAscendingRank",))  # fmt: skip
+GROUPS = (
+    ("InvalidIndex",),
+    ("StackEmpty", "IsEmpty"),
+    ("OccupiedCell", "UnoccupiedCell"),
+    ("NotAlternatingColour",),
+    ("NotDecendingRank", "NotDecreasingRank"),
+    ("NotSameSuit",),
+    ("NotAscendingRank",),
+)
 """Names of different conditions are different classes. Within a group the MIS gives two names
 to one condition (errata F12, F14): one class or two, as the implementation chooses."""
 

@@ -50,8 +50,12 @@ def test_the_card_added_last_is_on_top(impl, steps):
             if name is None:
                 model.pop()
             else:  # a stack holding only the placeholder may be considered empty (erratum F11)
-                expect(model == [None] and name in STACK_EMPTY, f"remCard() of a stack of {len(model)} cards, {shown(model[-1])} on top, removes it",
-                       expected="no exception" + (", or is_empty" if model == [None] else ""), actual=f"raised {name}")  # fmt: skip
+                expect(
+                    model == [None] and name in STACK_EMPTY,
+                    f"remCard() of a stack of {len(model)} cards, {shown(model[-1])} on top, removes it",
+                    expected="no exception" + (", or is_empty" if model == [None] else ""),
+                    actual=f"raised {name}",
+                )
         else:
             card = build.card(step)
             impl.stack_adt.addCard(stack, card)
@@ -81,8 +85,12 @@ def test_a_stack_of_only_the_placeholder_shows_it_and_gives_it_up_or_counts_as_e
         "peek() of a stack holding only the placeholder shows it (erratum F11)",
     )
     name = raised(impl, lambda: impl.stack_adt.remCard(stack))
-    expect(name is None or name in STACK_EMPTY, "remCard() of a stack holding only the placeholder removes it or raises is_empty (erratum F11)",
-           expected="no exception, or " + " or ".join(STACK_EMPTY), actual=f"raised {name}")  # fmt: skip
+    expect(
+        name is None or name in STACK_EMPTY,
+        "remCard() of a stack holding only the placeholder removes it or raises is_empty (erratum F11)",
+        expected="no exception, or " + " or ".join(STACK_EMPTY),
+        actual=f"raised {name}",
+    )
     expect_equal(
         impl.stack_adt.size(stack),
         0 if name is None else 1,

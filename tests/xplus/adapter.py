@@ -57,10 +57,11 @@ def configuration_of(impl, configurations, model: BoardModel) -> None:
     impl.configurations.addConfiguration(configurations, dictionary, 2)
     expect_equal(impl.hash_dictionary.numRecords(dictionary), 1, "addConfiguration puts one record into the dictionary")
     expect_equal(
-        impl.hash_dictionary.get(dictionary, model.string()), 2,
+        impl.hash_dictionary.get(dictionary, model.string()),
+        2,
         f"the configuration of the board is the string {model.string()!r} (row by row from the top left, erratum X04):"
         " after addConfiguration(d, 2), get of that string is 2",
-    )  # fmt: skip
+    )
 
 
 def raises_dictionary_exception(call, *args) -> bool:
@@ -77,6 +78,7 @@ def raises_dictionary_exception(call, *args) -> bool:
         expect(
             False,
             "the DictionaryException raised is the kit's, re-exported by the module dictionary_exception",
-            expected=KitDictionaryException, actual="a DictionaryException class of the implementation's own",
-        )  # fmt: skip
+            expected=KitDictionaryException,
+            actual="a DictionaryException class of the implementation's own",
+        )
     return False

@@ -52,10 +52,20 @@ def reference_choice(model: BoardModel, levels: int, board_class=ReferenceConfig
 
 
 @covers(
-    "Configurations.createDictionary", "Configurations.squareIsEmpty", "Configurations.savePlay", "Configurations.wins",
-    "Configurations.isDraw", "Configurations.evalBoard", "Configurations.repeatedConfiguration", "Configurations.addConfiguration",
-    "Play.Play", "Play.computerPlay", "PosPlay.getScore", "PosPlay.getRow", "PosPlay.getCol",
-)  # fmt: skip
+    "Configurations.createDictionary",
+    "Configurations.squareIsEmpty",
+    "Configurations.savePlay",
+    "Configurations.wins",
+    "Configurations.isDraw",
+    "Configurations.evalBoard",
+    "Configurations.repeatedConfiguration",
+    "Configurations.addConfiguration",
+    "Play.Play",
+    "Play.computerPlay",
+    "PosPlay.getScore",
+    "PosPlay.getRow",
+    "PosPlay.getCol",
+)
 @settings(max_examples=25)
 @given(model=games_in_progress(), levels=st.integers(1, 3))
 def test_the_search_on_the_students_board_chooses_as_on_the_reference(impl, model, levels):
@@ -68,7 +78,8 @@ def test_the_search_on_the_students_board_chooses_as_on_the_reference(impl, mode
         expected.add(reference_choice(model, levels, LiteralEvalConfigurations))
     expect(
         got in expected,
-        f"Play.computerPlay on the board\n{model.picture()}\nsearching {levels} levels: (score, row, col) as the same search on the reference"
+        f"Play.computerPlay on the board\n{model.picture()}\nsearching {levels} levels: (score, row, col) as the "
+        "same search on the reference"
         " (with either reading of evalBoard, erratum X11)",
         expected=" or ".join(map(str, sorted(expected))),
         actual=got,

@@ -134,11 +134,19 @@ def test_the_student_bundles_connect4_plays_a_finished_package(cache):
     """``adt.play_package`` is the student bundle's ``connect4``: the same game, with no reference module loaded."""
     program = (
         "import sys; from adt.play_package import main; status = main(sys.argv[1:]); "
-        "assert not {'adt.connect4', 'adt.grid', 'adt.driver'} & set(sys.modules), sorted(sys.modules); sys.exit(status)"
+        "assert not {'adt.connect4', 'adt.grid', 'adt.driver'} & set(sys.modules), sorted(sys.modules); "
+        "sys.exit(status)"
     )
     env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", program, "--impl", str(FINISHED)], input="4\ny\n1\n1 1\n",
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", program, "--impl", str(FINISHED)],
+        input="4\ny\n1\n1 1\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     last_board = done.stdout.split("Row and column:")[-2]
     assert "1 R" in last_board and last_board.count("B") == 1

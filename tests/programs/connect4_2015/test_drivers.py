@@ -226,10 +226,13 @@ def test_a_game_saved_in_one_folder_is_loaded_in_another_and_the_menu_says_where
     finish(child)
 
 
-@pytest.mark.parametrize("content, reason", [
-    (b"hello\n", "line 1: a board line has 7 squares separated by commas, this one has 1"),
-    (b"\xff\xfe\x00garbage", "it is not text (UTF-8)"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (b"hello\n", "line 1: a board line has 7 squares separated by commas, this one has 1"),
+        (b"\xff\xfe\x00garbage", "it is not text (UTF-8)"),
+    ],
+)
 def test_a_file_that_is_no_saved_game_is_named_with_what_is_wrong(tmp_path, content, reason):
     save_file(tmp_path).parent.mkdir()
     save_file(tmp_path).write_bytes(content)
@@ -264,6 +267,12 @@ def test_ctrl_c_leaves_with_status_130_and_a_closed_pipe_without_a_traceback(tmp
     child.close()
     assert child.exitstatus == 130
     env = environment(XDG_DATA_HOME=str(tmp_path))
-    done = subprocess.run(["bash", "-c", f"yes 1 | {sys.executable} -m reference_games.connect4_2015.main | head -n 3"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env)  # fmt: skip
+    done = subprocess.run(
+        ["bash", "-c", f"yes 1 | {sys.executable} -m reference_games.connect4_2015.main | head -n 3"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        env=env,
+    )
     assert "Traceback" not in done.stderr and len(done.stdout.splitlines()) == 3

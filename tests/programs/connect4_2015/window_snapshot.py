@@ -5,7 +5,8 @@ clicks: ``["button", "2 Player"]`` presses a button, ``["piece", "Red"]`` clicks
 above the board, ``["square", x, y]`` a grid square, ``["move", x]`` clicks the piece of
 the colour to move and then the lowest empty square of column x, ``["column", x]`` the
 piece and then the top square of column x. Every click goes
-through Tk's event system (event_generate at the canvas's pixel; a button is invoked as a click on it would). The program runs in
+through Tk's event system (event_generate at the canvas's pixel; a button is invoked as a
+click on it would). The program runs in
 FOLDER (where Saved_Game.txt goes), writes the screenshot (binary PPM) and prints, as
 JSON, where the canvas is on the screen and what the game says of itself.
 """

@@ -182,11 +182,14 @@ def test_the_game_plays_on_another_implementation_through_its_mis_routines():
     assert "Undone." in text
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--deal", "0"], "deals go from 1 to 1,000,000"),
-    (["--deal", "x"], "invalid int value"),
-    (["--impl", "/no/such/folder"], "cannot play on /no/such/folder"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--deal", "0"], "deals go from 1 to 1,000,000"),
+        (["--deal", "x"], "invalid int value"),
+        (["--impl", "/no/such/folder"], "cannot play on /no/such/folder"),
+    ],
+)
 def test_bad_arguments_get_a_clear_message(argv, message, capsys):
     with pytest.raises(SystemExit) as exit:
         play(argv, [])

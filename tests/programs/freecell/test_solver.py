@@ -112,8 +112,9 @@ def test_deal_11982_is_reported_unsolvable_after_searching_every_position():
 
 def test_a_position_one_move_from_the_win_is_solved_from_a_free_cell():
     kings = {"SPADES": 13, "CLUBS": 13, "HEARTS": 13, "DIAMONDS": 12}
-    position = Position((() ,) * 8, cells=(None, ("DIAMONDS", 13), None, None),
-                        foundations=tuple((s, r) for s, r in kings.items()))  # fmt: skip
+    position = Position(
+        ((),) * 8, cells=(None, ("DIAMONDS", 13), None, None), foundations=tuple((s, r) for s, r in kings.items())
+    )
     found = solve(position)
     assert found.calls == [("moveFreeToWin", 1, 3)]
     assert replay(position, found.calls).hasWon()
