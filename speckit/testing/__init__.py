@@ -24,7 +24,7 @@ import functools
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -52,10 +52,10 @@ _COVERED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("cove
 _SPEC: contextvars.ContextVar[Any] = contextvars.ContextVar("spec", default=None)
 
 
-def covers(*operations: str) -> Callable[[Callable], Callable]:
+def covers(*operations: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a test as checking these operations (``"Type.operation"``) and explain its failures."""
 
-    def decorate(test: Callable) -> Callable:
+    def decorate(test: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(test)
         def run(*args: Any, **kwargs: Any) -> Any:
             token = _COVERED.set(operations)
@@ -65,7 +65,7 @@ def covers(*operations: str) -> Callable[[Callable], Callable]:
             finally:
                 _COVERED.reset(token)
 
-        return pytest.mark.covers(*operations)(run)
+        return cast(Callable[..., Any], pytest.mark.covers(*operations)(run))
 
     return decorate
 

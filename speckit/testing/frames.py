@@ -88,7 +88,7 @@ def follow(path: Path, value: Any, operations: Any, argument: Callable[[Any], An
     no model and is skipped).
     """
     left, model = [], path.start_model
-    for number, (step, after) in enumerate(zip(path.steps, path.models)):
+    for number, (step, after) in enumerate(zip(path.steps, path.models, strict=False)):
         if step[0] == "clone" and not clones():
             continue
         if step[0] == "clone":

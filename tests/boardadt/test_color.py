@@ -13,7 +13,7 @@ def test_red_and_blue_are_two_distinct_values_and_red_begins(impl):
     red, blue = colours[RED], colours[BLUE]
     expect(red == red and blue == blue, "red == red and blue == blue", expected=True, actual=(red == red, blue == blue))
     expect(
-        red != blue and not red == blue,
+        red != blue and not red == blue,  # noqa: SIM201 - both operators are under test
         "red and blue are two distinct values that == tells apart",
         expected=f"{red!r} != {blue!r}",
         actual=red == blue,

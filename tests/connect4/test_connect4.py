@@ -110,7 +110,7 @@ def position_asked(make: TreeMaker, game, side: int, also=None):
     if given)."""
     grid, cells = make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), squares(side)
     models, answer = yield [make.impl.grid.getSymbol(grid, make.location(r, c)) for r, c in cells], also
-    marks = {cell: model for cell, model in zip(cells, models) if model is not None}
+    marks = {cell: model for cell, model in zip(cells, models, strict=False) if model is not None}
     return marks if also is None else (marks, answer)
 
 
@@ -377,11 +377,11 @@ def test_each_set_changes_its_component_and_nothing_else(impl, starts, steps):
 
         make.together(
             fact_checked(
-                lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(4, marks_set)),
+                lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(4, marks_set)),  # noqa: B023 - run before the loop moves on
                 f"the grid of getGameTree of {where} is {picture(4, marks_set)}",
             ),
             fact_checked(
-                lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(level_set)),
+                lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(level_set)),  # noqa: B023 - run before the loop moves on
                 f"the level of getGameTree of {where} is {level_set}",
             ),
             players_set(),
@@ -491,13 +491,13 @@ def test_move_possible_exactly_on_the_empty_squares_of_the_grid(impl, model):
     possible = impl.batch(
         lambda: [impl.connect4.movePossible(game, make.location(r, c)) for r, c in [*squares(side), *off]]
     )
-    for (r, c), got in zip(squares(side), possible):
+    for (r, c), got in zip(squares(side), possible, strict=False):
         expect_equal(
             got,
             (r, c) not in marks,
             f"movePossible at (row {r}, column {c}) of a game on {where}: true exactly when the square is empty",
         )
-    for (r, c), got in zip(off, possible[side * side :]):
+    for (r, c), got in zip(off, possible[side * side :], strict=False):
         expect_equal(got, False, f"movePossible at (row {r}, column {c}), off the grid of a game on {where}")
 
 
@@ -822,7 +822,7 @@ def test_play_leaves_the_tree_numbered_from_0_at_its_root(impl, data, model, per
     right = impl.batch(
         lambda: [impl.level_number.equals(ops.getLevel(node), make.level_probe(depth)) for node, depth in nodes]
     )
-    for (_, depth), same in zip(nodes, right):
+    for (_, depth), same in zip(nodes, right, strict=False):
         expect(
             same,
             f"{where}: every node's level is its depth below the root, {depth} here (E43: play renumbers the tree "

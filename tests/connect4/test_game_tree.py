@@ -211,7 +211,7 @@ class Walk:
                 (ig.equals(v.grid, v.expected), level_is(v), tg.isEmpty(v.above), tg.isEmpty(v.first)) for v in layer
             ]
         )
-        for visit, (same_grid, same_level, orphan, leaf) in zip(layer, facts):
+        for visit, (same_grid, same_level, orphan, leaf) in zip(layer, facts, strict=False):
             node, where = visit.node, self.where(visit.node)
             expect(same_grid, f"getGrid of {where} holds {picture(self.side, node.marks)}")
             if self.levels is not None:
@@ -223,14 +223,16 @@ class Walk:
             visit.leaf = leaf
         below = [v for v in layer if v.parent is not None]
         same_parents = impl.batch(lambda: [ig.equals(tg.getGrid(v.above), v.parent) for v in below])
-        for visit, same in zip(below, same_parents):
+        for visit, same in zip(below, same_parents, strict=False):
             expect(same, f"getParent of {self.where(visit.node)} holds its parent's grid")
 
     def find_children(self, layer: list[Visit]) -> None:
         """Each node's children, by getChild and then getSibling until the empty tree (a step for all at once)."""
         inner = [v for v in layer if not v.leaf]
         for visit, children in zip(
-            inner, children_from(self.impl, [v.first for v in inner], [len(v.node.children) for v in inner])
+            inner,
+            children_from(self.impl, [v.first for v in inner], [len(v.node.children) for v in inner]),
+            strict=False,
         ):
             visit.children = children
         for visit in layer:
@@ -251,11 +253,14 @@ class Walk:
         ]
         # Children usually come in the model's order: ask that first, for the whole layer at once.
         in_order = impl.batch(
-            lambda: [[ig.equals(grid, same) for grid, same in zip(g, b)] for g, b in zip(grids, built)]
+            lambda: [
+                [ig.equals(grid, same) for grid, same in zip(g, b, strict=False)]
+                for g, b in zip(grids, built, strict=False)
+            ]
         )
         return [
             child
-            for visit, g, b, answers in zip(layer, grids, built, in_order)
+            for visit, g, b, answers in zip(layer, grids, built, in_order, strict=False)
             for child in self.match_children(visit, g, b, answers)
         ]
 
@@ -300,7 +305,7 @@ class Walk:
             visit.node.value = ig.evaluateGrid(visit.expected, self.player)
         checked = [v for v in leaves if v.worth_checked]
         agree = impl.batch(lambda: [impl.worth.equals(ig.getWorth(v.grid), v.node.value) for v in checked])
-        for visit, same in zip(checked, agree):
+        for visit, same in zip(checked, agree, strict=False):
             expect(
                 same,
                 f"the worth of the leaf {self.where(visit.node)} is evaluateGrid of its grid for the first player, "
@@ -311,9 +316,9 @@ class Walk:
         for step in range(1, max((len(node.order) for node in inner), default=0)):
             rivals = [(node, node.order[step].value) for node in inner if step < len(node.order)]
             wins = impl.batch(
-                lambda: [better(impl, value, best[id(node)], node.level % 2 == 0) for node, value in rivals]
+                lambda: [better(impl, value, best[id(node)], node.level % 2 == 0) for node, value in rivals]  # noqa: B023 - run before the loop moves on
             )
-            for (node, value), win in zip(rivals, wins):
+            for (node, value), win in zip(rivals, wins, strict=False):
                 if win:
                     best[id(node)] = value
         for node in inner:
@@ -475,9 +480,11 @@ def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | Non
                 impl.worth.equals(impl.grid.getWorth(tg.getGrid(tree)), make.worth(node.worth)) if leaf else None,
             )
 
-        answers = impl.batch(lambda: [facts(*visit) for visit in layer])
+        answers = impl.batch(lambda: [facts(*visit) for visit in layer])  # noqa: B023 - run before the loop moves on
         inner = []
-        for (tree, node, level), (empty, same_grid, same_level, first, no_child, same_worth) in zip(layer, answers):
+        for (tree, node, level), (empty, same_grid, same_level, first, no_child, same_worth) in zip(
+            layer, answers, strict=False
+        ):
             where = f"{node.where()} of {what}"
             expect(not empty, f"{where} is a node (isEmpty false)", actual=empty)
             expect(same_grid, f"getGrid of {where} holds its grid, {picture(4, node.marks)}", actual=same_grid)
@@ -504,9 +511,9 @@ def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | Non
             built = [make.grid(4, c.marks) for c in node.children]  # only ever compared
             return [[impl.grid.equals(tg.getGrid(child), grid) for grid in built] for child in found]
 
-        grids = impl.batch(lambda: [compared(node, found) for _, node, _, found in inner])
+        grids = impl.batch(lambda: [compared(node, found) for _, node, _, found in inner])  # noqa: B023 - run before the loop moves on
         layer = []
-        for (tree, node, level, found), same in zip(inner, grids):
+        for (_tree, node, level, found), same in zip(inner, grids, strict=False):
             where = f"{node.where()} of {what}"
             expect_equal(len(found), len(node.children), f"the number of children of {where}")
             pending = list(range(len(node.children)))
@@ -657,13 +664,13 @@ def test_each_set_changes_its_component_and_nothing_else(impl, pool, start, step
         # should be: two round trips, the answers then judged in the order of the checks.
         links = {link: getattr(ops, f"get{link}")(tree) for link in ("Child", "Sibling", "Parent")}
         empty = impl.batch(
-            lambda: {"tree": ops.isEmpty(tree), **{link: ops.isEmpty(got) for link, got in links.items()}}
+            lambda: {"tree": ops.isEmpty(tree), **{link: ops.isEmpty(got) for link, got in links.items()}}  # noqa: B023 - run before the loop moves on
         )
         nodes = {"tree": (tree, model["grid"])} | {
             link: (got, model[link.lower()]) for link, got in links.items() if model[link.lower()] is not None
         }
         held = impl.batch(
-            lambda: {
+            lambda nodes=nodes, empty=empty: {
                 name: (
                     impl.grid.equals(ops.getGrid(node), expected[at[0]]),
                     impl.level_number.equals(ops.getLevel(node), make.level_probe(at[1])),
@@ -842,7 +849,7 @@ def found_among(make: TreeMaker, found, side: int, tied: list, what: str):
     impl = make.impl
     grids, root = [make.grid(side, child.marks) for child in tied], impl.game_tree.getGrid(found)
     matches = impl.batch(lambda: [impl.grid.equals(root, grid) for grid in grids])
-    best = next((child for child, match in zip(tied, matches) if match), None)
+    best = next((child for child, match in zip(tied, matches, strict=False) if match), None)
     expect(
         best is not None,
         f"{what} is a child whose minimax value is the value given (any one when several are, E44): "
@@ -880,7 +887,7 @@ def test_choose_best_and_find_best_on_a_built_game(impl, game):
     result = f"findBest({what}, its chooseBest value)"
     expect(not ops.isEmpty(found), f"{result} is a tree")
     expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {result} is the empty tree: it is a root (E31)")
-    best = found_among(make, found, side, [child for child, tie in zip(node.order, ties) if tie], result)
+    best = found_among(make, found, side, [child for child, tie in zip(node.order, ties, strict=False) if tie], result)
     walk(
         make, found, side, first, best, levels=None, root_worth=True, what=f"{result} (E31: detached, its subtree kept)"
     )
@@ -974,15 +981,15 @@ def children_from(impl, firsts: list, most: list[int]) -> list[list]:
     are too many). A step is taken for every node at once (``impl.batch``)."""
     tg = impl.game_tree
     found: list[list] = [[] for _ in firsts]
-    walking = list(zip(found, firsts, most))
+    walking = list(zip(found, firsts, most, strict=False))
     while walking:
         for children, child, _ in walking:
             children.append(child)
         walking = [
             (children, tg.getSibling(child), limit) for children, child, limit in walking if len(children) <= limit
         ]
-        ends = impl.batch(lambda: [tg.isEmpty(child) for _, child, _ in walking])
-        walking = [step for step, end in zip(walking, ends) if not end]
+        ends = impl.batch(lambda: [tg.isEmpty(child) for _, child, _ in walking])  # noqa: B023 - run before the loop moves on
+        walking = [step for step, end in zip(walking, ends, strict=False) if not end]
     return found
 
 
@@ -1000,7 +1007,7 @@ def nodes_of(impl, tree, most: int = 400) -> list:
     def explore(frontier: list) -> list:
         empties = impl.batch(lambda: [ops.isEmpty(node) for node in frontier])
         below = []
-        for node, empty in zip(frontier, empties):
+        for node, empty in zip(frontier, empties, strict=False):
             pair = None if empty else (ops.getSibling(node), ops.getChild(node))
             links[id(node)] = (node, pair)
             below += pair or ()
@@ -1030,7 +1037,7 @@ def levels_of(impl, tree, most: int = 400) -> list:
 
 def same_levels(impl, first: list, second: list) -> bool:
     return len(first) == len(second) and all(
-        impl.batch(lambda: [impl.level_number.equals(a, b) for a, b in zip(first, second)])
+        impl.batch(lambda: [impl.level_number.equals(a, b) for a, b in zip(first, second, strict=False)])
     )
 
 
@@ -1164,7 +1171,7 @@ def check_growth_frame(impl, operation: str, model, first: str, depth: int) -> N
         holds_node(make, bystander, make.grid(side, marks), 0) and ops.isEmpty(ops.getChild(bystander)),
         f"after {call}, another one-node tree of the same grid, built before it, is still one node (the frame rule)",
     )
-    for player, colour in zip(players, (first, OTHER[first])):
+    for player, colour in zip(players, (first, OTHER[first]), strict=False):
         expect_equal(
             make.read(impl.player.getSymbol(player)),
             colour,

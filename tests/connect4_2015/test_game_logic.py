@@ -280,7 +280,7 @@ def test_one_logic_answers_for_the_grid_as_it_is_now(impl, model, updates):
             model.put(x, y, colour)
             history.append(f"setSpace({x}, {y}, {colour})")
         connected = impl.batch(lambda: [ops.isConnect4(logic, grid, x, y) for x, y in SQUARES])
-        for (x, y), c in zip(SQUARES, connected):
+        for (x, y), c in zip(SQUARES, connected, strict=False):
             expect_equal(
                 c,
                 model.in_four(x, y),
@@ -302,7 +302,7 @@ def test_wins_and_lines_agree_with_the_model_on_every_square(impl, model):
             ops.endRegularPlay(logic, grid),
         )
     )
-    for (x, y), c, s in zip(SQUARES, connected, states):
+    for (x, y), c, s in zip(SQUARES, connected, states, strict=False):
         expect_equal(
             c, model.in_four(x, y), f"isConnect4(grid, {x}, {y}): the disc there is in a line of four{shown(model)}"
         )

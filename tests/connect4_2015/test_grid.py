@@ -351,7 +351,7 @@ def test_the_predicates_agree_with_the_model_and_change_nothing(impl, model):
         expect_equal(
             full, model.full(), f"isFull: every square holds a disc (erratum S02: the top row agrees){shown(model)}"
         )
-    for (x, y), v, s in zip(SQUARES, valid, supported):
+    for (x, y), v, s in zip(SQUARES, valid, supported, strict=False):
         expect_equal(v, model.valid(x, y), f"isValidSpot({x}, {y}): on the grid, Empty and supported{shown(model)}")
         expect_equal(s, model.supported(x, y), f"isSupported({x}, {y}): no Empty square below it{shown(model)}")
     lead = model.count(RED) - model.count(BLUE)
@@ -416,7 +416,7 @@ def test_the_squares_just_off_each_edge_are_off_the_grid(impl, square):
             f"isValidSpot{square}: one step off the {WIDTH} x {HEIGHT} grid{shown(model)}",
         )
         expect(
-            raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)),
+            raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)),  # noqa: B023 - run before the loop moves on
             f"getSpaceType{square} one step off the grid raises IndexError (erratum S04)",
             expected="IndexError",
             actual="no IndexError",

@@ -238,7 +238,7 @@ def test_every_refused_move_raises_for_its_reason_and_changes_nothing(impl, posi
                 if refusal:
                     expect_raises(
                         impl,
-                        lambda: call(impl, board, move, a, b),
+                        lambda: call(impl, board, move, a, b),  # noqa: B023 - run before the loop moves on
                         refusal,
                         f"{move}({a}, {b}) is refused (erratum F25) on\n{position.describe()}",
                     )
@@ -399,7 +399,7 @@ def blocked_positions(draw):
     slots = draw(st.permutations(range(FOUNDATIONS)), label="foundation slots")
     home = draw(st.sampled_from(["top", "cell", "none"]), label="where a card that can go home is")
     foundations = [None] * FOUNDATIONS
-    for suit, slot in zip(SUITS, slots):
+    for suit, slot in zip(SUITS, slots, strict=False):
         if heights[suit]:
             foundations[slot] = (suit, heights[suit])
     following = [(suit, heights[suit] + 1) for suit in SUITS]

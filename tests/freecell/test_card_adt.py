@@ -14,7 +14,7 @@ def test_a_card_keeps_the_suit_and_rank_it_was_made_with(impl):
     build = Build(impl)
     read = Read(impl, build)
     for suit in ALL_SUITS:
-        for rank, rank_name in enumerate(RANK_NAMES):
+        for rank_name in RANK_NAMES:
             card = impl.card_adt.CardT(build.suits[suit], build.ranks[rank_name])
             got = (
                 read.member(impl.card_adt.getSuit(card), build.suits, "getSuit()"),

@@ -74,11 +74,8 @@ def minimax(columns: list[list[int]], moves: int) -> int:
         for col in range(COLS):
             if len(cols[col]) < ROWS:
                 cols[col].append(player)
-                if four_from(cols, col):
-                    # the winner has played moves // 2 + 1 stones
-                    score = 22 - (moves // 2 + 1)
-                else:
-                    score = -value(tuple(map(tuple, cols)), moves + 1)
+                # a win now scores more the sooner it comes: the winner has played moves // 2 + 1 stones
+                score = 22 - (moves // 2 + 1) if four_from(cols, col) else -value(tuple(map(tuple, cols)), moves + 1)
                 cols[col].pop()
                 best = max(best, score)
         return best
@@ -152,7 +149,7 @@ def benchmark_cases(name: str, count: int) -> list[tuple[str, int]]:
     if not path.is_file():
         pytest.skip(f"Pons benchmark file not available: {path}")
     with path.open() as f:
-        lines = [line.split() for line, _ in zip(f, range(count))]
+        lines = [line.split() for line, _ in zip(f, range(count), strict=False)]
     return [(moves, int(score)) for moves, score in lines]
 
 
