@@ -6,7 +6,7 @@ It is generated from the data of the run's specification (``--spec``, or the one
 suite folder holds it), one case per operation the students write (the operations of
 supplied types are the kit's). A suite takes it with one line in its ``test_structure.py``::
 
-    from speckit.testing.structure import test_operation_exists_with_its_documented_parameters  # noqa: F401 - collected here
+    from speckit.testing.structure import test_operation_exists_with_its_documented_parameters  # noqa: F401 - collected
 
 An overloaded operation must accept each of its documented forms, unless an erratum lists
 some of them in ``optional_forms``: a package may then leave those out, as long as it
