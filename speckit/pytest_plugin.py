@@ -27,10 +27,9 @@ import spec as spec_data
 
 from . import impl as impl_loader
 from . import registry
-from .testing import structure
 from .core import MissingOperation, NotImplementedOperation, SuiteFailure
 from .registry import kit
-from .testing import use_spec
+from .testing import structure, use_spec
 
 CHECK_EXAMPLES = 10
 """Examples per property test in the ``check`` profile (the grading profile tries 20)."""

@@ -26,7 +26,8 @@ import contextvars
 import functools
 import re
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, cast
 
 import pytest
 
@@ -54,10 +55,10 @@ _COVERED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("cove
 _SPEC: contextvars.ContextVar[Any] = contextvars.ContextVar("spec", default=None)
 
 
-def covers(*operations: str) -> Callable[[Callable], Callable]:
+def covers(*operations: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a test as checking these operations (``"Type.operation"``) and explain its failures."""
 
-    def decorate(test: Callable) -> Callable:
+    def decorate(test: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(test)
         def run(*args: Any, **kwargs: Any) -> Any:
             token = _COVERED.set(operations)
@@ -67,7 +68,7 @@ def covers(*operations: str) -> Callable[[Callable], Callable]:
             finally:
                 _COVERED.reset(token)
 
-        return pytest.mark.covers(*operations)(run)
+        return cast(Callable[..., Any], pytest.mark.covers(*operations)(run))
 
     return decorate
 
@@ -87,7 +88,9 @@ def expect(holds: bool, claim: str, *, expected: Any = True, actual: Any = None)
     __tracebackhide__ = True
     if holds:
         return
-    raise ConformanceFailure(explain(claim, expected=expected, actual=_NOTHING if actual is None else actual), _implicated(claim, actual))
+    raise ConformanceFailure(
+        explain(claim, expected=expected, actual=_NOTHING if actual is None else actual), _implicated(claim, actual)
+    )
 
 
 def expect_equal(actual: Any, expected: Any, claim: str) -> None:

@@ -88,7 +88,7 @@ def follow(path: Path, value: Any, operations: Any, argument: Callable[[Any], An
     no model and is skipped).
     """
     left, model = [], path.start_model
-    for number, (step, after) in enumerate(zip(path.steps, path.models)):
+    for number, (step, after) in enumerate(zip(path.steps, path.models, strict=False)):
         if step[0] == "clone" and not clones():
             continue
         if step[0] == "clone":
@@ -122,7 +122,8 @@ def clone_step(rnd: random.Random, model):
 
 
 RANDOM = st.integers(0, 2**32 - 1).map(random.Random)
-"""The random source recipes are made with: one draw, then plain Python (drawing every choice costs more than the calls)."""
+"""The random source recipes are made with: one draw, then plain Python (drawing every choice costs more than the
+calls)."""
 
 
 def few(share: int = 4):
@@ -158,7 +159,8 @@ def expect_frame(call: str, before: str, after: str, verdicts: list, given: list
         verdict = next(kept)
         expect(
             verdict,
-            f"after {call}, {description}, built before it, is still {model} (the frame rule: an update changes its argument at most)",
+            f"after {call}, {description}, built before it, is still {model} (the frame rule: an update changes its "
+            "argument at most)",
             actual=verdict,
         )
 
