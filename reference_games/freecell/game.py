@@ -306,13 +306,36 @@ def played_on(table: Table, position: solver.Position, plan: guide.Plan, *, auto
 
 
 def _arguments(argv):
-    parser = argparse.ArgumentParser(prog="freecell", description="Play Freecell on the terminal: Microsoft's numbered deals, the standard notation.")
-    parser.add_argument("--deal", type=int, metavar="N", help=f"the deal to play, {deals.FIRST} to {deals.LAST:,} (default: a random one up to 32000)")
-    parser.add_argument("--impl", metavar="PATH", help="play on this package's card_adt, stack_adt and board_adt (default: the reference)")
-    parser.add_argument("--solve", action="store_true", help="print a solution of the deal, as typed into the game, and exit (with --impl: played on the package too)")
-    parser.add_argument("--max-states", type=int, default=500_000, metavar="N", help="how many positions the solver may search (default 500,000)")
+    parser = argparse.ArgumentParser(
+        prog="freecell", description="Play Freecell on the terminal: Microsoft's numbered deals, the standard notation."
+    )
+    parser.add_argument(
+        "--deal",
+        type=int,
+        metavar="N",
+        help=f"the deal to play, {deals.FIRST} to {deals.LAST:,} (default: a random one up to 32000)",
+    )
+    parser.add_argument(
+        "--impl",
+        metavar="PATH",
+        help="play on this package's card_adt, stack_adt and board_adt (default: the reference)",
+    )
+    parser.add_argument(
+        "--solve",
+        action="store_true",
+        help="print a solution of the deal, as typed into the game, and exit (with --impl: played on the package too)",
+    )
+    parser.add_argument(
+        "--max-states",
+        type=int,
+        default=500_000,
+        metavar="N",
+        help="how many positions the solver may search (default 500,000)",
+    )
     parser.add_argument("--no-auto", action="store_true", help="do not move cards home automatically")
-    parser.add_argument("--no-colour", action="store_true", help="no colour (also when NO_COLOR is set or output is not a terminal)")
+    parser.add_argument(
+        "--no-colour", action="store_true", help="no colour (also when NO_COLOR is set or output is not a terminal)"
+    )
     parser.add_argument("--ascii", action="store_true", help="suits as letters S, C, H, D instead of symbols")
     args = parser.parse_args(argv)
     if args.deal is not None and not deals.FIRST <= args.deal <= deals.LAST:
@@ -392,7 +415,8 @@ def _solve(args, number: int, start: solver.Position, table: Table, out) -> int:
         return EXIT_FAILED
     if args.impl is not None:
         trouble = played_on(table, start, plan, auto=auto)
-        print(f"Played on {args.impl}: " + ("the solution wins." if trouble is None else f"{trouble}."), file=out, flush=True)
+        verdict = "the solution wins." if trouble is None else f"{trouble}."
+        print(f"Played on {args.impl}: {verdict}", file=out, flush=True)
         return EXIT_OK if trouble is None else EXIT_FAILED
     return EXIT_OK
 
