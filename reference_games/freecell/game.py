@@ -101,7 +101,8 @@ class Table:
 
 
 def load_table(path: str | None) -> Table:
-    """The reference's modules, or those of the package at ``path``; SystemExit with a message if they cannot be used."""
+    """The reference's modules, or those of the package at ``path``; SystemExit with a message if they cannot be
+    used."""
     if path is None:
         from . import board_adt, card_adt, stack_adt
 
@@ -181,7 +182,9 @@ class Game:
         position = self.position
         move = self._plan.next_move(position) if self._plan else None
         if move is None:
-            found = self._unsolved.get(guide.key(position)) or guide.plan(position, self.twin, max_states=self.max_states)
+            found = self._unsolved.get(guide.key(position)) or guide.plan(
+                position, self.twin, max_states=self.max_states
+            )
             if isinstance(found, guide.NoPlan):
                 self._unsolved[guide.key(position)] = found
                 if found.proven:
@@ -192,7 +195,8 @@ class Game:
         return f"try {move}" if move is not None else "you have won"
 
     def twin(self, position: solver.Position) -> Game:
-        """A game on the reference from ``position``, playing home moves as this one does: where plans are worked out."""
+        """A game on the reference from ``position``, playing home moves as this one does: where plans are worked
+        out."""
         return Game(load_table(None), position, auto=self.auto)
 
 
@@ -241,7 +245,8 @@ def reason(exception: str, move: Move, position: solver.Position, *, ascii: bool
     if exception == "UnoccupiedCell":
         return f"{words}: free cell {CELL_NAMES[move.source_index]} is empty"
     if exception == "OccupiedCell":
-        return f"{words}: free cell {CELL_NAMES[move.target_index]} already holds {card_name(position.cells[move.target_index])}"
+        held = card_name(position.cells[move.target_index])
+        return f"{words}: free cell {CELL_NAMES[move.target_index]} already holds {held}"
     if move.target == "col":
         top = position.cascades[move.target_index][-1] if position.cascades[move.target_index] else None
         return f"{words}: {name} cannot go on {card_name(top)}"
@@ -267,7 +272,8 @@ def render(position: solver.Position, *, colour: bool = False, ascii: bool = Fal
 
     lines = ["free cells          foundations"]
     lines.append("".join(f"  {c} " for c in CELL_NAMES) + "    " + "".join("  h " for _ in range(4)))
-    lines.append("".join(f"{show(c)} " for c in position.cells) + "    " + "".join(f"{show(c)} " for c in position.foundations))
+    cells, foundations = ("".join(f"{show(c)} " for c in row) for row in (position.cells, position.foundations))
+    lines.append(cells + "    " + foundations)
     lines.append("")
     lines.append("".join(f"  {i} " for i in range(1, 9)))
     height = max((len(c) for c in position.cascades), default=0)
