@@ -705,6 +705,12 @@ MOVES = {
         "canPlaceCheck = False and reps reaches the width: a legal square all the same (erratum S11)",
     ),
     "bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: the next column on"),
+    "bb3_past_the_edge": (
+        Model(),
+        [[0, 0], [WIDTH - 1, 0]],
+        0,
+        "canPlaceCheck = False at an edge: the next column on, wrapping around past the edge",
+    ),
     "bb3_far": (
         Model(),
         [[x, 0] for x in range(2, WIDTH)],
