@@ -244,6 +244,10 @@ def _run(
                 code = child.wait(timeout=0.2)
                 break
             except subprocess.TimeoutExpired:
+                if _stopping.is_set():
+                    # Stopped between this run's own check and its registration: stop_all
+                    # never saw the child, so it is killed here (in the finally below).
+                    raise Interrupted() from None
                 if time.monotonic() > deadline:
                     return None
                 if tick:
