@@ -144,10 +144,11 @@ def only(items: list[T], chosen: list[str] | None, names_of: Callable[[T], set[s
     a :class:`UserError` naming it."""
     if not chosen:
         return items
-    unknown = sorted(set(chosen) - {name for item in items for name in names_of(item)})
+    wanted = set(chosen)
+    unknown = sorted(wanted - {name for item in items for name in names_of(item)})
     if unknown:
         raise UserError(f"--only: {', '.join(unknown)} is not in {where}")
-    return [item for item in items if names_of(item) & set(chosen)]
+    return [item for item in items if names_of(item) & wanted]
 
 
 def _zoo_blame(args: argparse.Namespace, mutants) -> int:
