@@ -4,6 +4,7 @@ a zoo that can be stopped without leaving anything behind, and a healthy kit's c
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -79,7 +80,7 @@ def test_killing_the_zoo_leaves_no_temporary_folder_and_no_process(tmp_path):
     scratch.mkdir()
     child = subprocess.Popen(
         [sys.executable, "-m", "speckit.cli", "zoo"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, TMPDIR=str(scratch)),
+        env=dict(os.environ, TMPDIR=str(scratch), PYTHONFAULTHANDLER="1"),
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while not any(scratch.glob("speckit-run*-*/output")):  # a run alone, or a batch of runs
@@ -87,7 +88,14 @@ def test_killing_the_zoo_leaves_no_temporary_folder_and_no_process(tmp_path):
         time.sleep(0.1)
     child.terminate()
     started = time.monotonic()
-    _, err = child.communicate(timeout=30)
+    try:
+        _, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        # Still running: SIGABRT makes the fault handler print every thread's stack, so the failure
+        # shows where the zoo was stuck.
+        child.send_signal(signal.SIGABRT)
+        _, err = child.communicate(timeout=30)
+        pytest.fail(f"the zoo did not stop within 30 s of SIGTERM; its threads:\n{err[-6000:]}")
     assert time.monotonic() - started < 10
     assert child.returncode == 130 and "Traceback" not in err
     assert list(scratch.iterdir()) == []
