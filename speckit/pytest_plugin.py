@@ -26,9 +26,10 @@ from hypothesis import HealthCheck, Phase, settings
 import spec as spec_data
 
 from . import impl as impl_loader
-from . import registry
+from . import registry, suspects
 from .core import MissingOperation, NotImplementedOperation, SuiteFailure
 from .registry import kit
+from .suspects import without_shrinking
 from .testing import structure, use_spec
 
 CHECK_EXAMPLES = 10
@@ -136,6 +137,7 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.register_profile(f"{profile}-examples", settings.get_profile(profile), max_examples=examples)
         profile = f"{profile}-examples"
     settings.load_profile(profile)
+    _session(config).profile = profile
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -154,6 +156,10 @@ class _Session:
         """The implementations loaded in this session, by specification name."""
         self.reference_folder: Path | None = None
         """Where this session's shaped references are; removed when it ends."""
+        self.profile = ""
+        """The Hypothesis profile loaded for this session."""
+        self.suspects = suspects.Suspects()
+        """The failures so far, which make later, wider tests suspects (:mod:`speckit.suspects`)."""
 
     def sandboxed(self) -> list:
         """The loaded implementations that run in the grading sandbox."""
@@ -322,14 +328,24 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             implementation.fresh_server()
 
 
+def _covered(item: pytest.Item) -> frozenset[str]:
+    """The operations a test checks (its ``covers`` marks)."""
+    return frozenset(name for mark in item.iter_markers("covers") for name in mark.args)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
-    """In the sandbox, pipelined calls still pending when a test ends are run, and fail it if they fail."""
+    """In the sandbox, pipelined calls still pending when a test ends are run, and fail it if they fail.
+
+    A test a narrower failure earlier in the run explains (:mod:`speckit.suspects`) is run without
+    shrinking, and its failure says why its example is not the smallest."""
     session = _session(item.config)
+    explaining = session.suspects.explained_by(_covered(item))
     for implementation in session.sandboxed():
         implementation.begin_test()
     try:
-        result = yield
+        with without_shrinking(item.obj, session.profile) if explaining else contextlib.nullcontext():
+            result = yield
     except BaseException as error:
         for implementation in session.sandboxed():
             try:
@@ -338,10 +354,21 @@ def pytest_runtest_call(item: pytest.Item):
                 pass  # the test already failed: its own failure is the one reported
         if isinstance(error, _NoOtherExample):
             raise error.failure from error.failure.__cause__
+        if explaining and isinstance(error, Exception):
+            error.add_note(suspects.note(explaining))
         raise
     for implementation in session.sandboxed():
         implementation.end_test()
     return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failed test is remembered with the operations it checks, to explain later failures."""
+    report = yield
+    if call.when == "call" and report.failed:
+        _session(item.config).suspects.record_failure(item.nodeid, _covered(item))
+    return report
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

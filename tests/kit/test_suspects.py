@@ -1,0 +1,93 @@
+"""A failing test that a narrower failure earlier in the run explains is not shrunk (speckit.suspects).
+
+Its examples and its verdict are those it has alone; only its failing example is reported as
+found, with a note naming the earlier test. A test checking an operation the earlier one does
+not check is shrunk as usual, and so is every test of a run where nothing failed before it.
+"""
+
+from speckit.suspects import Suspects, note
+
+pytest_plugins = ["pytester"]
+
+MODULE = """
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
+
+from speckit.testing import covers
+
+
+def log(name, example):
+    with Path(name + ".txt").open("a") as examples:
+        examples.write(repr(example) + "\\n")
+
+
+@covers("T.a")
+def test_a_narrow_one():
+    assert {narrow_passes}
+
+
+@covers("T.a", "T.b")
+@given(st.lists(st.integers(0, 1000), min_size=1))
+def test_b_wide_one(numbers):
+    log("wide", numbers)
+    assert sum(numbers) < 50
+
+
+@covers("T.b", "T.c")
+@given(st.lists(st.integers(0, 1000), min_size=1))
+def test_c_another(numbers):
+    log("another", numbers)
+    assert sum(numbers) < 50
+
+
+class Machine(RuleBasedStateMachine):
+    total = 0
+
+    @rule(n=st.integers(0, 1000))
+    def add(self, n):
+        self.total += n
+        log("machine", n)
+        assert self.total < 50
+
+
+@covers("T.a", "T.d")
+def test_d_state_machine():
+    run_state_machine_as_test(Machine, settings=settings(settings(), stateful_step_count=5))
+"""
+
+
+def run(pytester, narrow_passes: bool) -> tuple[dict[str, list[str]], str]:
+    pytester.makepyfile(test_module=MODULE.format(narrow_passes=narrow_passes))
+    result = pytester.runpytest_subprocess("-p", "speckit.pytest_plugin", "-p", "no:cacheprovider", "-p", "no:randomly")
+    result.assert_outcomes(passed=int(narrow_passes), failed=4 - int(narrow_passes))
+    examples = {n: (pytester.path / f"{n}.txt").read_text().splitlines() for n in ("wide", "another", "machine")}
+    return examples, result.stdout.str()
+
+
+def test_a_test_an_earlier_narrower_failure_explains_is_reported_as_found_with_the_same_verdict(pytester):
+    shrunk, shrunk_output = run(pytester, narrow_passes=True)
+    for name in ("wide", "another", "machine"):
+        (pytester.path / f"{name}.txt").unlink()
+    found, found_output = run(pytester, narrow_passes=False)
+    # The wide test and the state machine cover T.a, which failed first: their examples stop at
+    # the first failing one, the examples before it being those of the run where nothing failed.
+    for name in ("wide", "machine"):
+        assert len(found[name]) < len(shrunk[name])
+        assert found[name] == shrunk[name][: len(found[name])]
+    assert found_output.count("not reduced to its smallest: test_a_narrow_one") == 2
+    # The other test does not cover T.a: it is shrunk as before, to the smallest failing list.
+    assert found["another"] == shrunk["another"]
+    assert "not reduced" not in shrunk_output
+
+
+def test_a_suspect_is_explained_by_the_first_failure_whose_operations_it_all_checks():
+    suspects = Suspects()
+    suspects.record_failure("t.py::test_nothing", frozenset())
+    suspects.record_failure("t.py::test_b", frozenset({"T.b"}))
+    suspects.record_failure("t.py::test_a", frozenset({"T.a"}))
+    assert suspects.explained_by(frozenset({"T.a", "T.b"})) == "t.py::test_b"
+    assert suspects.explained_by(frozenset({"T.a", "T.c"})) == "t.py::test_a"
+    assert suspects.explained_by(frozenset({"T.c"})) is None
+    assert "test_b, which checks only operations this test checks too" in note("t.py::test_b")
