@@ -764,7 +764,7 @@ def test_a_run_that_fails_once_is_run_again_before_any_hybrid(tmp_path, monkeypa
     from speckit.grading import Grader
     from speckit.runner import SuiteRun
 
-    real, calls = Grader._run, []
+    real, calls = Grader.run, []
 
     def flaky(self, package, entries, slot, budget):
         calls.append(package.name)
@@ -772,7 +772,7 @@ def test_a_run_that_fails_once_is_run_again_before_any_hybrid(tmp_path, monkeypa
             return SuiteRun((), {}, 3, crash="the package took more than 10 s to import")
         return real(self, package, entries, slot, budget)
 
-    monkeypatch.setattr(Grader, "_run", flaky)
+    monkeypatch.setattr(Grader, "run", flaky)
     submissions = tmp_path / "submissions"
     reference_copy(submissions / "student" / "connect4")
     (result,) = grade(submissions, tmp_path / "out", jobs=1, spec_name="connect4", stream=io.StringIO())

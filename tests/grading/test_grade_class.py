@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from speckit.grading import Grader, grade
+from speckit.grading.job import SubmissionJob
 from speckit.paths import REPO_ROOT
 
 from .conftest import INDEX_DIMENSION_RUBRIC, grade_files
@@ -63,13 +64,13 @@ def test_regrading_only_what_a_hybrid_can_win_changes_no_grade(tmp_path, monkeyp
     rubric = tmp_path / "rubric.toml"
     rubric.write_text(RUBRIC)
     calls = []
-    hybrid = Grader._hybrid
+    hybrid = SubmissionJob.hybrid
 
     def counted(self, entry, *args):
         calls.append(entry.name)
         return hybrid(self, entry, *args)
 
-    monkeypatch.setattr(Grader, "_hybrid", counted)
+    monkeypatch.setattr(SubmissionJob, "hybrid", counted)
     pruned = grade(tmp_path / "submissions", tmp_path / "pruned", jobs=2, rubric=rubric, stream=io.StringIO())
     hybrids_pruned, calls[:] = len(calls), []
     monkeypatch.setattr(Grader, "regrade_all", True)

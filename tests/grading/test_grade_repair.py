@@ -67,14 +67,14 @@ def graded(tmp_path_factory):
     _own_representation(submissions / "syntax" / "connect4", grid=grid.replace(first, first + "\ndef (:\n", 1), init="\nfrom . import grid\n")
     rubric = base / "rubric.toml"
     rubric.write_text(RUBRIC)
-    runs, real = RUNS, Grader._run
+    runs, real = RUNS, Grader.run
 
     def recorded(self, package, entries, slot, *budget):
         runs.append((package.parent.name.split("-", 1)[1], package.name))
         return real(self, package, entries, slot, *budget)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Grader, "_run", recorded)
+        patch.setattr(Grader, "run", recorded)
         grades = grade(submissions, base / "out", jobs=2, rubric=rubric, stream=io.StringIO())
     return {g.name: {t.name: t for t in g.types} for g in grades}, {g.name: g for g in grades}, base / "out"
 
