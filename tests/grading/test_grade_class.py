@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -22,7 +21,11 @@ from speckit.paths import REPO_ROOT
 
 from .conftest import INDEX_DIMENSION_RUBRIC, grade_files
 
-RUBRIC = INDEX_DIMENSION_RUBRIC.replace('title = "Index and Dimension"', 'title = "Index, Dimension, Colour, Symbol, Location"') + """
+RUBRIC = (
+    INDEX_DIMENSION_RUBRIC.replace(
+        'title = "Index and Dimension"', 'title = "Index, Dimension, Colour, Symbol, Location"'
+    )
+    + """
 [types.ColourType]
 points = 4
 [types.SymbolType]
@@ -30,6 +33,7 @@ points = 6
 [types.LocationType]
 points = 5
 """
+)
 
 
 def _class_builder():
@@ -82,10 +86,14 @@ def test_regrading_only_what_a_hybrid_can_win_changes_no_grade(tmp_path, monkeyp
     for name, data in first.items():
         if name.startswith("feedback/"):
             # A hybrid that is not run has no comparison line: everything else is the same.
-            assert _without_comparisons(second[name]) == _without_comparisons(data), f"{name} differs beyond the comparison lines"
+            assert _without_comparisons(second[name]) == _without_comparisons(data), (
+                f"{name} differs beyond the comparison lines"
+            )
         elif name.startswith("records/"):
             # The record keeps the comparison line of each type, as the feedback does.
-            assert _record_without_comparisons(second[name]) == _record_without_comparisons(data), f"{name} differs beyond the comparisons"
+            assert _record_without_comparisons(second[name]) == _record_without_comparisons(data), (
+                f"{name} differs beyond the comparisons"
+            )
         else:
             assert second[name] == data, f"{name} differs when every type that lost points is regraded"
     # It saved work: fewer hybrids were run (none for the empty skeleton's types, for one).
