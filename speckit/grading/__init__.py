@@ -14,8 +14,11 @@ The parts: :mod:`~speckit.grading.intake` (reading submissions safely),
 :mod:`~speckit.grading.hybrid` (a type graded beside the reference's other modules),
 :mod:`~speckit.grading.losses` (which types lost points to another type's failure),
 :mod:`~speckit.grading.shards` (grading a class in slices and merging them),
-:mod:`~speckit.grading.reports` (the grade files), :mod:`~speckit.grading.progress`
-and :mod:`~speckit.grading.run` (the command). Student code runs only in the operation
+:mod:`~speckit.grading.reports` (the grade files), :mod:`~speckit.grading.classrecord`
+and :mod:`~speckit.grading.classreport` (the class report, with
+:mod:`~speckit.grading.classdata`, :mod:`~speckit.grading.classsections` and
+:mod:`~speckit.grading.charts`), :mod:`~speckit.grading.progress` and
+:mod:`~speckit.grading.run` (the command). Student code runs only in the operation
 server; the threat model is written once, in ``docs/grading.rst``.
 """
 
