@@ -380,6 +380,20 @@ def test_every_supplied_module_compiles_and_imports_only_what_the_handout_ships(
             assert imported - {None} == {kit(spec_name).supplied_module(t.module)} <= declared
 
 
+@pytest.mark.parametrize("spec_name", spec.available())
+def test_every_noqa_the_skeleton_writes_names_its_rules_and_says_why(spec_name):
+    """Students read these files: a marker that silences the linter names the rule and says why (issue 33)."""
+    import re
+
+    markers = 0
+    for name, text in skeleton_files(spec.load(spec_name), "mine").items():
+        for line in text.splitlines():
+            if "noqa" in line:
+                markers += 1
+                assert re.search(r"# noqa: [A-Z]+\d+(,[A-Z]+\d+)* -- \w", line), f"{name}: {line}"
+    assert markers or not any(t.supplied for t in spec.load(spec_name).types)
+
+
 def test_a_kit_without_a_reference_still_writes_the_supplied_modules_and_has_no_reference_folder():
     """The student bundle blanks ``reference``: the skeleton does not need it, and nothing may
     mistake the kit's root for the reference's folder."""
