@@ -364,9 +364,11 @@ def pytest_runtest_call(item: pytest.Item):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    """A failed test is remembered with the operations it checks, to explain later failures."""
+    """A failed test is remembered with the operations it checks, to explain later failures; not a
+    hidden one, whose name a later visible test's message would show."""
     report = yield
-    if call.when == "call" and report.failed:
+    hidden = item.config.getoption("--hidden-tests", default=[])
+    if call.when == "call" and report.failed and not (hidden and is_hidden(item.nodeid, hidden)):
         _session(item.config).suspects.record_failure(item.nodeid, _covered(item))
     return report
 

@@ -58,9 +58,11 @@ def test_d_state_machine():
 """
 
 
-def run(pytester, narrow_passes: bool) -> tuple[dict[str, list[str]], str]:
+def run(pytester, narrow_passes: bool, *options: str) -> tuple[dict[str, list[str]], str]:
     pytester.makepyfile(test_module=MODULE.format(narrow_passes=narrow_passes))
-    result = pytester.runpytest_subprocess("-p", "speckit.pytest_plugin", "-p", "no:cacheprovider", "-p", "no:randomly")
+    result = pytester.runpytest_subprocess(
+        "-p", "speckit.pytest_plugin", "-p", "no:cacheprovider", "-p", "no:randomly", *options
+    )
     result.assert_outcomes(passed=int(narrow_passes), failed=4 - int(narrow_passes))
     examples = {n: (pytester.path / f"{n}.txt").read_text().splitlines() for n in ("wide", "another", "machine")}
     return examples, result.stdout.str()
@@ -80,6 +82,12 @@ def test_a_test_an_earlier_narrower_failure_explains_is_reported_as_found_with_t
     # The other test does not cover T.a: it is shrunk as before, to the smallest failing list.
     assert found["another"] == shrunk["another"]
     assert "not reduced" not in shrunk_output
+
+
+def test_a_hidden_failure_explains_nothing(pytester):
+    # A visible test's message would name the hidden test: its failure is not remembered.
+    _, output = run(pytester, False, "--hidden-tests=*::test_a_narrow_one")
+    assert "not reduced" not in output
 
 
 def test_a_suspect_is_explained_by_the_first_failure_whose_operations_it_all_checks():
