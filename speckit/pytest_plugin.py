@@ -30,6 +30,7 @@ from . import registry, suspects
 from .core import MissingOperation, NotImplementedOperation, SuiteFailure
 from .registry import kit
 from .suspects import without_shrinking
+from .trace import TRACE
 from .testing import structure, use_spec
 
 CHECK_EXAMPLES = 10
@@ -98,6 +99,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATTERN",
         help="tests hidden from the student (a rubric's ``hidden`` patterns): in the sandbox they run after "
         "the others, in a fresh operation server of their own",
+    )
+    group.addoption(
+        "--shrink-every-failure",
+        action="store_true",
+        default=False,
+        help="shrink every failing test's example to its smallest, suspects too (slower on faulty code; "
+        "verdicts are the same)",
     )
     group.addoption(
         "--profile",
@@ -215,19 +223,23 @@ def _shaped_reference(session: _Session, name: str) -> Path:
 
 
 class _NoOtherExample(BaseException):
-    """Carries a failure that no other example could avoid out of Hypothesis at once.
+    """Carries a failure whose example is not to be shrunk out of Hypothesis at once, with a note
+    saying why if the reason is not the failure itself.
 
     Hypothesis shrinks any failing example (an Exception), which for a large input can take
     a minute; an operation that is missing or not implemented yet fails every example alike,
-    so its test stops at the first. A BaseException is not one Hypothesis shrinks.
+    so its test stops at the first, and so does a suspect (:mod:`speckit.suspects`) whose
+    example calls an operation of another type that has already failed. A BaseException is
+    not one Hypothesis shrinks.
     """
 
-    def __init__(self, failure: SuiteFailure):
+    def __init__(self, failure: Exception, note: str = ""):
         super().__init__(str(failure))
         self.failure = failure
+        self.note = note
 
 
-def _stop_at_unrunnable(inner_test, session: _Session):
+def _stop_at_unrunnable(inner_test, session: _Session, specification, operations: frozenset[str]):
     # wraps: Hypothesis derives a derandomized test's examples from the source of the function
     # it runs; without it every test would get this wrapper's examples (the same ones).
     @functools.wraps(inner_test)
@@ -242,6 +254,11 @@ def _stop_at_unrunnable(inner_test, session: _Session):
         except (MissingOperation, NotImplementedOperation) as failure:
             raise _NoOtherExample(failure) from failure
         except Exception as failure:
+            explaining = specification and session.suspects.called_and_failed(
+                TRACE.operations(specification), operations
+            )
+            if explaining:
+                raise _NoOtherExample(failure, suspects.note_called(*explaining)) from failure
             _let_go_of_values(failure)
             raise
 
@@ -298,7 +315,26 @@ def is_hidden(node_id: str, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatchcase(node_id, p) or fnmatch.fnmatchcase(module, p) for p in patterns)
 
 
+def _suite_spec(item: pytest.Item):
+    """The specification whose suite holds ``item``, or None for a test of no suite (the kit's own)."""
+    try:
+        return spec_data.load(spec_of(item))
+    except pytest.UsageError:
+        return None
+
+
+def _type_rank(item: pytest.Item) -> int | None:
+    """Where the type that ``item``'s module checks (``test_<module>.py``) comes in its specification."""
+    specification = _suite_spec(item)
+    if specification is None:
+        return None
+    module = item.path.stem.removeprefix("test_")
+    return next((i for i, t in enumerate(specification.types) if t.module == module), None)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The types that others use are tested first, so that their failures explain the others' (suspects).
+    items[:] = suspects.in_type_order(items, _type_rank)
     hidden = config.getoption("--hidden-tests", default=[])
     if hidden and sandbox_config(config) is not None:
         # Hidden tests last, so nothing a hidden test showed the implementation can reach a
@@ -313,7 +349,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         handle = getattr(getattr(item, "obj", None), "hypothesis", None)
         inner = getattr(handle, "inner_test", None)
         if inner is not None and not getattr(inner, "_speckit_stops_at_unrunnable", False):
-            handle.inner_test = _stop_at_unrunnable(inner, _session(config))
+            handle.inner_test = _stop_at_unrunnable(inner, _session(config), _suite_spec(item), _covered(item))
 
 
 _FIRST_HIDDEN = pytest.StashKey[bool]()
@@ -353,6 +389,8 @@ def pytest_runtest_call(item: pytest.Item):
             except impl_loader.SuiteFailure:
                 pass  # the test already failed: its own failure is the one reported
         if isinstance(error, _NoOtherExample):
+            if error.note:
+                error.failure.add_note(error.note)
             raise error.failure from error.failure.__cause__
         if explaining and isinstance(error, Exception):
             error.add_note(suspects.note(explaining))
@@ -365,10 +403,12 @@ def pytest_runtest_call(item: pytest.Item):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     """A failed test is remembered with the operations it checks, to explain later failures; not a
-    hidden one, whose name a later visible test's message would show."""
+    hidden one, whose name a later visible test's message would show, and none under
+    ``--shrink-every-failure``."""
     report = yield
     hidden = item.config.getoption("--hidden-tests", default=[])
-    if call.when == "call" and report.failed and not (hidden and is_hidden(item.nodeid, hidden)):
+    remembered = not item.config.getoption("--shrink-every-failure") and not (hidden and is_hidden(item.nodeid, hidden))
+    if call.when == "call" and report.failed and remembered:
         _session(item.config).suspects.record_failure(item.nodeid, _covered(item))
     return report
 

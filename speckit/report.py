@@ -94,17 +94,7 @@ def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo)
 
 def _called(spec_name: str) -> tuple[str, ...]:
     """The documented operations the failing example called (the trace of its last run), first call first."""
-    specification = spec_data.load(spec_name)
-    found: dict[str, None] = {}
-    for entry in TRACE.entries:
-        module, _, name = entry.label.rpartition(".")
-        try:
-            qualname = f"{specification.type(module).name}.{name}"
-            specification.operation(qualname)
-        except KeyError:
-            continue
-        found.setdefault(qualname)
-    return tuple(found)
+    return TRACE.operations(spec_data.load(spec_name))
 
 
 def _kind(error: BaseException | None) -> Outcome:

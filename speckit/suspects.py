@@ -1,21 +1,26 @@
-"""Failing tests whose example is shown as found: those a narrower failure earlier in the run explains.
+"""Failing tests whose example is shown as found: those a failure earlier in the run explains.
 
 A failing test is shown with its smallest example, which Hypothesis finds by shrinking. For a
 test of many operations (a state machine over a whole type) that can take a minute or more,
-most of a faulty submission's grading time. When a test that ran earlier in the same run,
-checking only operations this one checks too, has already failed, this test is a *suspect*:
-its failure is most likely the same fault, which the earlier test already shows with a
-smaller example. A suspect still runs every example it would have run and passes or fails
-exactly as before (the examples Hypothesis generates do not depend on shrinking); only its
-failing example is reported as it was found, not reduced, and its message names the test
-that explains it. The run's order of tests is fixed, so the same submission gets the same
-suspects every time.
+most of a faulty submission's grading time. A failing test is a *suspect*, its failure most
+likely the same fault another test already shows with a smaller example, when a test that
+ran earlier in the same run has failed and
+
+- checks only operations this test checks too (a narrower test of the same operations), or
+- checks an operation of another type that this test's failing example called (the type this
+  test builds on is already known to be broken; the tests of a specification's types run in
+  the order its document gives them, the types that others use first).
+
+A suspect passes or fails exactly as before (Hypothesis generates the same examples whether
+it shrinks or not): only its failing example is reported as found, not reduced, and its
+message names the test that explains it. The run's order of tests is fixed, so the same
+submission gets the same suspects every time.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -37,14 +42,58 @@ class Suspects:
         """The first failed test whose operations are all among ``operations``, or None."""
         return next((test for test, checked in self.failed if checked <= operations), None)
 
+    def called_and_failed(self, called: Iterable[str], operations: frozenset[str]) -> tuple[str, str] | None:
+        """The first operation among ``called`` of a type none of ``operations`` belongs to that a
+        failed test checks, with that test; or None."""
+        own_types = {_type_of(o) for o in operations}
+        for operation in called:
+            if _type_of(operation) not in own_types:
+                for test, checked in self.failed:
+                    if operation in checked:
+                        return operation, test
+        return None
+
+
+def _type_of(operation: str) -> str:
+    return operation.partition(".")[0]
+
+
+def _name(test: str) -> str:
+    return test.rpartition("::")[2]
+
 
 def note(explaining_test: str) -> str:
-    """What a suspect's failure message says about its example."""
-    name = explaining_test.rpartition("::")[2]
+    """What a suspect's failure message says when a narrower test explains it."""
     return (
-        f"This example is shown as found, not reduced to its smallest: {name}, which checks only "
-        "operations this test checks too, failed earlier in the run, and its example is smaller."
+        f"This example is shown as found, not reduced to its smallest: {_name(explaining_test)}, which checks "
+        "only operations this test checks too, failed earlier in the run, and its example is smaller."
     )
+
+
+def note_called(operation: str, explaining_test: str) -> str:
+    """What a suspect's failure message says when a failure of a type it builds on explains it."""
+    return (
+        f"This example is shown as found, not reduced to its smallest: it calls {operation}, which "
+        f"{_name(explaining_test)} checks and which failed earlier in the run; start there."
+    )
+
+
+def in_type_order(items: list[Any], rank: Callable[[Any], int | None]) -> list[Any]:
+    """``items`` with each folder's run of items sorted (stably) by ``rank``: the place of the type
+    its module checks in the specification, or None for a module that checks no one type (last)."""
+    ordered: list[Any] = []
+    start = 0
+    for end in range(1, len(items) + 1):
+        if end == len(items) or items[end].path.parent != items[start].path.parent:
+            group = items[start:end]
+            ranks = [rank(item) for item in group]
+            last = max((r for r in ranks if r is not None), default=0) + 1
+            keyed = sorted(
+                zip(ranks, range(len(group)), strict=True), key=lambda p: (last if p[0] is None else p[0], p[1])
+            )
+            ordered += [group[index] for _, index in keyed]
+            start = end
+    return ordered
 
 
 def unreduced(options: settings) -> settings:
@@ -76,7 +125,8 @@ def _given_function(test: Callable[..., Any]) -> Any:
 
     ``functools.wraps`` copies a function's attributes to its wrapper, so the one ``@given``
     made is the innermost that has them (it wraps the test as written, which has none)."""
-    found, seen = None, test
+    found: Any = None
+    seen: Any = test
     while seen is not None:
         if "hypothesis" in getattr(seen, "__dict__", {}):
             found = seen

@@ -5,7 +5,17 @@ found, with a note naming the earlier test. A test checking an operation the ear
 not check is shrunk as usual, and so is every test of a run where nothing failed before it.
 """
 
-from speckit.suspects import Suspects, note
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from speckit import patches
+from speckit.registry import kit
+from speckit.suspects import Suspects, in_type_order, note
+from speckit.zoo import load_mutants
 
 pytest_plugins = ["pytester"]
 
@@ -99,3 +109,59 @@ def test_a_suspect_is_explained_by_the_first_failure_whose_operations_it_all_che
     assert suspects.explained_by(frozenset({"T.a", "T.c"})) == "t.py::test_a"
     assert suspects.explained_by(frozenset({"T.c"})) is None
     assert "test_b, which checks only operations this test checks too" in note("t.py::test_b")
+
+
+def test_an_operation_of_another_type_a_failed_test_checks_explains_a_failure_that_called_it():
+    suspects = Suspects()
+    suspects.record_failure("t.py::test_dimension", frozenset({"D.new", "D.equals"}))
+    own = frozenset({"G.new", "G.equals"})
+    assert suspects.called_and_failed(["I.new", "D.equals", "G.new"], own) == ("D.equals", "t.py::test_dimension")
+    assert suspects.called_and_failed(["I.new", "G.new"], own) is None
+    # An operation of the test's own type is left to the narrower-test rule.
+    assert suspects.called_and_failed(["D.equals"], frozenset({"D.lessThan"})) is None
+
+
+class _Item:
+    def __init__(self, path: str):
+        self.path = Path(path)
+
+
+def test_each_folders_tests_run_in_the_order_of_their_types_and_the_others_last():
+    names = ["a/test_grid.py", "a/test_index.py", "a/test_structure.py", "a/test_index.py", "b/test_x.py"]
+    items = [_Item(n) for n in names]
+    rank = {"test_index.py": 0, "test_grid.py": 1}
+    ordered = in_type_order(items, lambda item: rank.get(item.path.name))
+    assert ordered == [items[1], items[3], items[0], items[2], items[4]]
+
+
+def _outcomes(junit: Path) -> dict[str, str]:
+    outcomes = {}
+    for case in ElementTree.parse(junit).iter("testcase"):
+        failed = case.find("failure") is not None or case.find("error") is not None
+        outcomes[f"{case.get('classname')}::{case.get('name')}"] = "failed" if failed else "passed"
+    return outcomes
+
+
+@pytest.mark.slow
+def test_suspects_change_no_verdict_of_a_faulty_package(tmp_path):
+    # A fault in a type others use (DimensionType) and one in the grid's win (a state machine's suspect).
+    chosen = {m.id: m for m in load_mutants("connect4")}
+    faults = [*chosen["dimension-ignores-index"].patches, *chosen["grid-win-ignores-diagonals"].patches]
+    package = patches.materialise("connect4", "two faults", faults, tmp_path / "package" / "adt")
+
+    def run(name: str, *options: str) -> tuple[dict[str, str], str]:
+        junit = tmp_path / f"{name}.xml"
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", str(kit("connect4").suite_dir), "-p", "speckit.pytest_plugin",
+             "--spec=connect4", "-m", "not slow", "-q", "-p", "no:cacheprovider", f"--impl={package}",
+             f"--junitxml={junit}", f"--basetemp={tmp_path / name}", *options],
+            capture_output=True, text=True, cwd=tmp_path,
+        )  # fmt: skip
+        return _outcomes(junit), done.stdout
+
+    every, every_output = run("every", "--shrink-every-failure")
+    suspected, output = run("suspects")
+    assert suspected == every
+    assert "not reduced to its smallest" not in every_output
+    assert "not reduced to its smallest: it calls DimensionType." in output
+    assert "which checks only operations this test checks too" in output
