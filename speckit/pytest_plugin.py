@@ -66,6 +66,26 @@ for _name, _options in PROFILES.items():
     settings.register_profile(f"speckit-{_name}", **_options)
 
 
+def _examples_from_the_tests_alone() -> None:
+    """Keep the literals of loaded modules out of the examples Hypothesis generates.
+
+    Hypothesis (from 6.131) sometimes draws a constant found in the source of any loaded module
+    that is not installed: the kit's, the specification's and, in process, the student's own.
+    A test's examples would then depend on what the student wrote (two packages alike in
+    behaviour could be tried on different examples), differ between a run in process and one in
+    the sandbox (where the student's modules load elsewhere), and change with any edit of the
+    kit. Its pool of such constants is kept empty, so that a test's examples depend on the test
+    alone. A Hypothesis without the pool is left as it is.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:
+        return
+    if hasattr(providers, "_get_local_constants") and hasattr(providers, "Constants"):
+        none = providers.Constants()
+        providers._get_local_constants = lambda: none
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("speckit", "specification conformance")
     group.addoption(
@@ -146,6 +166,7 @@ def pytest_configure(config: pytest.Config) -> None:
         profile = f"{profile}-examples"
     settings.load_profile(profile)
     _session(config).profile = profile
+    _examples_from_the_tests_alone()
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
