@@ -19,6 +19,7 @@ import functools
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -27,11 +28,11 @@ import spec as spec_data
 
 from . import impl as impl_loader
 from . import registry, suspects
-from .core import MissingOperation, NotImplementedOperation, SuiteFailure
+from .core import MissingOperation, NotImplementedOperation
 from .registry import kit
 from .suspects import without_shrinking
-from .trace import TRACE
 from .testing import structure, use_spec
+from .trace import TRACE
 
 CHECK_EXAMPLES = 10
 """Examples per property test in the ``check`` profile (the grading profile tries 20)."""
@@ -47,7 +48,7 @@ GRADING = dict(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 
-PROFILES = {
+PROFILES: dict[str, dict[str, Any]] = {
     "grading": GRADING,
     # What a student's `speckit check` and the games' check of `--impl` run: the grading
     # profile with fewer examples per test, so the check loop is quick. Every test still
@@ -283,7 +284,7 @@ def _stop_at_unrunnable(inner_test, session: _Session, specification, operations
             _let_go_of_values(failure)
             raise
 
-    run_example._speckit_stops_at_unrunnable = True
+    run_example._speckit_stops_at_unrunnable = True  # type: ignore[attr-defined]  # a mark on the function object
     return run_example
 
 
@@ -305,7 +306,8 @@ def _let_go_of_values(failure: BaseException) -> None:
             return
     except Exception:  # noqa: BLE001 - outside Hypothesis, nothing keeps the exception
         return
-    chain, seen = [failure], set()
+    chain: list[BaseException | None] = [failure]
+    seen: set[int] = set()
     while chain:
         error = chain.pop()
         if error is not None and id(error) not in seen:
@@ -360,7 +362,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if hidden and sandbox_config(config) is not None:
         # Hidden tests last, so nothing a hidden test showed the implementation can reach a
         # visible test's message: the server is replaced before the first of them.
-        items[:] = [i for i in items if not is_hidden(i.nodeid, hidden)] + [i for i in items if is_hidden(i.nodeid, hidden)]
+        items[:] = [i for i in items if not is_hidden(i.nodeid, hidden)] + [
+            i for i in items if is_hidden(i.nodeid, hidden)
+        ]
         for item in items:
             if is_hidden(item.nodeid, hidden):
                 item.stash[_FIRST_HIDDEN] = True
@@ -369,7 +373,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         handle = getattr(getattr(item, "obj", None), "hypothesis", None)
         inner = getattr(handle, "inner_test", None)
-        if inner is not None and not getattr(inner, "_speckit_stops_at_unrunnable", False):
+        if handle is not None and inner is not None and not getattr(inner, "_speckit_stops_at_unrunnable", False):
             handle.inner_test = _stop_at_unrunnable(inner, _session(config), _suite_spec(item), _covered(item))
 
 
@@ -401,14 +405,13 @@ def pytest_runtest_call(item: pytest.Item):
     for implementation in session.sandboxed():
         implementation.begin_test()
     try:
-        with without_shrinking(item.obj, session.profile) if explaining else contextlib.nullcontext():
+        with without_shrinking(getattr(item, "obj", None), session.profile) if explaining else contextlib.nullcontext():
             result = yield
     except BaseException as error:
         for implementation in session.sandboxed():
-            try:
+            # the test already failed: its own failure is the one reported
+            with contextlib.suppress(impl_loader.SuiteFailure):
                 implementation.end_test()
-            except impl_loader.SuiteFailure:
-                pass  # the test already failed: its own failure is the one reported
         if isinstance(error, _NoOtherExample):
             if error.note:
                 error.failure.add_note(error.note)
@@ -455,7 +458,9 @@ def spec_of(node: pytest.Item | pytest.Collector) -> str:
     for name in registry.names():
         if path.is_relative_to(registry.kit(name).suite_dir.resolve()):
             return name
-    raise pytest.UsageError(f"{node.nodeid} uses the implementation but is in no specification's suite folder; say which with --spec")
+    raise pytest.UsageError(
+        f"{node.nodeid} uses the implementation but is in no specification's suite folder; say which with --spec"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

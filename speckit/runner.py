@@ -16,10 +16,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
@@ -97,10 +97,8 @@ def run_each(items: Iterable[T], run: Callable[[T], tuple[str, R]], *, jobs: int
 
 
 def _kill(child: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(child.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def user_bytecode_cache() -> Path | None:
@@ -123,7 +121,7 @@ def run_suite(
     spec_name: str,
     implementation: str | Path | None = None,
     *,
-    tests: list[str | Path] | None = None,
+    tests: Sequence[str | Path] | None = None,
     profile: str = "grading",
     timeout: float = 900.0,
     extra: tuple[str, ...] = (),
@@ -293,7 +291,8 @@ class PlannedRun:
     (None: the reference)."""
 
     implementation: str | Path | None
-    tests: tuple[Path, ...]
+    tests: tuple[str | Path, ...]
+    """Test files, folders or ids (``file::test``), as pytest takes them."""
     extra: tuple[str, ...] = ()
     temporary_folder: Path | None = None
     """The run's ``TMPDIR`` (the caller makes it and removes it)."""
@@ -332,7 +331,7 @@ def run_suites(
         raise Interrupted()
     with tempfile.TemporaryDirectory(prefix="speckit-runs-") as scratch:
         folder = Path(scratch)
-        planned = []
+        planned: list[dict[str, Any]] = []
         for index, run in enumerate(runs):
             selected = [Path(t) for t in run.tests]
             report = folder / f"report-{index}.json"
@@ -344,8 +343,14 @@ def run_suites(
             })  # fmt: skip
         collect = sorted({str(t) for run in runs for t in run.tests})
         shared = pytest_arguments(spec_name, [Path(t) for t in collect], folder / "collected.json", profile, (), None)
-        plan = {"collect": [a for a in shared if not a.startswith("--speckit-report=")], "runs": planned,
-                "seconds": seconds, "since": since, "run_seconds": run_seconds, "status": str(folder / "status")}  # fmt: skip
+        plan = {
+            "collect": [a for a in shared if not a.startswith("--speckit-report=")],
+            "runs": planned,
+            "seconds": seconds,
+            "since": since,
+            "run_seconds": run_seconds,
+            "status": str(folder / "status"),
+        }
         (folder / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
         command = [sys.executable, "-m", "speckit.suite_batch", str(folder / "plan.json")]
         left = max(0.0, seconds - (time.monotonic() - since))
@@ -358,7 +363,7 @@ def run_suites(
                     entry = json.loads(line)
                     statuses[entry["index"]] = entry
         results: list[BatchResult | None] = []
-        for index, run in enumerate(planned):
+        for index, planned_run in enumerate(planned):
             status = statuses.get(index)
             if status is None:
                 results.append(None)
@@ -373,13 +378,14 @@ def run_suites(
                 )
             else:
                 printed = (
-                    Path(run["output"]).read_text(encoding="utf-8", errors="replace")
-                    if Path(run["output"]).is_file()
+                    Path(planned_run["output"]).read_text(encoding="utf-8", errors="replace")
+                    if Path(planned_run["output"]).is_file()
                     else ""
                 )
                 results.append(
                     BatchResult(
-                        _outcome(spec_name, Path(run["report"]), printed, status["returncode"]), status["seconds"]
+                        _outcome(spec_name, Path(planned_run["report"]), printed, status["returncode"]),
+                        status["seconds"],
                     )
                 )
         return results
@@ -418,7 +424,7 @@ def run_batched(
         results = run_suites(spec_name, [runs[key] for key in share], seconds=seconds, since=time.monotonic(),
                              run_seconds=run_seconds, profile=profile, bytecode_cache=bytecode_cache)  # fmt: skip
         done = []
-        for key, result in zip(share, results):
+        for key, result in zip(share, results, strict=True):
             if result is None or result.run is None:
                 run = runs[key]
                 alone = run_alone(spec_name, run, profile=profile, timeout=run_seconds, bytecode_cache=bytecode_cache)

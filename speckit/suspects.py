@@ -102,7 +102,7 @@ def unreduced(options: settings) -> settings:
 
 
 @contextlib.contextmanager
-def without_shrinking(test: Callable[..., Any], profile: str) -> Iterator[None]:
+def without_shrinking(test: Callable[..., Any] | None, profile: str) -> Iterator[None]:
     """Run ``test`` with no shrinking: its own settings (a ``@given`` test's, fixed when it was
     decorated) and the loaded profile ``profile`` (read by tests that build settings as they run,
     such as a state machine's), both put back afterwards."""
@@ -120,7 +120,7 @@ def without_shrinking(test: Callable[..., Any], profile: str) -> Iterator[None]:
             given._hypothesis_internal_use_settings = own
 
 
-def _given_function(test: Callable[..., Any]) -> Any:
+def _given_function(test: Callable[..., Any] | None) -> Any:
     """The function ``@given`` made, under the decorators wrapped around it, or None.
 
     ``functools.wraps`` copies a function's attributes to its wrapper, so the one ``@given``

@@ -49,7 +49,7 @@ def optional_arities(specification: Any, qualname: str) -> tuple[set[int], str]:
 
 
 @pytest.mark.structure
-def test_operation_exists_with_its_documented_parameters(impl, qualname):
+def test_operation_exists_with_its_documented_parameters(impl: Any, qualname: str) -> None:
     specification = impl.spec
     op = specification.operation(qualname)
     traced = getattr(getattr(impl, specification.type(op.type_name).module), op.name)

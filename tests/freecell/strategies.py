@@ -22,7 +22,7 @@ def positions(draw, *, max_home: int = 13) -> Position:
     slots = draw(st.permutations(range(FOUNDATIONS)))
     foundations = [None] * FOUNDATIONS
     rest = []
-    for suit, height, slot in zip(order, heights, slots, strict=False):
+    for suit, height, slot in zip(order, heights, slots, strict=True):
         if height:
             foundations[slot] = (suit, height)
         rest += [(suit, rank) for rank in range(height + 1, 14)]

@@ -399,7 +399,7 @@ def blocked_positions(draw):
     slots = draw(st.permutations(range(FOUNDATIONS)), label="foundation slots")
     home = draw(st.sampled_from(["top", "cell", "none"]), label="where a card that can go home is")
     foundations = [None] * FOUNDATIONS
-    for suit, slot in zip(SUITS, slots, strict=False):
+    for suit, slot in zip(SUITS, slots, strict=True):
         if heights[suit]:
             foundations[slot] = (suit, heights[suit])
     following = [(suit, heights[suit] + 1) for suit in SUITS]

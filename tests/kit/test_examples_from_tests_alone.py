@@ -6,7 +6,7 @@ the plugin, two implementations whose source holds different literals get the sa
 
 pytest_plugins = ["pytester"]
 
-TEST = '''
+TEST = """
 from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
@@ -19,7 +19,7 @@ import student_code
 def test_examples(number, text):
     with Path("examples.txt").open("a") as examples:
         examples.write(repr((number, text)) + "\\n")
-'''
+"""
 
 
 def examples(pytester, literals: str) -> list[str]:
