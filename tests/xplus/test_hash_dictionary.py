@@ -224,3 +224,18 @@ def test_configurations_differing_in_one_square_are_different_keys(impl, size, n
     ops.remove(table, keys[-2])
     expect_equal(ops.get(table, keys[-2]), -1, "the removed board is gone")
     expect_equal(ops.get(table, keys[-1]), len(keys) - 1, "the board differing from it in one square is still there")
+
+
+@covers("HashDictionary.HashDictionary", "HashDictionary.put", "HashDictionary.remove")
+@given(size=st.integers(1, 8), first=configs, second=configs)
+def test_a_table_emptied_by_remove_is_empty_again_for_put(impl, size, first, second):
+    """Every record put is removed again: the next put finds an empty table, so it reports no collision."""
+    ops = impl.hash_dictionary
+    table = ops.HashDictionary(size)
+    ops.put(table, impl.data.Data(first, 1))
+    ops.remove(table, first)
+    expect_equal(
+        ops.put(table, impl.data.Data(second, 2)),
+        0,
+        f"put({second!r}) into a table of {size} slots whose one record ({first!r}) was removed: no collision",
+    )
