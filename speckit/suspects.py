@@ -79,21 +79,14 @@ def note_called(operation: str, explaining_test: str) -> str:
 
 
 def in_type_order(items: list[Any], rank: Callable[[Any], int | None]) -> list[Any]:
-    """``items`` with each folder's run of items sorted (stably) by ``rank``: the place of the type
-    its module checks in the specification, or None for a module that checks no one type (last)."""
-    ordered: list[Any] = []
-    start = 0
-    for end in range(1, len(items) + 1):
-        if end == len(items) or items[end].path.parent != items[start].path.parent:
-            group = items[start:end]
-            ranks = [rank(item) for item in group]
-            last = max((r for r in ranks if r is not None), default=0) + 1
-            keyed = sorted(
-                zip(ranks, range(len(group)), strict=True), key=lambda p: (last if p[0] is None else p[0], p[1])
-            )
-            ordered += [group[index] for _, index in keyed]
-            start = end
-    return ordered
+    """``items`` with each folder's items sorted (stably) by ``rank``: the place of the type its
+    module checks in the specification, or None for a module that checks no one type (last)."""
+    first: dict[Any, int] = {}
+    keys = {}
+    for index, item in enumerate(items):
+        place = rank(item)
+        keys[id(item)] = (first.setdefault(item.path.parent, index), place is None, place or 0)
+    return sorted(items, key=lambda item: keys[id(item)])
 
 
 def unreduced(options: settings) -> settings:
