@@ -166,6 +166,7 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.register_profile(f"{profile}-examples", settings.get_profile(profile), max_examples=examples)
         profile = f"{profile}-examples"
     settings.load_profile(profile)
+    suspects.register_unreduced(profile)
     _session(config).profile = profile
     _examples_from_the_tests_alone()
 
@@ -276,8 +277,11 @@ def _stop_at_unrunnable(inner_test, session: _Session, specification, operations
         except (MissingOperation, NotImplementedOperation) as failure:
             raise _NoOtherExample(failure) from failure
         except Exception as failure:
-            explaining = specification and session.suspects.called_and_failed(
-                TRACE.operations(specification), operations
+            # Only once a test has failed: failing examples are many while Hypothesis shrinks.
+            explaining = (
+                specification is not None
+                and session.suspects.failed
+                and session.suspects.called_and_failed(TRACE.operations(specification), operations)
             )
             if explaining:
                 raise _NoOtherExample(failure, suspects.note_called(*explaining)) from failure

@@ -94,17 +94,26 @@ def unreduced(options: settings) -> settings:
     return settings(options, phases=tuple(p for p in options.phases if p is not Phase.shrink))
 
 
+def _unreduced_name(profile: str) -> str:
+    return f"{profile}-unreduced"
+
+
+def register_unreduced(profile: str) -> None:
+    """Register the Hypothesis profile ``profile`` without shrinking, which :func:`without_shrinking` loads."""
+    settings.register_profile(_unreduced_name(profile), unreduced(settings.get_profile(profile)))
+
+
 @contextlib.contextmanager
 def without_shrinking(test: Callable[..., Any] | None, profile: str) -> Iterator[None]:
     """Run ``test`` with no shrinking: its own settings (a ``@given`` test's, fixed when it was
     decorated) and the loaded profile ``profile`` (read by tests that build settings as they run,
-    such as a state machine's), both put back afterwards."""
+    such as a state machine's; registered unreduced by :func:`register_unreduced`), both put back
+    afterwards."""
     given = _given_function(test)
     own = given.__dict__.get("_hypothesis_internal_use_settings") if given is not None else None
     if own is not None:
         given._hypothesis_internal_use_settings = unreduced(own)
-    settings.register_profile(f"{profile}-unreduced", unreduced(settings.get_profile(profile)))
-    settings.load_profile(f"{profile}-unreduced")
+    settings.load_profile(_unreduced_name(profile))
     try:
         yield
     finally:
