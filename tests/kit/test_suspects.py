@@ -70,8 +70,9 @@ def test_d_state_machine():
 
 def run(pytester, narrow_passes: bool, *options: str) -> tuple[dict[str, list[str]], str]:
     pytester.makepyfile(test_module=MODULE.format(narrow_passes=narrow_passes))
+    # -rN: no short summary, which repeats each failure's message in full when CI is set.
     result = pytester.runpytest_subprocess(
-        "-p", "speckit.pytest_plugin", "-p", "no:cacheprovider", "-p", "no:randomly", *options
+        "-p", "speckit.pytest_plugin", "-p", "no:cacheprovider", "-p", "no:randomly", "-rN", *options
     )
     result.assert_outcomes(passed=int(narrow_passes), failed=4 - int(narrow_passes))
     examples = {n: (pytester.path / f"{n}.txt").read_text().splitlines() for n in ("wide", "another", "machine")}
