@@ -32,14 +32,14 @@ from ..impl import Implementation, TracedOperation, bool_problem
 from ..trace import TRACE
 from .config import READ_LIMIT, SandboxConfig, target_ids, wall_backstop
 from .isolation import probe_isolation
-from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, ErrorKind, Reply, Value
+from .protocol import IMPORTING, MAX_BATCH, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, At, Command, ErrorKind, Reply, Value
 from .process import ProtocolViolation, ServerDied, Server, bounded_text
 from .values import Handle, decode, Encoder, StaleHandle, TwinRegistry, uses_handles
 
 
 _Pending = tuple
 """A call waiting in a batch: ``(operation, trace entry, command, later)``, where ``command`` is
-its wire form (the result's handle id is ``command[2]``) and ``later`` the :class:`Later` its
+its wire form (the result's handle id is ``command[At.CALL_HANDLE]``) and ``later`` the :class:`Later` its
 result goes to (a call made inside :meth:`SandboxedImplementation.batch`), else None. A plain
 tuple, read by unpacking: one is made per call, and a named tuple costs four times as much."""
 
@@ -382,7 +382,7 @@ class SandboxedImplementation(Implementation):
             return handle
         if pipelined and self._batching and op.answers_by_value:
             later = Later()
-            command[4] = Reply.LATER
+            command[At.CALL_REPLY] = Reply.LATER
             self._defer((op, entry, command, later))
             return later
         encoder = None
@@ -390,7 +390,7 @@ class SandboxedImplementation(Implementation):
             encoder = Encoder(self)
             encoder.twins = twins
             self.twins.send_pinned(encoder)
-        command[4] = Reply.ANSWER
+        command[At.CALL_REPLY] = Reply.ANSWER
         self._pending.append((op, entry, command, None))
         reply = self._run(self._pending, encoder)
         if mutable:
@@ -433,7 +433,7 @@ class SandboxedImplementation(Implementation):
     def _definitions(self, commands: list) -> list:
         """What the server must be told of the operations these commands call, before it runs them."""
         defined, new = self._defined, []
-        for number in sorted({command[1] for command in commands if command[0] == _CALL} - defined):
+        for number in sorted({command[At.CALL_OP] for command in commands if command[At.TAG] == _CALL} - defined):
             defined.add(number)
             op = self._numbered[number]
             new.append([number, op.module_name, op.operation.name, op.qualname, op.time_limit, op.expects_bool])
@@ -555,7 +555,7 @@ class SandboxedImplementation(Implementation):
         running = self._notice_death()
         if self.generation != generation:
             # The server died while idle, after these calls were given its values.
-            stale = next((i for i, (_, _, command, _) in enumerate(batch) if uses_handles(command[3])), None)
+            stale = next((i for i, (_, _, command, _) in enumerate(batch) if uses_handles(command[At.CALL_ARGUMENTS])), None)
             if stale is not None:
                 self._fail(batch, stale, _stale(batch[stale][0].qualname, self.dead_reason))
             if read is not None and read.uses_handles:
@@ -616,7 +616,7 @@ class SandboxedImplementation(Implementation):
                 if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
                     raise ProtocolViolation("batched results malformed")
                 operation, entry, command, later = pending
-                value = decode(item[1], self, command[2], 0)
+                value = decode(item[1], self, command[At.CALL_HANDLE], 0)
                 if operation.expects_bool and type(value) is not bool:
                     return index, bool_problem(operation.qualname, value), OperationFailed
                 later.value, later.ready = value, True
@@ -781,7 +781,7 @@ class SandboxedImplementation(Implementation):
             label = f"reading {module_name}.{name}"
             handle_id = self.new_id()
             try:
-                encoded = self._remote(_Read(["m", module_name, name, handle_id], label, f"{module_name}.{name}", False))
+                encoded = self._remote(_Read([Command.MODULE, module_name, name, handle_id], label, f"{module_name}.{name}", False))
             except AttributeError as e:
                 known = self._constants[key] = (False, str(e))
             else:

@@ -30,7 +30,7 @@ from ..core import FailureKind, ImplementationError, MissingOperation, Presence,
 from ..impl import Implementation, bool_problem, failure_of
 from .config import READ_LIMIT, served_classes, wall_backstop
 from .confine import confine, libc
-from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
+from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, At, Command, ErrorKind, Reply, TwinKind, Value, frame
 
 _NO_LIMIT = float("inf")
 """The watchdog's limit while no code of the implementation runs."""
@@ -106,6 +106,10 @@ _WATCHDOG = _Watchdog()
 
 PRESENCES = frozenset(p.value for p in Presence)
 _CALL, _KEEP = Command.CALL, Reply.KEEP
+_TAG, _OP, _HANDLE, _ARGUMENTS, _REPLY, _UPDATED, _KEYWORDS = At.TAG, At.CALL_OP, At.CALL_HANDLE, At.CALL_ARGUMENTS, At.CALL_REPLY, At.CALL_UPDATED, At.CALL_KEYWORDS
+"""A call's positions (:class:`~speckit.sandbox.protocol.At`), as globals: read for every call."""
+_FUNCTION = 5
+"""Where an operation's record (:attr:`_ServerState.ops`) keeps the implementation's function once found."""
 
 
 class _BoundedOutput(io.TextIOBase):
@@ -225,24 +229,24 @@ class _ServerState:
     def decode(self, value: Any) -> Any:
         if not isinstance(value, list):
             return value
-        tag = value[0]
+        tag, payload = value[At.TAG], value[At.PAYLOAD]
         if tag == Value.HANDLE:
             try:
-                return self.values[value[1]]
+                return self.values[payload]
             except KeyError:
                 raise LookupError("a value this call was given no longer exists") from None
         if tag == Value.TWIN:
-            return self.twins[value[1]].value
+            return self.twins[payload].value
         if tag == Value.FLOAT:
-            return float(value[1])
+            return float(payload)
         if tag == Value.TUPLE:
-            return tuple(self.decode(v) for v in value[1])
+            return tuple(self.decode(v) for v in payload)
         if tag == Value.LIST:
-            return [self.decode(v) for v in value[1]]
+            return [self.decode(v) for v in payload]
         if tag == Value.SET:
-            return {self.decode(v) for v in value[1]}
+            return {self.decode(v) for v in payload}
         if tag == Value.DICT:
-            return {self.decode(k): self.decode(v) for k, v in value[1]}
+            return {self.decode(k): self.decode(v) for k, v in payload}
         raise ValueError(f"unknown value tag {tag!r}")
 
     def encode_result(self, value: Any, handle_id: int) -> Any:
@@ -424,12 +428,12 @@ class _ServerState:
         It runs for every call of a run (some 800,000), so its common path (a known
         operation given the server's values) makes as few Python calls as it can.
         """
-        op = self.ops[command[1]]
+        op = self.ops[command[_OP]]
         module, name, qualname, limit, expects_bool, function = op
-        args = command[3]
+        args = command[_ARGUMENTS]
         if function is None:
             try:
-                function = op[5] = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
+                function = op[_FUNCTION] = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
             except SuiteFailure as e:
                 return None, {"kind": ErrorKind.MISSING, "message": str(e)}
             except TimeLimitReached:
@@ -443,13 +447,13 @@ class _ServerState:
                     raise LookupError("a value this call was given no longer exists") from None
             else:
                 arguments = [self.decode(a) for a in args]
-                if len(command) > 6:
+                if len(command) > _KEYWORDS:
                     keywords = {}
-                    for name, value in command[6]:
+                    for name, value in command[_KEYWORDS]:
                         if type(name) is not str or not name.isidentifier():
                             raise LookupError(f"a keyword argument named {name!r}")
                         keywords[name] = self.decode(value)
-                if len(command) > 5 and command[5]:
+                if len(command) > _UPDATED and command[_UPDATED]:
                     self.arguments = arguments  # sent back after the call, then dropped
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
@@ -505,20 +509,20 @@ class _ServerState:
 
     def read(self, command: list) -> tuple[Any, dict | None]:
         """Run one read (a field, a module's attribute, ==, dir, repr): (encoded result, None) or (None, error)."""
-        tag = command[0]
+        tag, subject = command[At.TAG], command[At.SUBJECT]
         try:
             if tag == Command.MODULE:
-                _limited(self.config["import_seconds"], self.import_module, command[1])
-                subject = _limited(self.config["import_seconds"], self.implementation.module, command[1])
+                _limited(self.config["import_seconds"], self.import_module, subject)
+                subject = _limited(self.config["import_seconds"], self.implementation.module, subject)
             else:
-                subject = self.decode(command[1])
+                subject = self.decode(subject)
         except SuiteFailure as e:
             return None, {"kind": ErrorKind.MISSING, "message": str(e)[:MAX_MESSAGE]}
         except TimeLimitReached:
-            return None, {"kind": ErrorKind.MISSING, "message": f"module {command[1]} could not be imported: {command[1]}.py took more than {self.config['import_seconds']:g} s to import"}
+            return None, {"kind": ErrorKind.MISSING, "message": f"module {command[At.SUBJECT]} could not be imported: {command[At.SUBJECT]}.py took more than {self.config['import_seconds']:g} s to import"}
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"the value was not read: {e}"}
-        if tag == Command.MODULE and command[2] is None:
+        if tag == Command.MODULE and command[At.MODULE_ATTRIBUTE] is None:
             return None, None
         label = "reading a value"
         watchdog = _WATCHDOG
@@ -584,15 +588,15 @@ def _plain(value: Any, depth: int, budget: list[int]) -> Any:
 def _read_label(tag: str, subject: Any, command: list) -> str:
     """How a failure of a read names what was read (``Value.empty``, ``color.red``, ``Color.__eq__``)."""
     if tag == Command.MODULE:
-        return f"{command[1]}.{command[2]}"
+        return f"{command[At.SUBJECT]}.{command[At.MODULE_ATTRIBUTE]}"
     owner = type(subject).__name__
     if tag == Command.FIELD:
-        return f"{owner}.{command[2]}"
+        return f"{owner}.{command[At.FIELD_NAME]}"
     return {Command.EQUALS: f"{owner}.__eq__", Command.SHOW: f"{owner}.__repr__", Command.NAMES: f"dir() of a {owner}", Command.ITEMS: f"iterating over a {owner}"}[tag]
 
 
 def _read_field(state: _ServerState, subject: Any, command: list) -> Any:
-    return state.encode_result(getattr(subject, command[2]), command[3])
+    return state.encode_result(getattr(subject, command[At.MODULE_ATTRIBUTE]), command[At.MODULE_HANDLE])
 
 
 def _read_record_field(state: _ServerState, subject: Any, command: list) -> list:
@@ -602,7 +606,7 @@ def _read_record_field(state: _ServerState, subject: Any, command: list) -> list
     then ``value.color``); sending them along saves those round trips. A field that is
     not a plain value takes one of the spare handle ids the request offers, or is left out.
     """
-    _, _, name, handle_id, spare = command
+    name, handle_id, spare = command[At.FIELD_NAME], command[At.FIELD_HANDLE], command[At.FIELD_SPARE]
     value = state.encode_result(getattr(subject, name), handle_id)
     spare_ids, others = list(spare), []
     for other in _record_fields(subject):
@@ -639,7 +643,7 @@ def _record_fields(subject: Any) -> list[str]:
 
 
 def _compare_values(state: _ServerState, subject: Any, command: list) -> bool:
-    return bool(subject == state.decode(command[2]))
+    return bool(subject == state.decode(command[At.EQUALS_OTHER]))
 
 
 def _list_names(state: _ServerState, subject: Any, command: list) -> list[str]:
@@ -660,7 +664,7 @@ def _read_items(state: _ServerState, subject: Any, command: list) -> list | None
         iterator = iter(subject)
     except TypeError:
         return None
-    first_id, items = command[2], []
+    first_id, items = command[At.ITEMS_FIRST], []
     for item in iterator:
         if len(items) == MAX_ITEMS:
             raise ValueError(f"it has more than {MAX_ITEMS} items")
@@ -787,8 +791,8 @@ def _map_progress(fd: int) -> ctypes.c_int64:
 
 def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dict:
     seq = message["seq"]
-    for number, *definition in message.get("ops", ()):
-        state.ops[number] = [*definition, None]
+    for definition in message.get("ops", ()):
+        state.ops[definition[At.DEFINITION_NUMBER]] = [*definition[At.DEFINITION_NUMBER + 1 :], None]
     state.apply_twins(message.get("twins", ()))
     _forget_held(state, message.get("release", ()))
     commands = message["commands"]
@@ -898,7 +902,7 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
     base, call, values = seq << INDEX_BITS, state.call, state.values
     for index, command in enumerate(commands):
         progress.value = base | index
-        tag = command[0]
+        tag = command[_TAG]
         if tag == _CALL:
             result, error = call(command)
             if error is not None:
@@ -906,9 +910,9 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
                 error["at"] = index
                 answer["error"] = error
                 break
-            handle_id, reply = command[2], command[4]
-            if len(command) > 5 and command[5]:  # the test's lists, dicts and sets, as the call left them
-                answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[5]]
+            handle_id, reply = command[_HANDLE], command[_REPLY]
+            if len(command) > _UPDATED and command[_UPDATED]:  # the test's lists, dicts and sets, as the call left them
+                answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[_UPDATED]]
                 state.arguments = []
             if reply == _KEEP:
                 # The test holds a handle for it, whatever the value is (a plain str too).
@@ -918,12 +922,13 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
             else:
                 answer["result"] = state.encode_result(result, handle_id)
         elif tag == Command.RESOLVE:
-            answer["result"] = state.resolve(command[1], command[2])
+            answer["result"] = state.resolve(command[At.RESOLVE_MODULE], command[At.RESOLVE_NAME])
         elif tag == Command.PRESENCE:
-            answer["result"] = state.presence(command[1])
+            answer["result"] = state.presence(command[At.PRESENCE_NAMES])
         elif tag == Command.FOLDER:
             try:
-                os.chdir(state.home if command[1] is None else str(command[1]))
+                path = command[At.FOLDER_PATH]
+                os.chdir(state.home if path is None else str(path))
                 answer["result"] = None
             except (OSError, TypeError, ValueError) as e:
                 answer["result"] = f"{type(e).__name__}: {e}"[:MAX_MESSAGE]

@@ -14,7 +14,7 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from .process import ProtocolViolation
-from .protocol import MAX_DEPTH, MAX_LINES, TwinKind, Value
+from .protocol import MAX_DEPTH, MAX_LINES, At, TwinKind, Value
 
 if TYPE_CHECKING:
     from .client import SandboxedImplementation
@@ -100,13 +100,13 @@ def uses_handles(arguments: list | tuple) -> bool:
 def _names_handle(wire: Any, depth: int) -> bool:
     if not isinstance(wire, list) or not wire or depth > MAX_DEPTH:
         return False
-    tag = wire[0]
+    tag = wire[At.TAG]
     if tag == Value.HANDLE:
         return True
     if tag in (Value.TUPLE, Value.LIST, Value.SET):
-        return any(_names_handle(item, depth + 1) for item in wire[1])
+        return any(_names_handle(item, depth + 1) for item in wire[At.PAYLOAD])
     if tag == Value.DICT:
-        return any(_names_handle(k, depth + 1) or _names_handle(v, depth + 1) for k, v in wire[1])
+        return any(_names_handle(k, depth + 1) or _names_handle(v, depth + 1) for k, v in wire[At.PAYLOAD])
     return False
 
 
@@ -167,21 +167,21 @@ def decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: in
     """
     if value is None or isinstance(value, (bool, int, str)):
         return value
-    if depth > MAX_DEPTH or not isinstance(value, list) or not value or not isinstance(value[0], str):
+    if depth > MAX_DEPTH or not isinstance(value, list) or not value or not isinstance(value[At.TAG], str):
         raise ProtocolViolation("result malformed")
-    tag = value[0]
+    tag = value[At.TAG]
     if tag == Value.HANDLE:
         if len(value) == 1 and depth == 0:
             return owner.handle(handle_id)
-        if len(value) == 2 and type(value[1]) is int and (depth == 0 or named):
-            return owner.handle(value[1], known=True)
-    elif tag == Value.FLOAT and len(value) == 2 and isinstance(value[1], str) and len(value[1]) < 40:
+        if len(value) == 2 and type(value[At.PAYLOAD]) is int and (depth == 0 or named):
+            return owner.handle(value[At.PAYLOAD], known=True)
+    elif tag == Value.FLOAT and len(value) == 2 and isinstance(value[At.PAYLOAD], str) and len(value[At.PAYLOAD]) < 40:
         try:
-            return float(value[1])
+            return float(value[At.PAYLOAD])
         except ValueError:
             raise ProtocolViolation("float malformed") from None
-    elif tag in _CONTAINERS and len(value) == 2 and isinstance(value[1], list):
-        items = value[1]
+    elif tag in _CONTAINERS and len(value) == 2 and isinstance(value[At.PAYLOAD], list):
+        items = value[At.PAYLOAD]
         try:
             if tag == Value.DICT:
                 if not all(isinstance(item, list) and len(item) == 2 for item in items):
@@ -190,8 +190,8 @@ def decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: in
             return _CONTAINERS[tag](decode(v, owner, handle_id, depth + 1, named) for v in items)
         except TypeError:  # an unhashable key or set item
             raise ProtocolViolation("result malformed") from None
-    elif tag == Value.TWIN and len(value) == 2 and isinstance(value[1], int):
-        return owner.twins.original(value[1])
+    elif tag == Value.TWIN and len(value) == 2 and isinstance(value[At.PAYLOAD], int):
+        return owner.twins.original(value[At.PAYLOAD])
     raise ProtocolViolation("result malformed")
 
 
