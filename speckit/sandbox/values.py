@@ -11,13 +11,37 @@ from __future__ import annotations
 import io
 import itertools
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .process import ProtocolViolation
 from .protocol import MAX_DEPTH, MAX_LINES, At, TwinKind, Value
 
-if TYPE_CHECKING:
-    from .client import SandboxedImplementation
+
+class HandleOwner(Protocol):
+    """What handles, the encoder, the decoder and the twin registry need from the sandboxed
+    implementation that owns them (:class:`~speckit.sandbox.client.SandboxedImplementation`)."""
+
+    spec: Any
+    generation: int
+    """Which server the values belong to: it changes when a server dies."""
+    dead_reason: str
+    released: list[int]
+    """Ids of values and twins the test dropped, released with the next message."""
+    twins: "TwinRegistry"
+
+    def new_id(self) -> int: ...
+
+    def handle(self, handle_id: int, known: bool = False) -> "Handle": ...
+
+    def read_attribute(self, handle: "Handle", name: str) -> Any: ...
+
+    def compare(self, handle: "Handle", other: Any) -> Any: ...
+
+    def items(self, handle: "Handle") -> tuple[bool, bool, list]: ...
+
+    def names(self, handle: "Handle") -> list[str]: ...
+
+    def shown(self, handle: "Handle") -> str: ...
 
 
 class Handle:
@@ -35,7 +59,7 @@ class Handle:
 
     __slots__ = ("_hid", "_gen", "_owner", "__weakref__")
 
-    def __init__(self, id: int, generation: int, owner: "SandboxedImplementation"):
+    def __init__(self, id: int, generation: int, owner: HandleOwner):
         self._hid = id
         self._gen = generation
         self._owner = owner
@@ -117,7 +141,7 @@ class StaleHandle(Exception):
 class Encoder:
     """Turns a call's arguments into the wire form, mirroring kit objects it meets."""
 
-    def __init__(self, owner: SandboxedImplementation):
+    def __init__(self, owner: HandleOwner):
         self.owner = owner
         self.twins: list = []
 
@@ -159,7 +183,7 @@ class Encoder:
         raise TypeError(f"a {type(value).__name__} cannot be passed to a sandboxed implementation")
 
 
-def decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: int, named: bool = False) -> Any:
+def decode(value: Any, owner: HandleOwner, handle_id: int, depth: int, named: bool = False) -> Any:
     """A result from the server: checked, and turned into plain values, a handle or a mirrored object.
 
     A handle is allowed at the top (``[HANDLE]``: the new value ``handle_id``; ``[HANDLE, id]``:
@@ -212,7 +236,7 @@ class TwinRegistry:
     once the test drops the object.
     """
 
-    def __init__(self, owner: SandboxedImplementation):
+    def __init__(self, owner: HandleOwner):
         self.owner = owner
         self.by_object: dict[int, int] = {}
         self.twins: dict[int, dict] = {}
