@@ -62,13 +62,13 @@ from .isolation import Isolation, probe_isolation
 
 _LAZY = {
     "Handle": "values",
-    "Later": "client",
-    "RemoteFunction": "client",
-    "RemoteModule": "client",
+    "Later": "pipeline",
+    "RemoteFunction": "operation",
+    "RemoteModule": "reads",
     "SandboxedImplementation": "client",
-    "SandboxedOperation": "client",
+    "SandboxedOperation": "operation",
     "load_sandboxed": "client",
-    "shown": "client",
+    "shown": "reads",
     "describe_exit": "process",
     "probe": "process",
 }

@@ -125,11 +125,11 @@ def test_a_records_other_fields_come_with_the_first_read(looping):
     blue = looping.module("color").blue
     value = looping.value.Value(False, blue)
     value.empty
-    trips = looping._seq
-    assert value.color == blue and looping._seq == trips + 1, "only == went to the server"
+    trips = looping.connection.seq
+    assert value.color == blue and looping.connection.seq == trips + 1, "only == went to the server"
     square = looping.square.Square(3, 4)
     value.color
-    assert looping._seq > trips + 1, "after an operation call the field is read afresh"
+    assert looping.connection.seq > trips + 1, "after an operation call the field is read afresh"
     assert (square.column, square.row) == (3, 4)
 
 

@@ -14,6 +14,10 @@ from speckit.paths import REPO_ROOT
 PACKAGE = Path(speckit.sandbox.__file__).parent
 TEST_PROCESS_SIDE = {
     "speckit.sandbox.client",
+    "speckit.sandbox.connection",
+    "speckit.sandbox.operation",
+    "speckit.sandbox.pipeline",
+    "speckit.sandbox.reads",
     "speckit.sandbox.values",
     "speckit.sandbox.process",
     "speckit.sandbox.bubblewrap",
