@@ -28,6 +28,7 @@ import spec as spec_data
 from . import impl as impl_loader
 from . import registry
 from .core import MissingOperation, NotImplementedOperation, SuiteFailure
+from .interface import TestedImplementation
 from .registry import kit
 from .testing import use_spec
 
@@ -136,7 +137,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile(profile)
 
 
-_LOADED: dict[str, impl_loader.Implementation] = {}
+_LOADED: dict[str, TestedImplementation] = {}
 """The implementations loaded in this session, by specification name."""
 
 
@@ -150,7 +151,7 @@ def sandbox_config(config: pytest.Config):
     return SandboxConfig.from_file(path) if path else SandboxConfig()
 
 
-def load_implementation(config: pytest.Config, name: str) -> impl_loader.Implementation:
+def load_implementation(config: pytest.Config, name: str) -> TestedImplementation:
     """The implementation under test for specification ``name``, loaded once per session."""
     if name not in _LOADED:
         specification = spec_data.load(name)
@@ -346,7 +347,7 @@ def spec_of(node: pytest.Item | pytest.Collector) -> str:
 
 
 @pytest.fixture(scope="module")
-def impl(request: pytest.FixtureRequest) -> impl_loader.Implementation:
+def impl(request: pytest.FixtureRequest) -> TestedImplementation:
     """The implementation under test, for the specification of the requesting test's folder."""
     try:
         implementation = load_implementation(request.config, spec_of(request.node))

@@ -20,17 +20,18 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..core import ImplementationError, MissingOperation, OperationFailed, Presence
-from ..impl import Implementation, bool_problem
+from ..impl import bool_problem, module_facade
 from ..trace import TRACE
-from .config import READ_LIMIT, SandboxConfig, target_ids, wall_backstop
+from ..watchdog import wall_backstop
+from .config import READ_LIMIT, SandboxConfig, target_ids
 from .connection import Connection
 from .isolation import probe_isolation
 from .operation import SandboxedOperation
 from .pipeline import Later, Pipeline, ValueRead, raise_failure, stale
 from .process import ProtocolViolation, ServerDied, bounded_text
-from .protocol import At, Command, ErrorKind, Reply, Value
+from .protocol import At, Command, ErrorKind, Reply
 from .reads import RemoteModule, RemoteReads
-from .values import Encoder, Handle, StaleHandle, TwinRegistry, decode
+from .values import Encoder, Handle, StaleHandle, TwinRegistry, decode, plain_arguments
 
 
 def load_sandboxed(target: str | Path, spec, config: SandboxConfig) -> "SandboxedImplementation":
@@ -53,11 +54,24 @@ class IncompleteIsolation(UserWarning):
     """The operation server runs without bubblewrap: the confinement is a fallback (see the message)."""
 
 
-class SandboxedImplementation(Implementation):
-    """An implementation whose operations run in an operation server."""
+class SandboxedImplementation:
+    """An implementation whose operations run in an operation server
+    (a :class:`~speckit.interface.TestedImplementation`, as the in-process one is).
+
+    It coordinates its parts: the :class:`~speckit.sandbox.connection.Connection` to the
+    server, the :class:`~speckit.sandbox.pipeline.Pipeline` of pending calls, the
+    :class:`~speckit.sandbox.reads.RemoteReads` of values, and the
+    :class:`~speckit.sandbox.values.TwinRegistry` of mirrored objects.
+    """
+
+    operation_class = SandboxedOperation
 
     def __init__(self, path: Path, spec, config: SandboxConfig):
-        super().__init__(None, spec, origin=str(path))
+        self.spec = spec
+        self.origin = str(path)
+        self.hung: dict[str, str] = {}
+        self._modules: dict[str, str] = {}
+        """Modules asked for so far: "" if the server imported it, else why not."""
         self.path = path
         self.config = config
         self.generation = 1
@@ -82,6 +96,10 @@ class SandboxedImplementation(Implementation):
 
     def __repr__(self) -> str:
         return f"<Implementation {self.origin} (sandboxed)>"
+
+    def __getattr__(self, module_name: str):
+        """``impl.grid`` is the grid module's operations, sent to the server: ``impl.grid.occupySquare(g, l, s)``."""
+        return module_facade(self, module_name)
 
     # -- the server's life ---------------------------------------------------------------
 
@@ -153,8 +171,9 @@ class SandboxedImplementation(Implementation):
 
     # -- what the implementation provides -------------------------------------------------
 
-    def module(self, module_name: str) -> "RemoteModule":
-        """A read-only view of the implementation's module, or :class:`MissingOperation` saying why not."""
+    def module(self, module_name: str, operation: str = "") -> "RemoteModule":
+        """A read-only view of the implementation's module, or :class:`MissingOperation` saying why not
+        (charged to ``operation``, the operation that needed the module, if given)."""
         problem = self._modules.get(module_name)
         if problem is None:
             try:
@@ -164,11 +183,11 @@ class SandboxedImplementation(Implementation):
                 raise
             problem = self._modules[module_name] = ""
         if problem:
-            raise_failure(MissingOperation(problem))
+            raise_failure(MissingOperation(problem, operation))
         return RemoteModule(self, module_name)
 
-    def state(self, qualname: str) -> str:
-        """``"present"``, ``"missing"`` or ``"not implemented"``, as the server reads its source."""
+    def state(self, qualname: str) -> Presence:
+        """Whether the implementation has the operation, as the server reads its source."""
         if self._presence is None or qualname not in self._presence:
             names = [op.qualname for op in self.spec.operations(extensions=True)]
             if qualname not in names:
@@ -181,10 +200,14 @@ class SandboxedImplementation(Implementation):
                 self._presence = dict(zip(names, values))
             except (*SuiteFailureTypes, ProtocolViolation):
                 return Presence.MISSING
-        return self._presence.get(qualname, Presence.MISSING)
+        return Presence(self._presence.get(qualname, Presence.MISSING))
 
     def has(self, qualname: str) -> bool:
         return self.state(qualname) != Presence.MISSING
+
+    def import_problems(self) -> dict[str, str]:
+        """None: a module the server cannot import fails the operations that need it, each with the server's reason."""
+        return {}
 
     def resolve(self, op: "SandboxedOperation") -> Any:
         """The operation's signature (or None); :class:`MissingOperation` when it cannot be called."""
@@ -246,7 +269,7 @@ class SandboxedImplementation(Implementation):
         """The test's lists, dicts and sets given to the call: they come back updated, as in process."""
         keywords: list | None = None
         if problem is None:
-            encoded = self._plain_arguments(args) if not kwargs else None
+            encoded = plain_arguments(args, self) if not kwargs else None
             if encoded is None:
                 mutable = [i for i, a in enumerate(args) if type(a) in _MUTABLE]
                 encoder = Encoder(self)
@@ -319,35 +342,6 @@ class SandboxedImplementation(Implementation):
             else:
                 target.clear()
                 target.update(value)
-
-
-    def _plain_arguments(self, args: tuple) -> list | tuple | None:
-        """The wire form of arguments that are all this server's values or plain scalars; else None.
-
-        Arguments that are all this server's values (the common case) go as a tuple of
-        their ids, which the server looks up at once (:mod:`~speckit.sandbox.protocol`)."""
-        held = self.held_ids(args)
-        if held is not None:
-            return held
-        generation, encoded = self.generation, []
-        for value in args:
-            kind = type(value)
-            if kind is Handle and value._gen == generation and value._owner is self:
-                encoded.append([_HANDLE, value._hid])
-            elif value is None or kind is bool or kind is int or kind is str:
-                encoded.append(value)
-            else:
-                return None
-        return encoded
-
-    def held_ids(self, args: tuple) -> tuple | None:
-        """The ids of the arguments when every one is a value this server holds (the wire form
-        of the common call, :mod:`~speckit.sandbox.protocol`), else None."""
-        generation = self.generation
-        for value in args:
-            if type(value) is not Handle or value._gen != generation or value._owner is not self:
-                return None
-        return tuple([value._hid for value in args])
 
 
     def batch(self, queries):
@@ -477,9 +471,7 @@ class SandboxedImplementation(Implementation):
         self.flush()
 
 
-SandboxedImplementation.operation_class = SandboxedOperation
-
-_CALL, _KEEP, _HANDLE = Command.CALL, Reply.KEEP, Value.HANDLE
+_CALL, _KEEP = Command.CALL, Reply.KEEP
 _MUTABLE = (list, dict, set)
 """The containers a call may update in place, which the sandbox copies back."""
 SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)

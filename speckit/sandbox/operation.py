@@ -78,7 +78,7 @@ class SandboxedOperation(TracedOperation):
         answers by value), given this server's values (or none), in a test within its
         time budget, with no operation hung and no kit object in reach. This does exactly
         what ``call`` does for such a call, in fewer steps; any other call goes to ``call``.
-        The steps of :meth:`~speckit.sandbox.client.SandboxedImplementation.held_ids`,
+        The steps of :func:`~speckit.sandbox.values.held_ids`,
         :meth:`~speckit.sandbox.pipeline.Pipeline.defer` and ``Entry.returned`` are written out here on purpose: calling them made each call
         about a fifth dearer (1.3 µs of the test process's 6).
         """

@@ -26,7 +26,8 @@ import attrs
 
 from ..paths import REPO_ROOT
 from . import bubblewrap
-from .config import SandboxConfig, SandboxError, target_ids, wall_backstop
+from ..watchdog import wall_backstop
+from .config import SandboxConfig, SandboxError, target_ids
 from .isolation import BUBBLEWRAP, bwrap_path, probe_isolation
 from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
 

@@ -20,7 +20,6 @@ import mmap
 import os
 import signal
 import sys
-import time
 from typing import Any
 
 import attrs
@@ -28,81 +27,12 @@ import attrs
 from .. import impl as impl_loader
 from ..core import FailureKind, ImplementationError, MissingOperation, Presence, SuiteFailure, TimeLimitReached
 from ..impl import Implementation, bool_problem, failure_of
-from .config import READ_LIMIT, served_classes, wall_backstop
+from ..watchdog import ProcessorWatchdog
+from .config import READ_LIMIT, served_classes
 from .confine import confine, libc
 from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, At, Command, ErrorKind, Reply, TwinKind, Value, frame
 
-_NO_LIMIT = float("inf")
-"""The watchdog's limit while no code of the implementation runs."""
-
-
-class _Watchdog:
-    """Stops an implementation's code at its deadline, counted in processor time.
-
-    A call's limit is processor time (the process CPU clock), not wall-clock time: the
-    work a call does costs the same however busy the machine is, so a correct
-    implementation earns the same grade on a loaded machine (grading is deterministic).
-    A call that waits without working (a sleep, a blocking read) uses no processor time:
-    a wall-clock *backstop*, ``wall_factor`` times its limit
-    (:func:`speckit.sandbox.config.wall_backstop`), stops it.
-
-    While the server works on a message, a periodic timer ticks every :attr:`TICK`
-    seconds. Arming a call only numbers it; the first tick that sees a new number reads
-    both clocks as the call's start, and a later tick past either deadline raises
-    ``TimeLimitReached`` in it. So a call costs no clock read and no timer system call
-    (the server makes hundreds of thousands), and a limit is kept to within a tick. Code
-    that blocks the tick (``SIGALRM`` masked, a long computation in C) is stopped by the
-    test process, which watches the server's processor time in ``/proc`` and kills it.
-    """
-
-    TICK = 0.05
-
-    def __init__(self) -> None:
-        self.limit = _NO_LIMIT
-        """The running code's limit in seconds of processor time (infinite: none)."""
-        self.serial = 0
-        """Bumped by every :meth:`arm`: the number of the running code."""
-        self.calls = 0
-        """Bumped by every call of an operation: the number of the running call."""
-        self.wall_factor = 10.0
-        self.ticking = False
-        self.fired = False
-        """Whether the deadline was reached since this was last cleared (even if the code swallowed it)."""
-        self._seen = -1
-        self._cpu_start = self._wall_start = 0.0
-
-    def start(self) -> None:
-        self.ticking = True
-        signal.setitimer(signal.ITIMER_REAL, self.TICK, self.TICK)
-
-    def stop(self) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        self.ticking = False
-        self.limit = _NO_LIMIT
-
-    def arm(self, seconds: float) -> None:
-        """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop)."""
-        self.serial += 1
-        self.limit = seconds
-
-    def clear(self) -> None:
-        self.limit = _NO_LIMIT
-
-    def on_alarm(self, signum, frame) -> None:
-        limit = self.limit
-        if limit == _NO_LIMIT:
-            return
-        cpu, wall = time.process_time(), time.monotonic()
-        if self._seen != self.serial:
-            self._seen, self._cpu_start, self._wall_start = self.serial, cpu, wall
-            return
-        if cpu - self._cpu_start >= limit or wall - self._wall_start >= wall_backstop(limit, self.wall_factor):
-            self.limit = _NO_LIMIT
-            self.fired = True
-            raise TimeLimitReached()
-
-
-_WATCHDOG = _Watchdog()
+_WATCHDOG = ProcessorWatchdog()
 
 PRESENCES = frozenset(p.value for p in Presence)
 _CALL, _KEEP = Command.CALL, Reply.KEEP

@@ -121,6 +121,36 @@ def uses_handles(arguments: list | tuple) -> bool:
     return any(_names_handle(a, 0) for a in arguments)
 
 
+def plain_arguments(args: tuple, owner: HandleOwner) -> list | tuple | None:
+    """The wire form of arguments that are all this server's values or plain scalars; else None.
+
+    Arguments that are all this server's values (the common case) go as a tuple of
+    their ids, which the server looks up at once (:mod:`~speckit.sandbox.protocol`)."""
+    held = held_ids(args, owner)
+    if held is not None:
+        return held
+    generation, encoded = owner.generation, []
+    for value in args:
+        kind = type(value)
+        if kind is Handle and value._gen == generation and value._owner is owner:
+            encoded.append([Value.HANDLE, value._hid])
+        elif value is None or kind is bool or kind is int or kind is str:
+            encoded.append(value)
+        else:
+            return None
+    return encoded
+
+
+def held_ids(args: tuple, owner: HandleOwner) -> tuple | None:
+    """The ids of the arguments when every one is a value this server holds (the wire form
+    of the common call, :mod:`~speckit.sandbox.protocol`), else None."""
+    generation = owner.generation
+    for value in args:
+        if type(value) is not Handle or value._gen != generation or value._owner is not owner:
+            return None
+    return tuple([value._hid for value in args])
+
+
 def _names_handle(wire: Any, depth: int) -> bool:
     if not isinstance(wire, list) or not wire or depth > MAX_DEPTH:
         return False
@@ -147,7 +177,7 @@ class Encoder:
 
     def arguments(self, args: tuple) -> list:
         """A call's arguments, as a plain list of wire values (the implementation's fast paths,
-        ``SandboxedOperation.__call__`` and ``_plain_arguments``, handle the common case of
+        ``SandboxedOperation.__call__`` and :func:`plain_arguments`, handle the common case of
         handles and scalars only)."""
         return [self.encode(value) for value in args]
 
