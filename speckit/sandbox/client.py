@@ -11,27 +11,25 @@ moves both processes into it, for operations that read or write files by a relat
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
-import tempfile
 import warnings
 import weakref
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..core import ImplementationError, MissingOperation, OperationFailed, Presence
 from ..impl import bool_problem, module_facade
 from ..trace import TRACE
-from ..watchdog import wall_backstop
-from .config import READ_LIMIT, SandboxConfig, target_ids
+from .config import SandboxConfig
+from .catalogue import RemoteCatalogue
 from .connection import Connection
+from .folders import shared_folder
 from .isolation import probe_isolation
 from .operation import SandboxedOperation
-from .pipeline import Later, Pipeline, ValueRead, raise_failure, stale
-from .process import ProtocolViolation, ServerDied, bounded_text
-from .protocol import At, Command, ErrorKind, Reply
+from .pipeline import Later, Pipeline, raise_failure, stale
+from .process import ProtocolViolation, ServerDied
+from .protocol import At, Command, Reply
 from .reads import RemoteModule, RemoteReads
-from .values import Encoder, Handle, StaleHandle, TwinRegistry, decode, plain_arguments
+from .values import Encoder, Handle, StaleHandle, TwinRegistry, plain_arguments
 
 
 def load_sandboxed(target: str | Path, spec, config: SandboxConfig) -> "SandboxedImplementation":
@@ -70,8 +68,6 @@ class SandboxedImplementation:
         self.spec = spec
         self.origin = str(path)
         self.hung: dict[str, str] = {}
-        self._modules: dict[str, str] = {}
-        """Modules asked for so far: "" if the server imported it, else why not."""
         self.path = path
         self.config = config
         self.generation = 1
@@ -82,15 +78,12 @@ class SandboxedImplementation:
         """Wall-clock seconds of messages a test may use before its processor time is asked about."""
         self.test_used = 0.0
         """Wall-clock time of this test's messages to the server: never less than its processor time."""
-        self._test_cpu: tuple[int | None, float | None] | None = None
-        """(server pid, its processor time) when this test began."""
-        self._resolved: dict[tuple[str, str], tuple[bool, Any]] = {}
-        self._presence: dict[str, str] | None = None
         self.twins = TwinRegistry(self)
         self._handles: weakref.WeakValueDictionary[int, Handle] = weakref.WeakValueDictionary()
         """The handles of values read or answered, by id: read again, the test gets the same handle."""
         self.pipeline = Pipeline(self)
         self.reads = RemoteReads(self)
+        self.catalogue = RemoteCatalogue(self)
         self.connection = Connection(path, spec.name, config, self._forget_server)
         self.isolation = self.connection.start(first=True)
 
@@ -174,33 +167,12 @@ class SandboxedImplementation:
     def module(self, module_name: str, operation: str = "") -> "RemoteModule":
         """A read-only view of the implementation's module, or :class:`MissingOperation` saying why not
         (charged to ``operation``, the operation that needed the module, if given)."""
-        problem = self._modules.get(module_name)
-        if problem is None:
-            try:
-                self.reads.remote(ValueRead([Command.MODULE, module_name, None, 0], f"importing module {module_name}", f"module {module_name}", False))
-            except MissingOperation as e:
-                self._modules[module_name] = str(e)
-                raise
-            problem = self._modules[module_name] = ""
-        if problem:
-            raise_failure(MissingOperation(problem, operation))
-        return RemoteModule(self, module_name)
+        __tracebackhide__ = True
+        return self.catalogue.module(module_name, operation)
 
     def state(self, qualname: str) -> Presence:
         """Whether the implementation has the operation, as the server reads its source."""
-        if self._presence is None or qualname not in self._presence:
-            names = [op.qualname for op in self.spec.operations(extensions=True)]
-            if qualname not in names:
-                names.append(qualname)
-            try:
-                answer = self.exchange([[Command.PRESENCE, names]], [self.config.import_seconds * 4])
-                values = answer.get("result")
-                if not (isinstance(values, list) and len(values) == len(names) and all(v in PRESENCES for v in values)):
-                    raise ProtocolViolation("presence answer malformed")
-                self._presence = dict(zip(names, values))
-            except (*SuiteFailureTypes, ProtocolViolation):
-                return Presence.MISSING
-        return Presence(self._presence.get(qualname, Presence.MISSING))
+        return self.catalogue.state(qualname)
 
     def has(self, qualname: str) -> bool:
         return self.state(qualname) != Presence.MISSING
@@ -211,32 +183,8 @@ class SandboxedImplementation:
 
     def resolve(self, op: "SandboxedOperation") -> Any:
         """The operation's signature (or None); :class:`MissingOperation` when it cannot be called."""
-        key = op.key
-        known = self._resolved.get(key)
-        if known is None:
-            try:
-                answer = self.exchange([[Command.RESOLVE, op.module_name, op.operation.name]], [self.config.import_seconds])
-            except ServerDied as e:
-                known = (False, f"module {op.module_name} could not be imported: importing it ended the process ({e.reason})")
-            except OperationFailed as e:
-                known = (False, str(e))
-            else:
-                result = answer.get("result")
-                if not isinstance(result, dict):
-                    raise ProtocolViolation("resolve answer malformed")
-                if ErrorKind.MISSING in result:
-                    known = (False, bounded_text(result[ErrorKind.MISSING]))
-                else:
-                    known = (True, _signature(result.get("signature")))
-            self._resolved[key] = known
-        ok, detail = known
-        if not ok:
-            # Charged to the operation, as in process: a test of another type stopped by it names it,
-            # and grading can tell that type lost its points to this one (and grade it as a hybrid).
-            raise_failure(MissingOperation(detail, op.qualname))
-        op.fast = op.pipelinable or op.answers_by_value  # found once, it is found for every server
-        return detail
-
+        __tracebackhide__ = True
+        return self.catalogue.resolve(op)
 
     # -- calls ------------------------------------------------------------------------------
 
@@ -250,7 +198,7 @@ class SandboxedImplementation:
         __tracebackhide__ = True
         if self.reads.fields:
             self.reads.fields.clear()  # the call may change what the fields read so far hold
-        known = self._resolved.get(op.key)
+        known = self.catalogue.resolved.get(op.key)
         if known is None or not known[0]:
             try:
                 self.resolve(op)
@@ -259,7 +207,7 @@ class SandboxedImplementation:
                 raise
         entry = TRACE.call(op.label, args, kwargs)
         problem = self.hung.get(op.qualname) if self.hung else None
-        if problem is None and self.test_used > self.test_budget and self._over_test_budget():
+        if problem is None and self.test_used > self.test_budget and self.connection.over_test_budget(self.test_used):
             problem = (
                 f"{op.qualname} was not called: this test's operations already took more than "
                 f"{self.config.test_seconds:g} s in all"
@@ -311,7 +259,7 @@ class SandboxedImplementation:
         self.pipeline.pending.append((op, entry, command, None))
         reply = self.pipeline.run(self.pipeline.pending, encoder)
         if mutable:
-            self._update_arguments(args, mutable, reply.get("arguments"))
+            self.reads.update_arguments(args, mutable, reply.get("arguments"))
         result = self.reads.decoded(reply.get("result"), handle_id)
         if op.expects_bool and type(result) is not bool:
             # Checked here, on decoded data: the server's own check runs where the
@@ -322,27 +270,9 @@ class SandboxedImplementation:
         entry.returned(result, op.expects_bool)
         return result
 
-    def _update_arguments(self, args: tuple, mutable: list[int], updates: Any) -> None:
-        """Give the test's lists, dicts and sets that a call was given what the call left in them."""
-        __tracebackhide__ = True
-        if not (isinstance(updates, list) and len(updates) == len(mutable)):
-            self.reads.malformed("updated arguments malformed")
-        for index, item in zip(mutable, updates):
-            if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
-                self.reads.malformed("updated arguments malformed")
-            try:
-                value = decode(item[1], self, 0, 0, named=True)
-            except ProtocolViolation as e:
-                self.reads.malformed(str(e))
-            target = args[index]
-            if type(value) is not type(target):
-                self.reads.malformed("updated arguments malformed")
-            if type(target) is list:
-                target[:] = value
-            else:
-                target.clear()
-                target.update(value)
-
+    def working_folder(self) -> contextlib.AbstractContextManager[Path]:
+        """A fresh folder both processes work in (see :func:`~speckit.sandbox.folders.shared_folder`)."""
+        return shared_folder(self)
 
     def batch(self, queries):
         """Call ``queries``; the results of its calls travel back together (see :meth:`Implementation.batch`)."""
@@ -353,49 +283,6 @@ class SandboxedImplementation:
         """Run the pipelined calls now; raise the first one's failure as if raised at its call."""
         __tracebackhide__ = True
         self.pipeline.flush()
-
-    @contextlib.contextmanager
-    def working_folder(self) -> Iterator[Path]:
-        """A fresh folder both processes work in (see :meth:`Implementation.working_folder`).
-
-        It is made in the server's shared folders (bind-mounted read-write into the server
-        under bubblewrap), owned by the server's user; files the test writes there during the
-        block are made group-writable for it (umask 002 in a set-group-id folder)."""
-        self.flush()
-        host = Path(tempfile.mkdtemp(prefix="folder-", dir=self.connection.server.folders))
-        uid, gid = target_ids(self.config)
-        mask = None
-        if uid is not None:
-            os.chown(host, uid, gid)
-            os.chmod(host, 0o2775)
-            mask = os.umask(0o002)
-        before = Path.cwd()
-        try:
-            self._folder(self.connection.server.server_path(host))
-            os.chdir(host)
-            try:
-                yield host
-                self.flush()  # the block's pipelined calls run in the folder
-            finally:
-                os.chdir(before)
-                try:
-                    self._folder(None)
-                except (*SuiteFailureTypes, ServerDied, ProtocolViolation):
-                    self.connection.working = None  # the server is gone: its next one starts in its own folder
-        finally:
-            if mask is not None:
-                os.umask(mask)
-            shutil.rmtree(host, ignore_errors=True)
-
-    def _folder(self, path: str | None) -> None:
-        """Have the server change its working folder to ``path`` (None: its own)."""
-        self.connection.working = path
-        if path is None and (self.connection.down or not self.connection.server.alive()):
-            return  # a new server starts in its own folder anyway
-        answer = self.exchange([[Command.FOLDER, path]], [READ_LIMIT, READ_LIMIT])
-        problem = answer.get("result")
-        if problem is not None:
-            raise OperationFailed(f"the implementation's process could not enter its working folder: {bounded_text(problem)}")
 
     # -- values: the handles' owner (values.HandleOwner) ----------------------------------------
 
@@ -447,25 +334,8 @@ class SandboxedImplementation:
 
     def begin_test(self) -> None:
         self.test_used = 0.0
-        self._test_cpu = (self.connection.server.server_pid(), self.connection.server.cpu_seconds()) if self.connection.server.alive() else None
-        self._example = None
-
-    def _over_test_budget(self) -> bool:
-        """Whether this test's operations used more than ``test_seconds`` of the server's processor
-        time, or their wall-clock backstop; asked only once their wall-clock time (never less
-        than their processor time) is over ``test_seconds``.
-
-        A server started during the test counts from its start (the processor time of one
-        that died is not counted: it is gone with it).
-        """
-        budget = self.config.test_seconds
-        if self.test_used > wall_backstop(budget, self.config.wall_factor):
-            return True
-        pid, cpu = self.connection.server.server_pid(), self.connection.server.cpu_seconds()
-        if cpu is None:
-            return True  # cannot be measured: the wall clock, which is over, decides
-        base = self._test_cpu[1] if self._test_cpu is not None and self._test_cpu[0] == pid and self._test_cpu[1] is not None else 0.0
-        return cpu - base > budget
+        self.connection.mark_test()
+        self.pipeline.example = None
 
     def end_test(self) -> None:
         self.flush()
@@ -474,22 +344,3 @@ class SandboxedImplementation:
 _CALL, _KEEP = Command.CALL, Reply.KEEP
 _MUTABLE = (list, dict, set)
 """The containers a call may update in place, which the sandbox copies back."""
-SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
-PRESENCES = frozenset(p.value for p in Presence)
-
-
-def _signature(data: Any):
-    import inspect
-
-    if data is None:
-        return None
-    try:
-        parameters = []
-        for name, kind, has_default in data:
-            if not isinstance(name, str) or not isinstance(kind, int) or not isinstance(has_default, bool):
-                return None
-            default = None if has_default else inspect.Parameter.empty
-            parameters.append(inspect.Parameter(name, inspect._ParameterKind(kind), default=default))
-        return inspect.Signature(parameters)
-    except (TypeError, ValueError):
-        return None

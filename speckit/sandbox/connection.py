@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..core import ImplementationError, OperationFailed
+from ..watchdog import wall_backstop
 from .config import READ_LIMIT, SandboxConfig
 from .process import ProtocolViolation, Server, ServerDied, bounded_text
 from .protocol import IMPORTING, Command
@@ -33,6 +34,8 @@ class Connection:
         """The sequence number of the last message sent."""
         self.working: str | None = None
         """The server's view of the folder of the running ``working_folder()`` block, if any."""
+        self.test_cpu: tuple[int | None, float | None] | None = None
+        """(server pid, its processor time) when this test began."""
 
     def start(self, first: bool) -> str:
         try:
@@ -132,3 +135,24 @@ class Connection:
 
     def close(self) -> None:
         self.server.close()
+
+    def mark_test(self) -> None:
+        """A test begins: its processor time counts from now."""
+        self.test_cpu = (self.server.server_pid(), self.server.cpu_seconds()) if self.server.alive() else None
+
+    def over_test_budget(self, used: float) -> bool:
+        """Whether this test's operations used more than ``test_seconds`` of the server's processor
+        time, or their wall-clock backstop; asked only once their wall-clock time (never less
+        than their processor time) is over ``test_seconds``.
+
+        A server started during the test counts from its start (the processor time of one
+        that died is not counted: it is gone with it).
+        """
+        budget = self.config.test_seconds
+        if used > wall_backstop(budget, self.config.wall_factor):
+            return True
+        pid, cpu = self.server.server_pid(), self.server.cpu_seconds()
+        if cpu is None:
+            return True  # cannot be measured: the wall clock, which is over, decides
+        base = self.test_cpu[1] if self.test_cpu is not None and self.test_cpu[0] == pid and self.test_cpu[1] is not None else 0.0
+        return cpu - base > budget

@@ -188,6 +188,27 @@ class RemoteReads:
             self.owner.lost(f"it wrote into the grader's channel ({e})")
         raise_failure(OperationFailed(problem))
 
+    def update_arguments(self, args: tuple, mutable: list[int], updates: Any) -> None:
+        """Give the test's lists, dicts and sets that a call was given what the call left in them."""
+        __tracebackhide__ = True
+        if not (isinstance(updates, list) and len(updates) == len(mutable)):
+            self.malformed("updated arguments malformed")
+        for index, item in zip(mutable, updates):
+            if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
+                self.malformed("updated arguments malformed")
+            try:
+                value = decode(item[1], self.owner, 0, 0, named=True)
+            except ProtocolViolation as e:
+                self.malformed(str(e))
+            target = args[index]
+            if type(value) is not type(target):
+                self.malformed("updated arguments malformed")
+            if type(target) is list:
+                target[:] = value
+            else:
+                target.clear()
+                target.update(value)
+
 
 class RemoteModule:
     """A read-only view of a module of the sandboxed implementation: reading an attribute reads
