@@ -139,7 +139,6 @@ class SandboxedOperation(TracedOperation):
         return handle
 
 
-
 _HOLDERS: dict[str, frozenset[str]] = {}
 
 

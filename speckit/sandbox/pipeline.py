@@ -112,7 +112,7 @@ class Pipeline:
             self.flush()
 
     def batch(self, queries):
-        """Call ``queries``; the results of its calls travel back together (see :meth:`Implementation.batch`)."""
+        """Call ``queries``; the results of its calls travel back together (see :meth:`speckit.impl.Implementation.batch`)."""
         __tracebackhide__ = True
         self.batching += 1
         try:
@@ -266,7 +266,6 @@ class Pipeline:
         except Exception:  # noqa: BLE001 - outside a test: flushed at the end of the test
             pass
 
-
     def number_of(self, op: "SandboxedOperation") -> int:
         self.numbered.append(op)
         return len(self.numbered) - 1
@@ -279,6 +278,7 @@ class Pipeline:
             op = self.numbered[number]
             new.append([number, op.module_name, op.operation.name, op.qualname, op.time_limit, op.expects_bool])
         return new
+
 
 _CALL = Command.CALL
 CALL_ERRORS = {ErrorKind.MISSING: MissingOperation, FailureKind.NOT_IMPLEMENTED: NotImplementedOperation}
