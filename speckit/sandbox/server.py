@@ -45,7 +45,7 @@ _FUNCTION = 5
 class _BoundedOutput(io.TextIOBase):
     """sys.stdout and sys.stderr of the server: printing is allowed, up to a limit per call.
 
-    The allowance starts afresh with every call (:attr:`_Watchdog.calls`), counted here
+    The allowance starts afresh with every call (:attr:`~speckit.watchdog.ProcessorWatchdog.calls`), counted here
     when something is printed rather than reset at every call."""
 
     def __init__(self, limit: int):
