@@ -25,7 +25,7 @@ from .connection import Connection
 from .folders import shared_folder
 from .isolation import probe_isolation
 from .operation import SandboxedOperation
-from .pipeline import Later, Pipeline, raise_failure, stale
+from .pipeline import Later, Pipeline, raise_failure, stale_problem
 from .process import ProtocolViolation, ServerDied
 from .protocol import At, Command, Reply
 from .reads import RemoteModule, RemoteReads
@@ -226,7 +226,7 @@ class SandboxedImplementation:
                     if kwargs:
                         keywords = [[name, encoder.encode(value)] for name, value in kwargs.items()]
                 except StaleHandle as e:
-                    problem = stale(op.qualname, str(e))
+                    problem = stale_problem(op.qualname, str(e))
                 twins = encoder.twins
         if problem is not None:
             self.flush()

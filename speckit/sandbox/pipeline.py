@@ -151,9 +151,9 @@ class Pipeline:
             # The server died while idle, after these calls were given its values.
             stale = next((i for i, (_, _, command, _) in enumerate(batch) if uses_handles(command[At.CALL_ARGUMENTS])), None)
             if stale is not None:
-                self._fail(batch, stale, stale(batch[stale][0].qualname, self.owner.dead_reason))
+                self._fail(batch, stale, stale_problem(batch[stale][0].qualname, self.owner.dead_reason))
             if read is not None and read.uses_handles:
-                self._fail(batch, len(batch), stale(read.label, self.owner.dead_reason))
+                self._fail(batch, len(batch), stale_problem(read.label, self.owner.dead_reason))
         try:
             reply = self.owner.exchange(commands, limits, twins, running=running)
         except OperationFailed as e:
@@ -286,7 +286,7 @@ CALL_ERRORS = {ErrorKind.MISSING: MissingOperation, FailureKind.NOT_IMPLEMENTED:
 READ_ERRORS = {**CALL_ERRORS, ErrorKind.ATTRIBUTE: AttributeError}
 
 
-def stale(qualname: str, reason: str) -> str:
+def stale_problem(qualname: str, reason: str) -> str:
     return f"{qualname} was given a value made by an earlier run of the implementation, which ended ({reason}); that value no longer exists"
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import OperationFailed, SuiteFailure
 from .process import ProtocolViolation
 from .protocol import MAX_FIELDS, MAX_ITEMS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, Value
-from .pipeline import ValueRead, raise_failure, stale
+from .pipeline import ValueRead, raise_failure, stale_problem
 from .values import Encoder, Handle, StaleHandle, decode
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class RemoteReads:
     def wire(self, handle: Handle, label: str) -> list:
         """How the server names the value of ``handle``; a failure if that value no longer exists."""
         if handle._owner is not self.owner or handle._gen != self.owner.generation:
-            raise_failure(OperationFailed(stale(label, self.owner.dead_reason or "the value belongs to another implementation")))
+            raise_failure(OperationFailed(stale_problem(label, self.owner.dead_reason or "the value belongs to another implementation")))
         return [Value.HANDLE, handle._hid]
 
     def read_attribute(self, handle: Handle, name: str) -> Any:
