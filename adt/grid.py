@@ -29,8 +29,8 @@ import attrs
 from spec import require
 
 from . import colour as colour_adt
-from . import display as display_adt
 from . import dimension as dimension_adt
+from . import display as display_adt
 from . import location as location_adt
 from . import player as player_adt
 from . import square as square_adt

@@ -13,7 +13,8 @@ from __future__ import annotations
 import builtins
 import re
 import sys
-from typing import Iterable, Iterator, TextIO
+from collections.abc import Iterable, Iterator
+from typing import TextIO
 
 import attrs
 

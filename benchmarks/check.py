@@ -26,8 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import spec as spec_data  # noqa: E402
 from speckit.check import ok, statuses  # noqa: E402
-from speckit.cli import _bytecode_cache  # noqa: E402
-from speckit.runner import run_suite  # noqa: E402
+from speckit.runner import run_suite, user_bytecode_cache  # noqa: E402
 from speckit.traceability import selected_tests  # noqa: E402
 
 TARGETS = {"one type": 2.0, "whole suite": 8.0}
@@ -56,8 +55,10 @@ def main() -> int:
     args = parser.parse_args()
     specification = spec_data.load(args.spec)
 
-    baseline = best(lambda: subprocess.run([sys.executable, "-c", "import pytest, hypothesis"], check=True), args.repeat)
-    cache = _bytecode_cache()  # as speckit check runs it
+    baseline = best(
+        lambda: subprocess.run([sys.executable, "-c", "import pytest, hypothesis"], check=True), args.repeat
+    )
+    cache = user_bytecode_cache()  # as speckit check runs it
     tests = selected_tests(specification, [args.type_name])
     one = best(lambda: run_suite(args.spec, tests=tests, profile="check", bytecode_cache=cache), args.repeat)
     cold = best(lambda: run_suite(args.spec, tests=tests, profile="check"), 1)

@@ -50,6 +50,7 @@ from reference_games.connect4_2015.grid import Grid  # noqa: E402
 from reference_games.connect4_2015.player import Player  # noqa: E402
 from reference_games.connect4_2015.space import Space  # noqa: E402
 
+
 class RandomPlayer:
     """Any open column, uniformly."""
 
@@ -92,7 +93,13 @@ class PerfectPlayer:
         column = self.memory.columns.get((current, mask))
         if column is None:
             start = time.perf_counter()
-            choice = solver.choose(solver.Position(current, mask, moves), "perfect", self.memory.budget, self.rng, solver=self.memory.solver)
+            choice = solver.choose(
+                solver.Position(current, mask, moves),
+                "perfect",
+                self.memory.budget,
+                self.rng,
+                solver=self.memory.solver,
+            )
             self.memory.solve_seconds += time.perf_counter() - start
             self.memory.proven += choice.proven
             column = self.memory.columns[(current, mask)] = choice.column
@@ -148,9 +155,13 @@ def match(games: int, opponent, seed: int, name: str, max_seconds: float | None 
     mean_ours = 1000 * sum(ours) / len(ours)
     mean_theirs = 1000 * sum(theirs) / len(theirs)
     cut = f" (stopped after {max_seconds:.0f} s of {games})" if played < games else ""
-    print(f"report player vs {name}: {played} games{cut}, W/D/L {wins}/{draws}/{losses} ({100 * wins / played:.1f}% won),"
-          f" {time.perf_counter() - started:.0f} s")
-    print(f"  time per move: report player {mean_ours:.3f} ms, {name} {mean_theirs:.3f} ms ({len(ours)} and {len(theirs)} moves)")
+    print(
+        f"report player vs {name}: {played} games{cut}, W/D/L {wins}/{draws}/{losses} ({100 * wins / played:.1f}% won),"
+        f" {time.perf_counter() - started:.0f} s"
+    )
+    print(
+        f"  time per move: report player {mean_ours:.3f} ms, {name} {mean_theirs:.3f} ms ({len(ours)} and {len(theirs)} moves)"
+    )
     return mean_ours, mean_theirs
 
 
@@ -158,19 +169,31 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=1000, help="games against the random player (default 1000)")
     p.add_argument("--perfect-games", type=int, default=1000, help="games against the perfect player (default 1000)")
-    p.add_argument("--budget", type=float, default=0.5, help="seconds per position the perfect player may think (default 0.5)")
+    p.add_argument(
+        "--budget", type=float, default=0.5, help="seconds per position the perfect player may think (default 0.5)"
+    )
     p.add_argument("--seed", type=int, default=2015)
-    p.add_argument("--max-seconds", type=float, default=None, help="stop each match after this many seconds (default: no limit)")
+    p.add_argument(
+        "--max-seconds", type=float, default=None, help="stop each match after this many seconds (default: no limit)"
+    )
     args = p.parse_args(argv)
     if args.games:
         ours, baseline = match(args.games, lambda rng, colour: RandomPlayer(rng), args.seed, "random", args.max_seconds)
         print(f"  ratio: a report move costs {ours / baseline:.1f} x a random move (baseline, same run)")
     if args.perfect_games:
         memory = PerfectMemory(args.budget)
-        match(args.perfect_games, lambda rng, colour: PerfectPlayer(colour, memory, rng), args.seed + 1, "perfect", args.max_seconds)
+        match(
+            args.perfect_games,
+            lambda rng, colour: PerfectPlayer(colour, memory, rng),
+            args.seed + 1,
+            "perfect",
+            args.max_seconds,
+        )
         solved = len(memory.columns)
-        print(f"  perfect player: {solved} distinct positions solved ({memory.proven} proven within the budget),"
-              f" {1000 * memory.solve_seconds / max(solved, 1):.1f} ms per position solved")
+        print(
+            f"  perfect player: {solved} distinct positions solved ({memory.proven} proven within the budget),"
+            f" {1000 * memory.solve_seconds / max(solved, 1):.1f} ms per position solved"
+        )
     return 0
 
 

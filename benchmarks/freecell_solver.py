@@ -47,8 +47,13 @@ def run(job: tuple[int, int, float | None]) -> tuple[int, bool, bool, int, float
 def load_baseline(rev: str):
     """The solver module as it was at git revision ``rev``, or None (with a reason) when git cannot give it."""
     try:
-        source = subprocess.run(["git", "show", f"{rev}:reference_games/freecell/solver.py"], cwd=ROOT,
-                                capture_output=True, text=True, check=True).stdout
+        source = subprocess.run(
+            ["git", "show", f"{rev}:reference_games/freecell/solver.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError) as error:
         print(f"  baseline:        not measured (git show {rev}: {getattr(error, 'stderr', error)!s})".rstrip())
         return None
@@ -79,9 +84,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--last", type=int, default=100)
     parser.add_argument("--max-states", type=int, default=500_000, help="the solver's budget per deal")
     parser.add_argument("--jobs", type=int, default=1, help="deals solved in parallel (times are per deal)")
-    parser.add_argument("--unsolvable", type=float, default=0, metavar="SECONDS",
-                        help="also run deal 11982 with this time limit (the issue asks for 600)")
-    parser.add_argument("--baseline-rev", default=BASELINE_REV, help="git revision of the baseline solver ('' for none)")
+    parser.add_argument(
+        "--unsolvable",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="also run deal 11982 with this time limit (the issue asks for 600)",
+    )
+    parser.add_argument(
+        "--baseline-rev", default=BASELINE_REV, help="git revision of the baseline solver ('' for none)"
+    )
     parser.add_argument("--sample", type=int, default=20, help="deals of the range the baseline is run on")
     args = parser.parse_args(argv)
     if not 1 <= args.first <= args.last:
@@ -97,15 +109,25 @@ def main(argv: list[str] | None = None) -> int:
     states = [r[3] for r in results]
     rate = sum(states) / sum(times)
     mean, worst = statistics.mean(times), max(times)
-    print(f"Freecell solver on deals {args.first}..{args.last} ({len(numbers)} deals, budget {args.max_states:,} positions, "
-          f"{args.jobs} job(s), {wall:.0f} s wall)")
-    print(f"  solved:          {len(solved)} of {len(numbers)}"
-          + ("" if len(solved) == len(numbers) else f"; not solved: {[r[0] for r in results if not r[1]][:30]}"))
-    print(f"  CPU per deal:    mean {mean:.3f} s, median {statistics.median(times):.3f} s, "
-          f"max {worst:.2f} s (deal {results[times.index(worst)][0]})")
-    print(f"  targets:         mean <= {TARGET_MEAN} s {'met' if mean <= TARGET_MEAN else 'MISSED'}, "
-          f"max <= {TARGET_MAX} s {'met' if worst <= TARGET_MAX else 'MISSED'}")
-    print(f"  positions:       mean {statistics.mean(states):,.0f}, median {statistics.median(states):,.0f}, max {max(states):,}")
+    print(
+        f"Freecell solver on deals {args.first}..{args.last} ({len(numbers)} deals, budget {args.max_states:,} positions, "
+        f"{args.jobs} job(s), {wall:.0f} s wall)"
+    )
+    print(
+        f"  solved:          {len(solved)} of {len(numbers)}"
+        + ("" if len(solved) == len(numbers) else f"; not solved: {[r[0] for r in results if not r[1]][:30]}")
+    )
+    print(
+        f"  CPU per deal:    mean {mean:.3f} s, median {statistics.median(times):.3f} s, "
+        f"max {worst:.2f} s (deal {results[times.index(worst)][0]})"
+    )
+    print(
+        f"  targets:         mean <= {TARGET_MEAN} s {'met' if mean <= TARGET_MEAN else 'MISSED'}, "
+        f"max <= {TARGET_MAX} s {'met' if worst <= TARGET_MAX else 'MISSED'}"
+    )
+    print(
+        f"  positions:       mean {statistics.mean(states):,.0f}, median {statistics.median(states):,.0f}, max {max(states):,}"
+    )
     print(f"  positions/s:     {rate:,.0f}")
     if args.baseline_rev and args.sample > 0:
         module = load_baseline(args.baseline_rev)
@@ -113,13 +135,20 @@ def main(argv: list[str] | None = None) -> int:
             step = max(1, len(numbers) // args.sample)
             sample = numbers[::step][: args.sample]
             old, new, old_solved, new_solved = compare(module, sample, args.max_states)
-            print(f"  baseline:        {len(sample)} deals of the range ({sample[0]}, {sample[1] if len(sample) > 1 else ''}...): "
-                  f"solver at {args.baseline_rev} {old:.2f} s ({old_solved} solved), this one {new:.2f} s ({new_solved} solved), "
-                  f"{old / new:.2f} x faster")
+            print(
+                f"  baseline:        {len(sample)} deals of the range ({sample[0]}, {sample[1] if len(sample) > 1 else ''}...): "
+                f"solver at {args.baseline_rev} {old:.2f} s ({old_solved} solved), this one {new:.2f} s ({new_solved} solved), "
+                f"{old / new:.2f} x faster"
+            )
     if args.unsolvable:
         number, ok, exhausted, searched, seconds = run((11982, 10**12, args.unsolvable))
-        verdict = ("solved (unexpected)" if ok else
-                   "reported unsolvable: every position searched" if exhausted else "not decided within the limit")
+        verdict = (
+            "solved (unexpected)"
+            if ok
+            else "reported unsolvable: every position searched"
+            if exhausted
+            else "not decided within the limit"
+        )
         print(f"  deal 11982:      {verdict} after {searched:,} positions in {seconds:.1f} s CPU")
     return 0
 

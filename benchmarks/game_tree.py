@@ -220,8 +220,10 @@ def _run(kind: str, side: int, look_ahead: int) -> dict:
 
 
 def _report(cases, memory: bool, before: bool) -> int:
-    print(f"Game-tree benchmark: Python {platform.python_version()} on {platform.machine()} ({platform.system()}), "
-          f"{os.cpu_count()} CPUs, load average {_load()} at the start")
+    print(
+        f"Game-tree benchmark: Python {platform.python_version()} on {platform.machine()} ({platform.system()}), "
+        f"{os.cpu_count()} CPUs, load average {_load()} at the start"
+    )
     print("'move s' is the median of the computer's first move over fresh runs ('max s' the slowest,")
     print("'cpu s' the median processor time of the move, which a busy machine does not inflate: on an")
     print("idle machine the move takes that long, so 'within 2 s' judges it);")

@@ -33,9 +33,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from speckit import registry  # noqa: E402
 from speckit import rubric as rubric_module  # noqa: E402
 from speckit.grading import Grader, grade  # noqa: E402
-from speckit import registry  # noqa: E402
 from speckit.registry import kit  # noqa: E402
 
 TARGET_SECONDS = 10.0
@@ -50,7 +50,18 @@ def baseline(files: list[Path], bytecode: Path, runs: int) -> list[float]:
     Its compiled modules are cached beforehand (a collection run), as the grader caches
     them for its runs: the comparison is of running the suite, not of compiling it.
     """
-    command = [sys.executable, "-m", "pytest", *map(str, files), "-q", "-p", "no:cacheprovider", "--profile=grading", "-m", "not slow"]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *map(str, files),
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--profile=grading",
+        "-m",
+        "not slow",
+    ]
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     environment["PYTHONPYCACHEPREFIX"] = str(bytecode)
     subprocess.run([*command, "--collect-only"], cwd=REPO, capture_output=True, env=environment, check=False)
@@ -79,12 +90,25 @@ def make_copies(folder: Path, copies: int, spec_name: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--spec", default=registry.main_spec(), choices=registry.names(), help="the specification (default: the main one)")
+    parser.add_argument(
+        "--spec",
+        default=registry.main_spec(),
+        choices=registry.names(),
+        help="the specification (default: the main one)",
+    )
     parser.add_argument("--copies", type=int, default=20)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rubric", default=None, help="default: the kit's rubric of the specification")
-    parser.add_argument("--baseline-runs", type=int, default=3, metavar="N", help="in-process runs measured; the quickest is the baseline (default 3)")
-    parser.add_argument("--keep", default=None, metavar="DIR", help="write the grades here instead of a temporary folder")
+    parser.add_argument(
+        "--baseline-runs",
+        type=int,
+        default=3,
+        metavar="N",
+        help="in-process runs measured; the quickest is the baseline (default 3)",
+    )
+    parser.add_argument(
+        "--keep", default=None, metavar="DIR", help="write the grades here instead of a temporary folder"
+    )
     args = parser.parse_args()
     if args.baseline_runs < 1:
         parser.error("--baseline-runs must be at least 1")
@@ -113,14 +137,24 @@ def main() -> int:
         out = Path(args.keep) if args.keep else Path(scratch) / "out"
         log = io.StringIO()
         started = time.monotonic()
-        grades = grade(submissions, out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, stream=log, replace=bool(args.keep))
+        grades = grade(
+            submissions,
+            out,
+            jobs=args.jobs,
+            rubric=args.rubric,
+            spec_name=args.spec,
+            stream=log,
+            replace=bool(args.keep),
+        )
         total = time.monotonic() - started
     print(log.getvalue().splitlines()[1], flush=True)
     print(f"\n{'submission':<12} {'score':>10} {'seconds':>8} {'x baseline':>11}")
     for g in grades:
         print(f"{g.name:<12} {g.total:>6.2f}/{g.max_score:<3g} {g.seconds:>8.1f} {g.seconds / base:>11.2f}")
     mean = sum(g.seconds for g in grades) / len(grades)
-    print(f"\nmean per submission: {mean:.1f} s = {mean / base:.2f} x baseline (each graded in the sandbox, {args.jobs} at a time)")
+    print(
+        f"\nmean per submission: {mean:.1f} s = {mean / base:.2f} x baseline (each graded in the sandbox, {args.jobs} at a time)"
+    )
     print(f"total: {total:.1f} s for {len(grades)} submissions with --jobs {args.jobs}; "
           f"{total / (base * len(grades) / args.jobs):.2f} x the baseline's time for the same work in {args.jobs} parallel streams")  # fmt: skip
     if args.spec == "connect4":

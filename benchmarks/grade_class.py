@@ -33,8 +33,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import spec as spec_data  # noqa: E402
 from grade import baseline  # noqa: E402
+
+import spec as spec_data  # noqa: E402
 from speckit import registry  # noqa: E402
 from speckit import rubric as rubric_module  # noqa: E402
 from speckit.grading import Grader, grade  # noqa: E402
@@ -108,7 +109,9 @@ def build_class(spec_name: str, folder: Path, size: int = 40) -> dict[str, str]:
         shaped = reference_copy(spec_name, Path(scratch) / "shaped")
         # Named so that sorted names (the order of grading) interleave the kinds: a class is graded
         # in a mix, and a run stopped early has seen every kind.
-        order = sorted((n / number, i, kind, n) for i, (kind, number) in enumerate(counts(size).items()) for n in range(number))
+        order = sorted(
+            (n / number, i, kind, n) for i, (kind, number) in enumerate(counts(size).items()) for n in range(number)
+        )
         for position, (_, _, kind, n) in enumerate(order):
             name = f"s{position + 1:02d}-{kind}"
             destination = folder / name / package
@@ -132,11 +135,18 @@ def build_class(spec_name: str, folder: Path, size: int = 40) -> dict[str, str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--spec", default=registry.main_spec(), choices=registry.names(), help="the specification (default: the main one)")
+    parser.add_argument(
+        "--spec",
+        default=registry.main_spec(),
+        choices=registry.names(),
+        help="the specification (default: the main one)",
+    )
     parser.add_argument("--size", type=int, default=40, help="submissions in the class (default 40)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rubric", default=None, help="default: the kit's rubric of the specification")
-    parser.add_argument("--keep", default=None, metavar="DIR", help="write the grades here instead of a temporary folder")
+    parser.add_argument(
+        "--keep", default=None, metavar="DIR", help="write the grades here instead of a temporary folder"
+    )
     args = parser.parse_args()
     if args.size < len(MIX):
         parser.error(f"--size must be at least {len(MIX)} (one of each kind)")
@@ -153,7 +163,15 @@ def main() -> int:
         kinds = build_class(args.spec, submissions, args.size)
         out = Path(args.keep) if args.keep else Path(scratch) / "out"
         started = time.monotonic()
-        grades = grade(submissions, out, jobs=args.jobs, rubric=args.rubric, spec_name=args.spec, stream=sys.stdout, replace=bool(args.keep))
+        grades = grade(
+            submissions,
+            out,
+            jobs=args.jobs,
+            rubric=args.rubric,
+            spec_name=args.spec,
+            stream=sys.stdout,
+            replace=bool(args.keep),
+        )
         total = time.monotonic() - started
         with tempfile.TemporaryDirectory(prefix="speckit-bench-pyc-") as bytecode:
             (in_process,) = baseline(suite_files, Path(bytecode), 1)

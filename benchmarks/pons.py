@@ -385,7 +385,9 @@ def load_before(rev: str):
     try:
         source = subprocess.run(
             ["git", "-C", str(REPO), "show", f"{rev}:reference_games/boardadt/solver.py"],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"(no 'before' baseline: cannot read the solver at {rev} from git: {e})")
@@ -521,7 +523,9 @@ def compare_perfect(cases, budget_s: float) -> None:
     """Print the perfect level before and after issue 15 on the positions that need a search."""
     positions = [position for _moves, position, _score in cases if needs_search(position)]
     print()
-    print(f'The level "perfect" ({budget_s:g} s a move, wall-clock) on {len(positions)} random positions that need a search:')
+    print(
+        f'The level "perfect" ({budget_s:g} s a move, wall-clock) on {len(positions)} random positions that need a search:'
+    )
     header = f"{'version':<8} {'proven':>13} {'slowest move':>13} {'mean move':>10}"
     print(header)
     print("-" * len(header))
@@ -534,7 +538,9 @@ def compare_perfect(cases, budget_s: float) -> None:
             assert position.can_play(column)
             proven += ok
         share = f"{proven}/{len(positions)}"
-        print(f"{label:<8} {share:>8} {proven / len(positions):4.0%} {format_time(max(times)):>13} {format_time(sum(times) / len(times)):>10}")
+        print(
+            f"{label:<8} {share:>8} {proven / len(positions):4.0%} {format_time(max(times)):>13} {format_time(sum(times) / len(times)):>10}"
+        )
     print("'before' counts a move proven when its strong search finished in half the budget; 'after' when")
     print("the weak solve proved the move keeps the value (then the strong one looks for the quickest win).")
 
@@ -557,15 +563,52 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sets", nargs="*", metavar="SET", help=f"set names (default: {' '.join(DEFAULT_SETS)})")
     parser.add_argument("--limit", type=int, help="only the first N positions of each set")
-    parser.add_argument("--begin-limit", type=int, metavar="N", help="only the first N positions of the begin sets L1_R* (default: all; they take up to the budget each)")
+    parser.add_argument(
+        "--begin-limit",
+        type=int,
+        metavar="N",
+        help="only the first N positions of the begin sets L1_R* (default: all; they take up to the budget each)",
+    )
     parser.add_argument("--weak", action="store_true", help="weak solve: win/draw/loss only")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="time in CPU time of this process (default) or wall-clock time")
-    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"folder of the set files (default: {DEFAULT_DIR})")
-    parser.add_argument("--baseline-limit", type=int, default=50, metavar="N", help="positions per set for the baseline (default 50; 0 skips it)")
-    parser.add_argument("--before", default=BEFORE_REV, metavar="REV", help=f"git revision of the 'before' baseline solver (default {BEFORE_REV})")
-    parser.add_argument("--budget", type=float, default=1.0, metavar="S", help="seconds of the clock each position may take (default 1)")
-    parser.add_argument("--random", type=int, default=1000, metavar="N", help="random positions of 16 to 38 plies (default 1000; 0 skips them)")
-    parser.add_argument("--perfect", type=int, default=1000, metavar="N", help="random positions for the perfect level, before and after (default 1000; 0 skips it)")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="cpu",
+        help="time in CPU time of this process (default) or wall-clock time",
+    )
+    parser.add_argument(
+        "--dir", type=Path, default=DEFAULT_DIR, help=f"folder of the set files (default: {DEFAULT_DIR})"
+    )
+    parser.add_argument(
+        "--baseline-limit",
+        type=int,
+        default=50,
+        metavar="N",
+        help="positions per set for the baseline (default 50; 0 skips it)",
+    )
+    parser.add_argument(
+        "--before",
+        default=BEFORE_REV,
+        metavar="REV",
+        help=f"git revision of the 'before' baseline solver (default {BEFORE_REV})",
+    )
+    parser.add_argument(
+        "--budget", type=float, default=1.0, metavar="S", help="seconds of the clock each position may take (default 1)"
+    )
+    parser.add_argument(
+        "--random",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="random positions of 16 to 38 plies (default 1000; 0 skips them)",
+    )
+    parser.add_argument(
+        "--perfect",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="random positions for the perfect level, before and after (default 1000; 0 skips it)",
+    )
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1 or args.begin_limit is not None and args.begin_limit < 1:
         parser.error("--limit and --begin-limit must be positive")
@@ -597,7 +640,9 @@ def main(argv: list[str] | None = None) -> int:
         sets["random"] = randoms[: args.random]
 
     mode = "weak" if args.weak else "strong"
-    print(f"Connect Four solver benchmark ({mode} solve, {args.clock} time, Python {sys.version.split()[0]}), sets from {args.dir}")
+    print(
+        f"Connect Four solver benchmark ({mode} solve, {args.clock} time, Python {sys.version.split()[0]}), sets from {args.dir}"
+    )
     print(f"Each position may take {args.budget:g} s; 'slowest' and 'mean' are over the positions solved in time.")
     header = (
         f"{'set':<8} {'solved in time':>15} {'correct':>7} {'slowest':>9} {'mean time':>10} "
@@ -633,7 +678,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Baselines on the first {args.baseline_limit} positions of {', '.join(baseline_sets)}:")
         print("  plain  = plain negamax + alpha-beta (centre-first order, dict table); not on L2_R2")
         print("  port   = straightforward port of Pons' algorithm (objects, methods)")
-        print(f"  before = our solver at {args.before}, before issue 15's speed work (Pons' algorithm, Pons' node counts)")
+        print(
+            f"  before = our solver at {args.before}, before issue 15's speed work (Pons' algorithm, Pons' node counts)"
+        )
         header = f"{'set':<8} {'solver':<7} {'correct':>9} {'mean positions':>15} {'mean time':>11} {'slowest':>9} {'positions/s':>12}"
         print(header)
         print("-" * len(header))
@@ -674,7 +721,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.perfect:
         compare_perfect(randoms[: args.perfect], 1.0)
     if elapsed["cpu"]:
-        print(f"\nWall-clock time was {elapsed['wall'] / elapsed['cpu']:.2f}x CPU time (1.00 = the machine was otherwise idle).")
+        print(
+            f"\nWall-clock time was {elapsed['wall'] / elapsed['cpu']:.2f}x CPU time (1.00 = the machine was otherwise idle)."
+        )
     if not ok:
         print("\nSOME SCORES ARE WRONG", file=sys.stderr)
     return 0 if ok else 1

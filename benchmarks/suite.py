@@ -39,7 +39,16 @@ def timed(action) -> tuple[float, float, object]:
 
 
 def collect_only(spec: str) -> None:
-    command = [sys.executable, "-m", "pytest", str(kit(spec).suite_dir), "--collect-only", "-q", "-p", "no:cacheprovider"]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(kit(spec).suite_dir),
+        "--collect-only",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+    ]
     subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
 
 

@@ -79,7 +79,9 @@ def hash_figures(quick: bool) -> None:
     keys = [str(i) * 32 for i in range(10000)]
     got, expected = collisions(keys, 13441), random_average(len(keys), 13441)
     print("(a) collisions of the reference hash (Horner, base 193, reduced mod the table size at every step)")
-    print(f"  TestDict workload, 10000 keys in 13441 slots: {got} collisions; random hash {expected:.0f}; ratio {got / expected:.3f} (target: at most 1000)")
+    print(
+        f"  TestDict workload, 10000 keys in 13441 slots: {got} collisions; random hash {expected:.0f}; ratio {got / expected:.3f} (target: at most 1000)"
+    )
     rng = random.Random(2210)
     settings = {3: (3, 9), 4: (4, 4), 5: (5, 3), 6: (5, 2)}
     for size, (length, levels) in settings.items():

@@ -1,61 +1,87 @@
 """Read a specification's TOML files into :mod:`spec.model` values, checking them.
 
 A specification is a folder under ``spec/`` holding ``spec.toml`` (title, contract,
-the order of the type files), one TOML file per type, and ``errata.toml``.
+the order of the type files), one TOML file per type, and ``errata.toml``. The kit's own
+are in this package's folder; a specification kept elsewhere is found through
+:data:`KITS_VARIABLE`.
 Every mistake in the data is reported as a :class:`SpecDataError` naming the file
-and the entry, so a reviewer can fix the data without reading this code.
+and the entry, so a reviewer can fix the data without reading this code. Every table
+may hold only the keys its :mod:`spec.model` class declares (:func:`spec.model.keys_of`),
+so a misspelt key is refused, never read as absent.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from functools import cache
 from pathlib import Path
 
-import attrs
+from speckit.core import UserError
 
 from .model import (
     CodeRule,
     Constant,
     Enumeration,
     Erratum,
+    ErratumKind,
     ExceptionClass,
     KitDeclaration,
     Operation,
+    OperationKind,
     Parameter,
     Side,
     Specification,
     TypeSpec,
+    keys_of,
+    shapes_of,
+    tables_of,
 )
 
 DATA_ROOT = Path(__file__).parent
-KINDS = frozenset(
-    {"constructor", "update", "accessor", "predicate", "comparison", "copy", "show", "query", "action"}
-)
-ERRATUM_KINDS = frozenset({"contradiction", "silence", "undeclared"})
+"""The folder of the kit's own specifications."""
+KITS_VARIABLE = "SPECKIT_KITS"
+"""The environment variable naming more kit roots, separated by ``os.pathsep``: folders each holding
+``spec/<name>/`` for specifications kept outside the kit, and the parts their ``[kit]`` tables name
+(paths relative to that root, the reference a package in it). The kit's own come first."""
+KINDS = frozenset(kind.value for kind in OperationKind)
+ERRATUM_KINDS = frozenset(kind.value for kind in ErratumKind)
 _SIGNATURE = re.compile(r"^(?P<name>\w+)\((?P<params>[\w,\s]*)\)\s*->\s*(?P<result>\w+)$")
 
 
-class SpecDataError(ValueError):
+class SpecDataError(UserError, ValueError):
     """The specification data is malformed; the message names the file and entry."""
 
 
+def spec_folders() -> tuple[Path, ...]:
+    """The folders holding specifications: the kit's own, then ``spec/`` of each root :data:`KITS_VARIABLE` names."""
+    extra = (Path(root) / "spec" for root in os.environ.get(KITS_VARIABLE, "").split(os.pathsep) if root)
+    return (DATA_ROOT, *extra)
+
+
 def available() -> tuple[str, ...]:
-    """The names of the specifications shipped with the kit."""
-    return tuple(sorted(p.parent.name for p in DATA_ROOT.glob("*/spec.toml")))
+    """The names of the specifications the kit knows: its own and those of :data:`KITS_VARIABLE`'s roots."""
+    return tuple(sorted({p.parent.name for base in spec_folders() for p in base.glob("*/spec.toml")}))
+
+
+def folder(name: str) -> Path:
+    """The folder of the specification called ``name`` (the first one found, the kit's own first)."""
+    found = next((base / name for base in spec_folders() if (base / name / "spec.toml").is_file()), None)
+    if found is None:
+        known = ", ".join(available()) or "none"
+        raise SpecDataError(f"no specification called {name!r} (known: {known})")
+    return found
 
 
 @cache
 def load(name: str) -> Specification:
     """Load and check the specification called ``name`` (a folder under ``spec/``)."""
-    folder = DATA_ROOT / name
-    if not (folder / "spec.toml").is_file():
-        known = ", ".join(available()) or "none"
-        raise SpecDataError(f"no specification called {name!r} (known: {known})")
-    meta = _read(folder / "spec.toml")
-    types = tuple(_load_type(folder / f"{module}.toml") for module in meta["types"])
-    errata = _load_errata(folder / "errata.toml")
+    home = folder(name)
+    meta = _read(home / "spec.toml")
+    _known_keys("spec.toml", meta, keys_of(Specification) | tables_of(Specification), Specification)
+    types = tuple(_load_type(home / f"{module}.toml") for module in meta["types"])
+    errata = _load_errata(home / "errata.toml")
     spec = Specification(
         name=name,
         title=meta["title"],
@@ -75,10 +101,13 @@ def load(name: str) -> Specification:
 def _load_kit(table: dict | None) -> KitDeclaration:
     if not table:
         raise SpecDataError("spec.toml: no [kit] table (reference, suite, zoo, readings, alternative, rubric)")
-    known = {f.name for f in attrs.fields(KitDeclaration)}
+    known = keys_of(KitDeclaration)
     unknown = sorted(set(table) - known)
     if unknown:
         raise SpecDataError(f"spec.toml: [kit] has unknown keys {unknown} (known: {sorted(known)})")
+    for key, shape in shapes_of(KitDeclaration).items():
+        if key in table and not isinstance(table[key], shape):
+            raise SpecDataError(f"spec.toml: [kit] {key} must be {_SHAPE_WORDS[shape]}")
     try:
         return KitDeclaration(
             reference=table["reference"],
@@ -95,6 +124,7 @@ def _load_kit(table: dict | None) -> KitDeclaration:
             student_scripts=dict(table.get("student_scripts", {})),
             results_by_value=tuple(table.get("results_by_value", ())),
             main=bool(table.get("main", False)),
+            mutants=table.get("mutants", ""),
         )
     except KeyError as e:
         raise SpecDataError(f"spec.toml: [kit] misses the key {e.args[0]!r}") from None
@@ -105,10 +135,7 @@ RULE_SYNTAX = frozenset({"dict", "set"})
 
 def _load_rule(entry: dict) -> CodeRule:
     where = f"spec.toml: rule {entry.get('id', '?')}"
-    known = {f.name for f in attrs.fields(CodeRule)} - {"type_name"} | {"type"}
-    unknown = sorted(set(entry) - known)
-    if unknown:
-        raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(known)})")
+    _checked(where, entry, CodeRule)
     try:
         rule = CodeRule(
             id=entry["id"],
@@ -117,7 +144,10 @@ def _load_rule(entry: dict) -> CodeRule:
             operations=tuple(entry["operations"]),
             says=entry["says"].strip(),
             follow_imports=bool(entry.get("follow_imports", False)),
-            **{key: tuple(entry.get(key, ())) for key in ("forbid_names", "forbid_syntax", "forbid_imports", "allow_imports", "require_attributes")},
+            **{
+                key: tuple(entry.get(key, ()))
+                for key in ("forbid_names", "forbid_syntax", "forbid_imports", "allow_imports", "require_attributes")
+            },
         )
     except KeyError as e:
         raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
@@ -138,9 +168,11 @@ def _read(path: Path) -> dict:
 
 def _load_type(path: Path) -> TypeSpec:
     data = _read(path)
+    _known_keys(path.name, data, {"type"} | tables_of(TypeSpec))
     head = data.get("type")
     if not head:
         raise SpecDataError(f"{path.name}: no [type] table")
+    _checked(f"{path.name}: [type]", head, TypeSpec)
     name = head["name"]
     module = path.stem
     expected = head.get("module", module_name(name))
@@ -174,7 +206,7 @@ ENUMERATION_BASES = ("Enum", "IntEnum")
 
 def _load_enumeration(filename: str, entry: dict) -> Enumeration:
     where = f"{filename}: enumeration {entry.get('name', '?')!r}"
-    _known_keys(where, entry, {"name", "members", "meaning", "base", "values"})
+    _checked(where, entry, Enumeration)
     try:
         name, members, meaning = entry["name"], tuple(entry["members"]), entry["meaning"].strip()
     except KeyError as e:
@@ -187,14 +219,18 @@ def _load_enumeration(filename: str, entry: dict) -> Enumeration:
         raise SpecDataError(f"{where}: members must be given, each once")
     if base not in ENUMERATION_BASES:
         raise SpecDataError(f"{where}: base {base!r} is not one of {', '.join(ENUMERATION_BASES)}")
-    if (base == "IntEnum") != bool(values) or values and (len(values) != len(members) or not all(type(v) is int for v in values)):
+    if (
+        (base == "IntEnum") != bool(values)
+        or values
+        and (len(values) != len(members) or not all(type(v) is int for v in values))
+    ):
         raise SpecDataError(f"{where}: an IntEnum gives one whole number per member in values, an Enum none")
     return Enumeration(name, members, meaning, base, values)
 
 
 def _load_exception(filename: str, entry: dict) -> ExceptionClass:
     where = f"{filename}: exception {entry.get('name', '?')!r}"
-    _known_keys(where, entry, {"name", "meaning", "aliases"})
+    _checked(where, entry, ExceptionClass)
     try:
         name, meaning = entry["name"], entry["meaning"].strip()
     except KeyError as e:
@@ -205,14 +241,30 @@ def _load_exception(filename: str, entry: dict) -> ExceptionClass:
     return ExceptionClass(name, meaning, aliases)
 
 
-def _known_keys(where: str, entry: dict, known: set[str]) -> None:
+_SHAPE_WORDS = {list: "a list", str: "text", bool: "true or false", dict: "a table"}
+
+
+def _known_keys(where: str, entry: dict, known: set[str] | frozenset[str], cls: type | None = None) -> None:
+    """A SpecDataError naming ``where`` (the file and the table) and the keys of ``entry`` not in ``known``,
+    or, given the model class ``cls``, a key whose value has not the TOML type its field needs."""
+    if not isinstance(entry, dict):
+        raise SpecDataError(f"{where}: must be a table, not {type(entry).__name__}")
     unknown = sorted(set(entry) - known)
     if unknown:
         raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(known)})")
+    for key, shape in (shapes_of(cls) if cls is not None else {}).items():
+        if key in entry and not isinstance(entry[key], shape):
+            raise SpecDataError(f"{where}: {key} must be {_SHAPE_WORDS[shape]}")
+
+
+def _checked(where: str, entry: dict, cls: type) -> None:
+    """``entry`` holds only keys of ``cls``'s table (:func:`spec.model.keys_of`), each of the TOML type it needs."""
+    _known_keys(where, entry, keys_of(cls), cls)
 
 
 def _load_constant(filename: str, entry: dict) -> Constant:
     where = f"{filename}: constant {entry.get('name', '?')!r}"
+    _checked(where, entry, Constant)
     try:
         name, value, meaning = entry["name"], entry["value"], entry["meaning"].strip()
     except KeyError as e:
@@ -226,6 +278,7 @@ def _load_constant(filename: str, entry: dict) -> Constant:
 
 def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
     where = f"{filename}: operation {entry.get('name', '?')!r}"
+    _checked(where, entry, Operation)
     try:
         name = entry["name"]
         forms = [_parse_signature(where, s) for s in entry["signatures"]]
@@ -249,9 +302,7 @@ def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
     if len(names) != len(longest):
         raise SpecDataError(f"{where}: {len(names)} parameter names for {len(longest)} parameters")
     shortest = len(forms[0][1])
-    params = tuple(
-        Parameter(name=n, type=t, optional=i >= shortest) for i, (n, t) in enumerate(zip(names, longest))
-    )
+    params = tuple(Parameter(name=n, type=t, optional=i >= shortest) for i, (n, t) in enumerate(zip(names, longest)))
     return Operation(
         type_name=type_name,
         name=name,
@@ -277,17 +328,17 @@ def _parse_signature(where: str, text: str) -> tuple[str, list[str], str]:
     return match["name"], params, match["result"]
 
 
-_ERRATUM_KEYS = {field.name for field in attrs.fields(Erratum)}
-
-
 def _load_errata(path: Path) -> tuple[Erratum, ...]:
     data = _read(path)
+    _known_keys(path.name, data, {"erratum"})
     errata = []
     for entry in data.get("erratum", []):
         where = f"{path.name}: erratum {entry.get('id', '?')}"
-        unknown = sorted(set(entry) - _ERRATUM_KEYS)
-        if unknown:
-            raise SpecDataError(f"{where}: unknown keys {unknown} (known: {sorted(_ERRATUM_KEYS)})")
+        _checked(where, entry, Erratum)
+        for side in entry.get("sides", ()):
+            _checked(f"{where}: side", side, Side)
+        if "kind" in entry and entry["kind"] not in ERRATUM_KINDS:
+            raise SpecDataError(f"{where}: kind {entry['kind']!r} is not one of {sorted(ERRATUM_KINDS)}")
         if not isinstance(entry.get("several_readings", False), bool):
             raise SpecDataError(f"{where}: several_readings must be true or false")
         try:
@@ -302,11 +353,10 @@ def _load_errata(path: Path) -> tuple[Erratum, ...]:
                 accepts=entry["accepts"].strip(),
                 several_readings=entry.get("several_readings", False),
                 no_patch=entry.get("no_patch", "").strip(),
+                optional_forms=tuple(entry.get("optional_forms", ())),
             )
         except KeyError as e:
             raise SpecDataError(f"{where}: missing key {e.args[0]!r}") from None
-        if erratum.kind not in ERRATUM_KINDS:
-            raise SpecDataError(f"{where}: kind {erratum.kind!r} is not one of {sorted(ERRATUM_KINDS)}")
         if len(erratum.sides) < 1:
             raise SpecDataError(f"{where}: says nothing about what the document says")
         errata.append(erratum)
@@ -340,6 +390,12 @@ def _check_references(spec: Specification) -> None:
                 _resolve(spec, target, f"erratum {erratum.id}")
             elif target not in type_names:
                 raise SpecDataError(f"erratum {erratum.id}: unknown type {target!r}")
+        forms = {form for target in erratum.operations if "." in target for form in spec.operation(target).signatures}
+        for form in erratum.optional_forms:
+            if form not in forms:
+                raise SpecDataError(
+                    f"erratum {erratum.id}: optional form {form!r} is no documented form of its operations ({', '.join(sorted(forms))})"
+                )
 
 
 def _resolve(spec: Specification, qualname: str, context: str) -> None:

@@ -2,13 +2,81 @@
 
 Everything here is immutable and built only by :mod:`spec.loader`; the conformance
 suite, the documentation and the command line all read the same objects.
+
+The fields also say which keys a TOML table may hold: a field's name is its key, unless
+its metadata gives another (:func:`key`) or says it is not read from the table (:data:`DERIVED`,
+:func:`table`); the loader refuses any other key.
 """
 
 from __future__ import annotations
 
-from typing import Iterator
+import enum
+from collections.abc import Iterator
 
 import attrs
+
+DERIVED = {"key": None}
+"""Field metadata: the field is not a key of its table (the loader works it out)."""
+
+
+def key(name: str) -> dict:
+    """Field metadata: the field is read from the key ``name`` of its table."""
+    return {"key": name}
+
+
+def table(name: str) -> dict:
+    """Field metadata: the field is read from the array of tables ``[[name]]`` of the file, not from a key."""
+    return {"key": None, "table": name}
+
+
+def keys_of(cls: type) -> frozenset[str]:
+    """The keys a TOML table of ``cls`` may hold, from its fields."""
+    names = (f.metadata.get("key", f.name) for f in attrs.fields(cls))
+    return frozenset(name for name in names if name is not None)
+
+
+_SHAPES = {"tuple": list, "str": str, "bool": bool, "dict": dict}
+
+
+def shapes_of(cls: type) -> dict[str, type]:
+    """The TOML type each key of a table of ``cls`` must have, where its field's annotation fixes
+    one: a tuple is read from a list, a str from text, a bool from true or false, a dict from a table."""
+    found = {}
+    for field in attrs.fields(cls):
+        name, head = field.metadata.get("key", field.name), str(field.type).split("[")[0]
+        if name is not None and head in _SHAPES:
+            found[name] = _SHAPES[head]
+    return found
+
+
+def tables_of(cls: type) -> frozenset[str]:
+    """The arrays of tables (``[[operation]]``) a file of ``cls`` may hold besides its own table."""
+    return frozenset(f.metadata["table"] for f in attrs.fields(cls) if "table" in f.metadata)
+
+
+class OperationKind(enum.StrEnum):
+    """What an operation does, as the document classifies it."""
+
+    CONSTRUCTOR = "constructor"
+    UPDATE = "update"
+    ACCESSOR = "accessor"
+    PREDICATE = "predicate"
+    COMPARISON = "comparison"
+    COPY = "copy"
+    SHOW = "show"
+    QUERY = "query"
+    ACTION = "action"
+
+
+class ErratumKind(enum.StrEnum):
+    """What an erratum rules on."""
+
+    CONTRADICTION = "contradiction"
+    """The document says two things that cannot both hold."""
+    SILENCE = "silence"
+    """The document does not say."""
+    UNDECLARED = "undeclared"
+    """The document uses something it never declares."""
 
 
 @attrs.frozen
@@ -67,15 +135,15 @@ class Operation:
     ``calls`` names the operations it is documented to call, as ``Type.operation``.
     """
 
-    type_name: str
+    type_name: str = attrs.field(metadata=DERIVED)
     name: str
     params: tuple[Parameter, ...]
-    result: str
-    kind: str
+    result: str = attrs.field(metadata=DERIVED)
+    kind: OperationKind = attrs.field(converter=OperationKind)
     behaviour: str
     preconditions: tuple[str, ...] = ()
     calls: tuple[str, ...] = ()
-    arities: tuple[int, ...] = ()
+    arities: tuple[int, ...] = attrs.field(default=(), metadata=key("signatures"))
     extension: bool = False
     note: str = ""
     requirement: str = ""
@@ -133,18 +201,18 @@ class TypeSpec:
     module: str
     purpose: str
     components: tuple[str, ...]
-    value_range: str
+    value_range: str = attrs.field(metadata=key("range"))
     default: str
     imports: tuple[str, ...]
-    operations: tuple[Operation, ...]
+    operations: tuple[Operation, ...] = attrs.field(metadata=table("operation"))
     supplied: bool = False
     note: str = ""
-    class_name: str = ""
-    constants: tuple[Constant, ...] = ()
+    class_name: str = attrs.field(default="", metadata=key("class"))
+    constants: tuple[Constant, ...] = attrs.field(default=(), metadata=table("constant"))
     """The module's named values, which an implementation must define exactly."""
-    enumerations: tuple[Enumeration, ...] = ()
+    enumerations: tuple[Enumeration, ...] = attrs.field(default=(), metadata=table("enumeration"))
     """The enumerations the module defines (``[[enumeration]]``): their classes and member names."""
-    exceptions: tuple[ExceptionClass, ...] = ()
+    exceptions: tuple[ExceptionClass, ...] = attrs.field(default=(), metadata=table("exception"))
     """The exception classes the module defines (``[[exception]]``)."""
 
     def operation(self, name: str) -> Operation:
@@ -195,7 +263,7 @@ class Erratum:
 
     id: str
     title: str
-    kind: str
+    kind: ErratumKind = attrs.field(converter=ErratumKind)
     operations: tuple[str, ...]
     sides: tuple[Side, ...]
     ruling: str
@@ -203,6 +271,9 @@ class Erratum:
     accepts: str
     several_readings: bool = False
     no_patch: str = ""
+    optional_forms: tuple[str, ...] = ()
+    """Forms of its overloaded operations (signatures as the spec writes them) a package may
+    leave out, as long as it offers one form of each: the structure test does not require them."""
 
 
 @attrs.frozen
@@ -221,7 +292,7 @@ class CodeRule:
 
     id: str
     title: str
-    type_name: str
+    type_name: str = attrs.field(metadata=key("type"))
     operations: tuple[str, ...]
     says: str
     follow_imports: bool = False
@@ -260,8 +331,9 @@ class KitDeclaration:
     """Classes of the supplied modules whose objects a test hands to the implementation
     (``adt.display.Display``): the grading sandbox serves them to the student's code."""
     other_tests: tuple[str, ...] = ()
-    """Test folders or modules outside the suite that check documented operations (the
-    reference driver's tests): they count in coverage and the docs' "Tested by", not in a check."""
+    """Test folders or modules outside the suite: the tests of the kit's own programs and of the
+    reference's private parts (``tests/programs/<spec>``), never shipped to students. Their
+    ``covers`` marks count in coverage and the docs' "Tested by", not in a check."""
     time_limits: dict[str, float] = attrs.field(factory=dict)
     """Seconds one call may take, for the operations that search or play (``Type.operation``)."""
     scripts: tuple[str, ...] = ()
@@ -276,22 +348,28 @@ class KitDeclaration:
     sees them in-process, instead of keeping them as values of the implementation."""
     main: bool = False
     """The kit's main specification: what a command that is not told ``--spec`` works on."""
+    mutants: str = ""
+    """The register of the reference's mutation analysis (``tests/mutants/connect4.toml``): its reviewed
+    equivalent mutants and each type's target; its results are kept beside it (``connect4-results.json``).
+    Empty when the kit carries none (a student bundle)."""
 
 
 @attrs.frozen
 class Specification:
     """A whole specification: its types, its errata, its Python contract and its kit."""
 
-    name: str
+    name: str = attrs.field(metadata=DERIVED)
     title: str
     source: str
     summary: str
     contract: str
     primitives: dict[str, str]
     types: tuple[TypeSpec, ...]
-    errata: tuple[Erratum, ...]
+    """Read from ``types``, the list of the type files' names, in document order."""
+    errata: tuple[Erratum, ...] = attrs.field(metadata=DERIVED)
+    """Read from ``errata.toml``."""
     kit: KitDeclaration
-    rules: tuple[CodeRule, ...] = ()
+    rules: tuple[CodeRule, ...] = attrs.field(default=(), metadata=table("rule"))
     """The assignment's rules checked by reading the code (``[[rule]]`` in spec.toml)."""
 
     def type(self, name: str) -> TypeSpec:

@@ -32,7 +32,15 @@ from .runner import SuiteRun
 
 BLOCKING = frozenset({Outcome.MISSING, Outcome.NOT_IMPLEMENTED})
 """Failure kinds that, when another operation's, leave a test unable to check this one."""
-ORDER = (Outcome.PASSED, Outcome.FAILED, Outcome.SUSPECT, Outcome.BLOCKED, Outcome.MISSING, Outcome.NOT_IMPLEMENTED, Outcome.UNTESTED)
+ORDER = (
+    Outcome.PASSED,
+    Outcome.FAILED,
+    Outcome.SUSPECT,
+    Outcome.BLOCKED,
+    Outcome.MISSING,
+    Outcome.NOT_IMPLEMENTED,
+    Outcome.UNTESTED,
+)
 """The statuses an operation can have, in the order the totals line gives them."""
 
 
@@ -104,7 +112,9 @@ def diagnose(tests: Iterable[TestRecord], calls: dict[str, tuple[str, ...]] | No
         explained = [(test, called) for test, called in unexplained if called & set(chosen)]
         if len(chosen) == 1 and (best[1] > 0 or best[2] > 0):
             name = chosen[0]
-            failed[name] = _clearest([test for test, called in explained if test.operation == name] or [t for t, _ in explained])
+            failed[name] = _clearest(
+                [test for test, called in explained if test.operation == name] or [t for t, _ in explained]
+            )
         else:
             shared = _clearest([test for test, _ in explained])
             for name in chosen:
@@ -129,10 +139,15 @@ def _with_callees(called: set[str], calls: dict[str, tuple[str, ...]]) -> set[st
 def _clearest(tests: list[TestRecord]) -> TestRecord:
     """The failure that shows a fault best: a check of what the specification requires rather than
     an operation that raised (perhaps on a value another call got wrong), calling the fewest operations."""
-    return min(tests, key=lambda test: ("The specification requires" not in test.message, len(test.suspects) or 1000, test.test))
+    return min(
+        tests,
+        key=lambda test: ("The specification requires" not in test.message, len(test.suspects) or 1000, test.test),
+    )
 
 
-def statuses(spec: Specification, run: SuiteRun, types: Iterable[str] = (), *, supplied: bool = False) -> list[OperationStatus]:
+def statuses(
+    spec: Specification, run: SuiteRun, types: Iterable[str] = (), *, supplied: bool = False
+) -> list[OperationStatus]:
     """The status of every operation (documented ones, then extensions the implementation has);
     with ``types`` (names or modules), of those types' operations only; with ``supplied``, of the
     types the kit supplies too."""
@@ -152,7 +167,11 @@ def statuses(spec: Specification, run: SuiteRun, types: Iterable[str] = (), *, s
 
 
 def _status(
-    qualname: str, extension: bool, presence: Presence, covering: list[TestRecord], import_problem: str = "",
+    qualname: str,
+    extension: bool,
+    presence: Presence,
+    covering: list[TestRecord],
+    import_problem: str = "",
     diagnosis: Diagnosis | None = None,
 ) -> OperationStatus:
     def status(outcome: Outcome, explanation: str = "", blocked_by: tuple[str, ...] = ()) -> OperationStatus:
@@ -177,14 +196,20 @@ def _status(
         if test.operation == qualname and test.kind is Outcome.NOT_IMPLEMENTED:
             return status(Outcome.NOT_IMPLEMENTED, test.message)
         if test.kind in BLOCKING:
-            needs.setdefault(test.operation if test.operation and test.operation != qualname else "another operation", test.kind)
+            needs.setdefault(
+                test.operation if test.operation and test.operation != qualname else "another operation", test.kind
+            )
             continue
         if qualname in diagnosis.failed:
             shown = diagnosis.failed[qualname]
             return status(Outcome.FAILED, f"{shown.test}\n{shown.message}")
         if qualname in diagnosis.suspects:
             others, shown = diagnosis.suspects[qualname]
-            return status(Outcome.SUSPECT, f"{shown.test}\nIt cannot tell which of these broke: {', '.join((qualname, *others))}.\n{shown.message}", others)
+            return status(
+                Outcome.SUSPECT,
+                f"{shown.test}\nIt cannot tell which of these broke: {', '.join((qualname, *others))}.\n{shown.message}",
+                others,
+            )
         for cause in diagnosis.causes.get(test.test, ()):
             if cause != qualname:
                 needs.setdefault(cause, Outcome.FAILED)
@@ -199,7 +224,9 @@ def _status(
         return status(Outcome.UNTESTED, f"untested: every test of it needs {causes} first", named)
     if all(t.outcome is Outcome.SKIPPED for t in covering):
         reasons = sorted({t.message for t in covering if t.message})
-        return status(Outcome.UNTESTED, "untested: its tests were skipped" + (f" ({'; '.join(reasons)[:200]})" if reasons else ""))
+        return status(
+            Outcome.UNTESTED, "untested: its tests were skipped" + (f" ({'; '.join(reasons)[:200]})" if reasons else "")
+        )
     return status(Outcome.PASSED)
 
 
@@ -232,7 +259,11 @@ def render(
             out.append(f"  ! {problem}")
         for row in block:
             name = row.qualname.split(".")[1] + (" [extension]" if row.extension else "")
-            label = f"blocked by {', '.join(o.split('.')[-1] if o.split('.')[0] == type_spec.name else o for o in row.blocked_by)}" if row.status is Outcome.BLOCKED else str(row.status)
+            label = (
+                f"blocked by {', '.join(o.split('.')[-1] if o.split('.')[0] == type_spec.name else o for o in row.blocked_by)}"
+                if row.status is Outcome.BLOCKED
+                else str(row.status)
+            )
             out.append(f"  {name:<{width + 12}} {label:<22} {row.tests} test{'s' if row.tests != 1 else ''}")
             if row.status in (Outcome.FAILED, Outcome.SUSPECT) and row.explanation:
                 out.extend(f"      | {line}" for line in clipped(row.explanation, explain_lines))
@@ -265,7 +296,7 @@ def clipped(explanation: str, lines: int) -> list[str]:
     tail = rows[verdict:]
     room = max(lines - len(tail) - 1, 3)
     head = rows[: (room + 1) // 2]
-    before = rows[len(head):verdict][-(room // 2):] if room // 2 else []
+    before = rows[len(head) : verdict][-(room // 2) :] if room // 2 else []
     left = verdict - len(head) - len(before)
     return head + ([f"  ... {left} more lines of calls ..."] if left else []) + before + tail
 
@@ -282,10 +313,14 @@ def _supplied_problems(spec: Specification, problems: dict[str, str]) -> list[st
         if own:
             found.append(own)
             continue
-        named = next((p.split(": ", 1)[1] for p in problems.values() if f": {file} has " in p or f": {file} could not" in p), "")
+        named = next(
+            (p.split(": ", 1)[1] for p in problems.values() if f": {file} has " in p or f": {file} could not" in p), ""
+        )
         if named:
-            found.append(f"{file} ({type_spec.name}) is the kit's, but your copy of it cannot be imported: {named} "
-                         "(keep the file as the skeleton wrote it)")
+            found.append(
+                f"{file} ({type_spec.name}) is the kit's, but your copy of it cannot be imported: {named} "
+                "(keep the file as the skeleton wrote it)"
+            )
     return found
 
 

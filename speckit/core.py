@@ -1,4 +1,4 @@
-"""The kit's shared vocabulary: failure types, outcome enumerations, the time-limit exception
+"""The kit's shared vocabulary: the error root, failure types, outcome enumerations, the time-limit exception
 and the default limits.
 
 Every other module of :mod:`speckit` may import this one; it imports nothing of the kit.
@@ -13,19 +13,23 @@ import enum
 import attrs
 
 
-class UserError(Exception):
-    """Something the user gave the kit is wrong (a path, a folder, a file of data).
+class KitError(Exception):
+    """The root of every error the kit raises on purpose, wherever its class is defined.
 
-    The command line prints its message and exits with the usage status; any other
-    exception is the kit's own bug and keeps its traceback.
+    The command line catches it in one place, prints its message and exits with the usage
+    status; any other exception is the kit's own bug and keeps its traceback.
     """
+
+
+class UserError(KitError):
+    """Something the user gave the kit is wrong (a path, a folder, a file of data)."""
 
 
 class ImplementationError(UserError):
     """The implementation cannot be loaded at all (bad path, not a package)."""
 
 
-class SuiteFailure(AssertionError):
+class SuiteFailure(KitError, AssertionError):
     """A conformance failure caused by the implementation; pytest reports it as a failure.
 
     ``operation`` names the documented operation (``Type.operation``) whose own call
@@ -52,6 +56,16 @@ class OperationFailed(SuiteFailure):
     """The class of the exception the operation raised, when the test process can name it: in
     process any class; through the grading sandbox a builtin exception or a class of the kit's
     supplied modules (None for the implementation's own classes, which stay in the server)."""
+
+
+class ConformanceFailure(SuiteFailure):
+    """A documented behaviour does not hold.
+
+    Suites import it from :mod:`speckit.testing`, its public home, under whose name failures
+    are reported; it is defined here so that :mod:`speckit.rules` can raise it too.
+    """
+
+    __module__ = "speckit.testing"
 
 
 class TimeLimitReached(BaseException):
@@ -155,7 +169,7 @@ class TestRecord:
         return attrs.asdict(self, value_serializer=lambda _, __, v: v.value if isinstance(v, enum.Enum) else v)
 
     @classmethod
-    def from_json(cls, data: dict) -> "TestRecord":
+    def from_json(cls, data: dict) -> TestRecord:
         return cls(**data)
 
     # Read access by key, for callers written against the records' former dict form.

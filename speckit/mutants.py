@@ -11,10 +11,11 @@ a private helper, by the tests of every operation of its type.
 
 Mutants no black-box test could tell apart from the reference (a removed cache, a
 changed type annotation) are *equivalent*. Annotations are never mutated; the other
-equivalent mutants are listed, each with the reason, in ``tests/mutants/<spec>.toml``,
-which also sets each type's target: the share of its other mutants the suite must
-kill. Results are kept in ``tests/mutants/<spec>-results.json``, module by module,
-so the analysis can be run one module at a time.
+equivalent mutants are listed, each with the reason, in the register the specification's
+``[kit] mutants`` names (``tests/mutants/<spec>.toml``), which also sets each type's target:
+the share of its other mutants the suite must kill. Results are kept beside it
+(``tests/mutants/<spec>-results.json``), module by module, so the analysis can be run one
+module at a time.
 """
 
 from __future__ import annotations
@@ -25,24 +26,32 @@ import json
 import shutil
 import tempfile
 import tomllib
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterable
 
 import attrs
 
 import spec as spec_data
 
 from .core import UserError
-from .paths import REPO_ROOT
 from .registry import kit
 from .runner import run_suite
 from .skeleton import reference_copy
 from .traceability import covering_tests
 
 BINARY_SWAPS = {
-    "Add": ("Sub",), "Sub": ("Add",), "Mul": ("Add",), "Div": ("Mul",), "FloorDiv": ("Mul",), "Mod": ("FloorDiv",),
-    "Pow": ("Mul",), "LShift": ("RShift",), "RShift": ("LShift",), "BitOr": ("BitAnd",), "BitAnd": ("BitOr",),
+    "Add": ("Sub",),
+    "Sub": ("Add",),
+    "Mul": ("Add",),
+    "Div": ("Mul",),
+    "FloorDiv": ("Mul",),
+    "Mod": ("FloorDiv",),
+    "Pow": ("Mul",),
+    "LShift": ("RShift",),
+    "RShift": ("LShift",),
+    "BitOr": ("BitAnd",),
+    "BitAnd": ("BitOr",),
     "BitXor": ("BitOr",),
 }
 """The one replacement kept for each binary operator (as mutmut makes): Cosmic Ray makes all eleven,
@@ -103,13 +112,20 @@ class Review:
         return next((e for e in self.equivalents if e.matches(mutant)), None)
 
 
-def data_dir() -> Path:
-    return REPO_ROOT / "tests" / "mutants"
+def review_path(spec_name: str) -> Path:
+    """The register of reviewed equivalent mutants and targets that ``[kit] mutants`` names; a UserError
+    when the specification declares none."""
+    path = kit(spec_name).mutants_path
+    if path is None:
+        raise UserError(
+            f'{spec_name}: its spec.toml\'s [kit] table names no register of mutants (mutants = "tests/mutants/{spec_name}.toml")'
+        )
+    return path
 
 
 def load_review(spec_name: str) -> Review:
-    """The reviewed equivalent mutants and targets of ``tests/mutants/<spec>.toml`` (none if it is missing)."""
-    path = data_dir() / f"{spec_name}.toml"
+    """The reviewed equivalent mutants and targets of the register (none if the file is missing)."""
+    path = review_path(spec_name)
     if not path.is_file():
         return Review((), {})
     try:
@@ -131,7 +147,11 @@ def mutated_modules(spec_name: str) -> dict[str, Path]:
     """The reference's module of each type the students write (supplied types left out), by module name."""
     specification = spec_data.load(spec_name)
     folder = kit(spec_name).reference_dir
-    return {t.module: folder / f"{t.module}.py" for t in specification.types if not t.supplied and (folder / f"{t.module}.py").is_file()}
+    return {
+        t.module: folder / f"{t.module}.py"
+        for t in specification.types
+        if not t.supplied and (folder / f"{t.module}.py").is_file()
+    }
 
 
 def generate(spec_name: str, modules: Iterable[str] | None = None) -> list[Mutant]:
@@ -165,13 +185,28 @@ def generate(spec_name: str, modules: Iterable[str] | None = None) -> list[Mutan
                 before, after = _changed_lines(source, mutated)
                 type_spec = specification.type(module)
                 operation = _operation(type_spec, function)
-                callers = () if operation else tuple(
-                    op.qualname for op in type_spec.operations if function.split(".")[0] in places.reached_from(op.name)
+                callers = (
+                    ()
+                    if operation
+                    else tuple(
+                        op.qualname
+                        for op in type_spec.operations
+                        if function.split(".")[0] in places.reached_from(op.name)
+                    )
                 )
                 mutants.append(
                     Mutant(
-                        spec_name, module, function, mutation.operator_name, mutation.occurrence, mutation.start_pos[0],
-                        before, after, type_spec.name, operation, callers,
+                        spec_name,
+                        module,
+                        function,
+                        mutation.operator_name,
+                        mutation.occurrence,
+                        mutation.start_pos[0],
+                        before,
+                        after,
+                        type_spec.name,
+                        operation,
+                        callers,
                     )
                 )
     return mutants
@@ -201,7 +236,9 @@ def _changed_lines(source: str, mutated: str) -> tuple[str, str]:
     end_old, end_new = len(old), len(new)
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
         end_old, end_new = end_old - 1, end_new - 1
-    return " / ".join(l.strip() for l in old[start:end_old] if l.strip()), " / ".join(l.strip() for l in new[start:end_new] if l.strip())
+    return " / ".join(l.strip() for l in old[start:end_old] if l.strip()), " / ".join(
+        l.strip() for l in new[start:end_new] if l.strip()
+    )
 
 
 def _operation(type_spec, function: str) -> str:
@@ -215,7 +252,12 @@ def _operation(type_spec, function: str) -> str:
 class _Places:
     """Which function each line belongs to, and where the annotations are, in one module."""
 
-    def __init__(self, functions: list[tuple[int, int, str]], annotations: list[tuple[tuple[int, int], tuple[int, int]]], uses: dict[str, set[str]]):
+    def __init__(
+        self,
+        functions: list[tuple[int, int, str]],
+        annotations: list[tuple[tuple[int, int], tuple[int, int]]],
+        uses: dict[str, set[str]],
+    ):
         self.functions, self.annotations, self.uses = functions, annotations, uses
 
     def reached_from(self, name: str) -> set[str]:
@@ -250,21 +292,30 @@ def _places(source: str) -> _Places:
             else:
                 visit(child, prefix)
             for annotation in _annotations_of(child):
-                annotations.append(((annotation.lineno, annotation.col_offset), (annotation.end_lineno, annotation.end_col_offset)))
+                annotations.append(
+                    ((annotation.lineno, annotation.col_offset), (annotation.end_lineno, annotation.end_col_offset))
+                )
 
     visit(tree, "")
     defined = {name.rsplit(".", 1)[-1] for _, _, name in functions}
     uses: dict[str, set[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+                n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+            }
             uses.setdefault(node.name, set()).update((names & defined) - {node.name})
     return _Places(functions, annotations, uses)
 
 
 def _annotations_of(node: ast.AST) -> list[ast.AST]:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [a for a in (node.args.vararg, node.args.kwarg) if a]
+        arguments = (
+            node.args.posonlyargs
+            + node.args.args
+            + node.args.kwonlyargs
+            + [a for a in (node.args.vararg, node.args.kwarg) if a]
+        )
         return [a.annotation for a in arguments if a.annotation] + ([node.returns] if node.returns else [])
     if isinstance(node, ast.AnnAssign):
         return [node.annotation]
@@ -286,7 +337,9 @@ def tests_for(mutant: Mutant, coverage: dict[str, tuple[str, ...]], specificatio
     return found
 
 
-def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dict], None] | None = None) -> dict[str, dict]:
+def run(
+    mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dict], None] | None = None
+) -> dict[str, dict]:
     """Test every mutant; each result says whether it was killed, and by which test or why."""
     if not mutants:
         return {}
@@ -302,7 +355,9 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
         def one(numbered: tuple[int, Mutant]) -> tuple[str, dict]:
             number, mutant = numbered
             package = reference_copy(spec_name, Path(scratch) / f"mutant_{number}")
-            (package / f"{mutant.module}.py").write_text(_mutate(sources[mutant.module], mutant.operator, mutant.occurrence), encoding="utf-8")
+            (package / f"{mutant.module}.py").write_text(
+                _mutate(sources[mutant.module], mutant.operator, mutant.occurrence), encoding="utf-8"
+            )
             tests = tests_for(mutant, coverage, specification)
             outcome = run_suite(
                 spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT,
@@ -329,7 +384,9 @@ def run(mutants: list[Mutant], *, jobs: int = 2, progress: Callable[[Mutant, dic
 
 
 def results_path(spec_name: str) -> Path:
-    return data_dir() / f"{spec_name}-results.json"
+    """Where the results are kept: beside the register, ``<register>-results.json``."""
+    register = review_path(spec_name)
+    return register.with_name(f"{register.stem}-results.json")
 
 
 def module_digest(spec_name: str, module: str) -> str:
@@ -401,7 +458,9 @@ def report(spec_name: str, stored: dict, review: Review) -> str:
     rows = scores(spec_name, stored, review)
     stale = [m for m, entry in stored["modules"].items() if entry["source"] != module_digest(spec_name, m)]
     lines = [f"Mutation analysis of the {spec_name} reference (Cosmic Ray operators, tests chosen by coverage)", ""]
-    header = f"{'type':<18} {'generated':>9} {'killed':>7} {'survived':>8} {'equivalent':>10} {'score':>7} {'target':>7}"
+    header = (
+        f"{'type':<18} {'generated':>9} {'killed':>7} {'survived':>8} {'equivalent':>10} {'score':>7} {'target':>7}"
+    )
     lines += [header, "-" * len(header)]
     for s in rows:
         target = "" if s.target is None else f"{s.target:.0f} %"
@@ -422,7 +481,9 @@ def report(spec_name: str, stored: dict, review: Review) -> str:
         lines += ["", "Surviving mutants not reviewed as equivalent:"]
         for r in survivors:
             m = r["mutant"]
-            lines.append(f"  {m['module']}.py line {m['line']} in {m['function']} ({m['operator']}): {m['before']}  ->  {m['after']}")
+            lines.append(
+                f"  {m['module']}.py line {m['line']} in {m['function']} ({m['operator']}): {m['before']}  ->  {m['after']}"
+            )
     if stale:
         lines += ["", f"Stale: the reference changed since these modules were run: {', '.join(sorted(stale))}"]
     return "\n".join(lines)
@@ -430,78 +491,3 @@ def report(spec_name: str, stored: dict, review: Review) -> str:
 
 def targets_met(spec_name: str, stored: dict, review: Review) -> bool:
     return all(s.met for s in scores(spec_name, stored, review))
-
-
-# The command ------------------------------------------------------------------------------------
-
-
-def configure_parser(parser) -> None:
-    """The arguments of ``speckit mutants``."""
-    from .registry import main_spec, names
-
-    parser.description = (
-        "Mutation analysis of a specification's reference: generate mutants with Cosmic Ray, run each "
-        "against the tests covering the function it changes, and report per type how many were killed, "
-        "against the targets and the reviewed equivalent mutants of tests/mutants/SPEC.toml. Results "
-        "are stored per module in tests/mutants/SPEC-results.json, so modules can be run one at a time."
-    )
-    parser.add_argument("--spec", default=main_spec(), choices=names(), help="the specification (default: the main one)")
-    parser.add_argument("--module", action="append", metavar="NAME", help="mutate only this module (repeatable; default: all)")
-    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants tested at once (default 2)")
-    parser.add_argument("--list", action="store_true", help="only list the mutants that would be run")
-    parser.add_argument("--report", action="store_true", help="only print the report of the stored results")
-    parser.add_argument("--fresh", action="store_true", help="run every mutant again, not only those without a stored result")
-    parser.add_argument("--survivors", action="store_true", help="also run again the survivors not reviewed as equivalent (after new tests)")
-    parser.set_defaults(run=command)
-
-
-def command(args) -> int:
-    """Run ``speckit mutants``: exit 0 when every type meets its target and no survivor is unreviewed."""
-    import importlib.util
-    import sys
-    import threading
-    import time
-
-    if not kit(args.spec).reference:
-        raise UserError("this kit carries no reference to mutate (a student bundle): mutation analysis is for the kit's maintainers; students check their package with `speckit check`")
-    if not args.report and importlib.util.find_spec("cosmic_ray") is None:
-        raise UserError("mutation analysis needs Cosmic Ray, which is not installed: pip install -e '.[dev]' in the kit's checkout")
-    review = load_review(args.spec)
-    if not args.report:
-        mutants = generate(args.spec, args.module)
-        if args.list:
-            for m in mutants:
-                print(f"{m.module}.py:{m.line} {m.function} {m.operator}: {m.before}  ->  {m.after}")
-            print(f"{len(mutants)} mutants")
-            return 0
-        stored = load_results(args.spec)
-        digests = {m: module_digest(args.spec, m) for m in {m.module for m in mutants}}
-        kept = {
-            m: dict(entry["results"]) if entry["source"] == digests.get(m) and not args.fresh else {}
-            for m, entry in stored["modules"].items() if m in digests
-        }
-        by_module: dict[str, dict] = {m: kept.get(m, {}) for m in digests}
-        pending = [
-            m for m in mutants
-            if f"{m.key} #{m.occurrence}" not in by_module[m.module]
-            or (args.survivors and not by_module[m.module][f"{m.key} #{m.occurrence}"]["killed"] and not review.equivalent(m))
-        ]  # fmt: skip
-        if len(pending) < len(mutants):
-            print(f"{len(mutants) - len(pending)} mutants already have results; running the other {len(pending)} (--fresh runs all)", file=sys.stderr)
-        started, done, lock = time.perf_counter(), [], threading.Lock()
-
-        def progress(mutant: Mutant, result: dict) -> None:
-            with lock:
-                done.append(result)
-                by_module[mutant.module][f"{mutant.key} #{mutant.occurrence}"] = result
-                if len(done) % 10 == 0 or len(done) == len(pending):
-                    save_results(args.spec, by_module)
-                mark = "killed " if result["killed"] else "SURVIVED"
-                print(f"[{len(done)}/{len(pending)}] {mark} {mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}", file=sys.stderr, flush=True)
-
-        run(pending, jobs=args.jobs, progress=progress)
-        save_results(args.spec, by_module)
-        print(f"{len(pending)} mutants run in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    stored = load_results(args.spec)
-    print(report(args.spec, stored, review))
-    return 0 if targets_met(args.spec, stored, review) else 1

@@ -5,10 +5,14 @@ The zoo (:mod:`speckit.zoo`: variants the suite must fail) and the register of r
 list of exact find/replace patches of reference modules. A patch's ``find`` text must
 occur exactly once in its module's text at the point it is applied, so a change to the
 reference that invalidates a variant is reported instead of silently changing it.
+
+The same patches make a variant of any package folder (:func:`variant_of`): a fixture
+that differs from another in a few lines is kept as those lines, not as a second copy.
 """
 
 from __future__ import annotations
 
+import shutil
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -65,17 +69,25 @@ def patched_sources(spec_name: str, label: str, patches: Iterable[Patch]) -> dic
 
     ``label`` names the variant in an error. Each patch's ``find`` text must occur exactly
     once in its module's text as the patches before it left that text."""
-    reference = kit(spec_name).reference_dir
+    return patched_texts(kit(spec_name).reference_dir, label, patches, "the reference")
+
+
+def patched_texts(package: Path, label: str, patches: Iterable[Patch], what: str = "") -> dict[str, str]:
+    """The texts of the modules of the package folder ``package`` that the patches touch, each
+    patch applied in turn (see :func:`patched_sources`); ``what`` names the package in an error."""
+    what = what or package.name
     texts: dict[str, str] = {}
     for number, patch in enumerate(patches, 1):
         if patch.module not in texts:
-            source = reference / f"{patch.module}.py"
+            source = package / f"{patch.module}.py"
             if not patch.module.isidentifier() or not source.is_file():
-                raise PatchError(f"{label}: the reference has no module {patch.module}")
+                raise PatchError(f"{label}: {what} has no module {patch.module}")
             texts[patch.module] = source.read_text(encoding="utf-8")
         count = texts[patch.module].count(patch.find)
         if count != 1:
-            raise PatchError(f"{label}: the find text of patch {number} occurs {count} times in {patch.module}.py (must be once)")
+            raise PatchError(
+                f"{label}: the find text of patch {number} occurs {count} times in {patch.module}.py (must be once)"
+            )
         texts[patch.module] = texts[patch.module].replace(patch.find, patch.replace)
     return texts
 
@@ -87,6 +99,26 @@ def materialise(spec_name: str, label: str, patches: Iterable[Patch], destinatio
     the patched text of the kit's own module."""
     texts = patched_sources(spec_name, label, patches)
     reference_copy(spec_name, destination)
+    for module, text in texts.items():
+        (destination / f"{module}.py").write_text(text, encoding="utf-8")
+    return destination
+
+
+def read_patches(path: Path) -> list[Patch]:
+    """The ``[[patch]]`` entries (``module``, ``find``, ``replace``) of one TOML file, in order."""
+    entries = [entry for name, entry in read_entries(path.parent, "patch") if name == path.name]
+    if not path.is_file() or not entries:
+        raise PatchError(f"{path}: no [[patch]] entries")
+    for number, entry in enumerate(entries, 1):
+        check_keys(f"{path.name}: patch {number}", entry, ("module", "find", "replace"))
+    return [Patch(**entry) for entry in entries]
+
+
+def variant_of(package: Path, patches: Path, destination: Path) -> Path:
+    """Write at ``destination`` a copy of the package folder ``package`` with the patches of the
+    TOML file ``patches`` (:func:`read_patches`) applied; ``destination`` is returned."""
+    texts = patched_texts(package, patches.name, read_patches(patches))
+    shutil.copytree(package, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for module, text in texts.items():
         (destination / f"{module}.py").write_text(text, encoding="utf-8")
     return destination

@@ -48,7 +48,9 @@ class Refused(SystemExit):
         super().__init__(message)
 
 
-def load_for_play(path: str | os.PathLike, spec_name: str, *, program: str, types: Iterable[str] = ()) -> Implementation:
+def load_for_play(
+    path: str | os.PathLike, spec_name: str, *, program: str, types: Iterable[str] = ()
+) -> Implementation:
     """The package at ``path``, loaded, once it passes the check of the types ``program`` uses.
 
     ``types`` are type names or modules (default: every type students write). Raises
@@ -145,7 +147,9 @@ def first_failing(spec_name: str, folder: Path, types: list[str], program: str) 
         for row in rows:
             if row.status is wanted and not row.extension:
                 lines = row.explanation.strip().splitlines()
-                shown = "".join(f"\n  | {line}" for line in lines[:REFUSED_LINES]) + ("\n  | ..." if len(lines) > REFUSED_LINES else "")
+                shown = "".join(f"\n  | {line}" for line in lines[:REFUSED_LINES]) + (
+                    "\n  | ..." if len(lines) > REFUSED_LINES else ""
+                )
                 return f"{row.qualname} {row.status.value}{shown}"
     return ""
 
@@ -167,8 +171,10 @@ class CheckProgress:
         type_name = self.by_module.get(module)
         if type_name is None:
             return
-        line = f"{self.program}: checking {type_name} ({self.types.index(type_name) + 1} of {len(self.types)} types, " \
-               f"{done} of {collected} tests)"
+        line = (
+            f"{self.program}: checking {type_name} ({self.types.index(type_name) + 1} of {len(self.types)} types, "
+            f"{done} of {collected} tests)"
+        )
         if self.terminal:
             print(f"\r{line}\033[K", end="", file=self.stream, flush=True)
         elif type_name not in self.shown:

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, settings
 import spec as spec_data
 
 from . import impl as impl_loader
-from . import registry
+from . import registry, structure
 from .core import MissingOperation, NotImplementedOperation, SuiteFailure
 from .interface import TestedImplementation
 from .registry import kit
@@ -118,6 +118,8 @@ MARKERS = (
     "covers(*operations): the documented operations (Type.operation) a test checks",
     "structure: checks an operation's existence and signature only, not its behaviour",
     "slow: takes minutes; left out of the default run, run by CI's own step (pytest -m slow)",
+    "reference_only(what): tests WHAT of the kit's own (its programs, the reference's private parts); "
+    "skipped when --impl names an implementation to test",
 )
 
 
@@ -137,8 +139,34 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile(profile)
 
 
-_LOADED: dict[str, TestedImplementation] = {}
-"""The implementations loaded in this session, by specification name."""
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """A test marked ``reference_only("the kit's own program")`` is skipped, saying so, under ``--impl``."""
+    marker = item.get_closest_marker("reference_only")
+    if marker is not None and item.config.getoption("--impl"):
+        what = marker.args[0] if marker.args else "the kit's own code"
+        item.add_marker(pytest.mark.skip(reason=f"tests {what}, not the implementation given with --impl"))
+
+
+class _Session:
+    """What the plugin keeps for one pytest session, in its ``config.stash``."""
+
+    def __init__(self) -> None:
+        self.loaded: dict[str, TestedImplementation] = {}
+        """The implementations loaded in this session, by specification name."""
+        self.reference_folder: Path | None = None
+        """Where this session's shaped references are; removed when it ends."""
+
+    def sandboxed(self) -> list:
+        """The loaded implementations that run in the grading sandbox."""
+        return [i for i in self.loaded.values() if hasattr(i, "begin_test")]
+
+
+_SESSION = pytest.StashKey[_Session]()
+
+
+def _session(config: pytest.Config) -> _Session:
+    """The plugin's state of the session ``config`` belongs to."""
+    return config.stash.setdefault(_SESSION, _Session())
 
 
 def sandbox_config(config: pytest.Config):
@@ -153,40 +181,32 @@ def sandbox_config(config: pytest.Config):
 
 def load_implementation(config: pytest.Config, name: str) -> TestedImplementation:
     """The implementation under test for specification ``name``, loaded once per session."""
-    if name not in _LOADED:
+    loaded = _session(config).loaded
+    if name not in loaded:
         specification = spec_data.load(name)
         target = config.getoption("--impl") or kit(name).reference
         sandbox = sandbox_config(config)
         if sandbox is not None and not config.getoption("--impl"):
-            target = _shaped_reference(name)
+            target = _shaped_reference(_session(config), name)
         if sandbox is None:
-            _LOADED[name] = impl_loader.load(target, specification)
+            loaded[name] = impl_loader.load(target, specification)
         else:
             from .sandbox import load_sandboxed
 
-            _LOADED[name] = load_sandboxed(target, specification, sandbox)
-    return _LOADED[name]
+            loaded[name] = load_sandboxed(target, specification, sandbox)
+    return loaded[name]
 
 
-def _shaped_reference(name: str) -> Path:
+def _shaped_reference(session: _Session, name: str) -> Path:
     """The reference of ``name`` shaped as a student's package (:func:`speckit.skeleton.reference_copy`),
     made once per session: the sandbox imports it as a student's package, whose supplied modules
     must be the kit's, not copies of them."""
     from .skeleton import reference_copy
 
-    global _reference_folder
-    if _reference_folder is None:
-        _reference_folder = Path(tempfile.mkdtemp(prefix="speckit-reference-"))
-        _reference_folder.chmod(0o755)  # the operation server may run as another user
-    return reference_copy(name, _reference_folder / name / kit(name).reference_dir.name)
-
-
-_reference_folder: Path | None = None
-"""Where this session's shaped references are; removed when it ends."""
-
-
-def _sandboxed() -> list:
-    return [i for i in _LOADED.values() if hasattr(i, "begin_test")]
+    if session.reference_folder is None:
+        session.reference_folder = Path(tempfile.mkdtemp(prefix="speckit-reference-"))
+        session.reference_folder.chmod(0o755)  # the operation server may run as another user
+    return reference_copy(name, session.reference_folder / name / kit(name).reference_dir.name)
 
 
 class _NoOtherExample(BaseException):
@@ -202,7 +222,7 @@ class _NoOtherExample(BaseException):
         self.failure = failure
 
 
-def _stop_at_unrunnable(inner_test):
+def _stop_at_unrunnable(inner_test, session: _Session):
     # wraps: Hypothesis derives a derandomized test's examples from the source of the function
     # it runs; without it every test would get this wrapper's examples (the same ones).
     @functools.wraps(inner_test)
@@ -211,7 +231,7 @@ def _stop_at_unrunnable(inner_test):
             result = inner_test(*args, **kwargs)
             # The sandbox's pipelined calls are run here, not after the example, where a
             # missing or unimplemented operation among them would be shrunk like any failure.
-            for implementation in _sandboxed():
+            for implementation in session.sandboxed():
                 implementation.flush()
             return result
         except (MissingOperation, NotImplementedOperation) as failure:
@@ -288,7 +308,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         handle = getattr(getattr(item, "obj", None), "hypothesis", None)
         inner = getattr(handle, "inner_test", None)
         if inner is not None and not getattr(inner, "_speckit_stops_at_unrunnable", False):
-            handle.inner_test = _stop_at_unrunnable(inner)
+            handle.inner_test = _stop_at_unrunnable(inner, _session(config))
 
 
 _FIRST_HIDDEN = pytest.StashKey[bool]()
@@ -299,19 +319,20 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """Before the first hidden test (its fixtures included), each sandboxed implementation gets a
     fresh operation server: new process, scratch space and folders."""
     if item.stash.get(_FIRST_HIDDEN, False):
-        for implementation in _sandboxed():
+        for implementation in _session(item.config).sandboxed():
             implementation.fresh_server()
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
     """In the sandbox, pipelined calls still pending when a test ends are run, and fail it if they fail."""
-    for implementation in _sandboxed():
+    session = _session(item.config)
+    for implementation in session.sandboxed():
         implementation.begin_test()
     try:
         result = yield
     except BaseException as error:
-        for implementation in _sandboxed():
+        for implementation in session.sandboxed():
             try:
                 implementation.end_test()
             except impl_loader.SuiteFailure:
@@ -319,19 +340,21 @@ def pytest_runtest_call(item: pytest.Item):
         if isinstance(error, _NoOtherExample):
             raise error.failure from error.failure.__cause__
         raise
-    for implementation in _sandboxed():
+    for implementation in session.sandboxed():
         implementation.end_test()
     return result
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    for implementation in _sandboxed():
+    session = config.stash.get(_SESSION, None)
+    if session is None:
+        return
+    for implementation in session.sandboxed():
         implementation.close()
-    _LOADED.clear()
-    global _reference_folder
-    if _reference_folder is not None:
-        shutil.rmtree(_reference_folder, ignore_errors=True)
-        _reference_folder = None
+    session.loaded.clear()
+    if session.reference_folder is not None:
+        shutil.rmtree(session.reference_folder, ignore_errors=True)
+        session.reference_folder = None
 
 
 def spec_of(node: pytest.Item | pytest.Collector) -> str:
@@ -344,6 +367,11 @@ def spec_of(node: pytest.Item | pytest.Collector) -> str:
         if path.is_relative_to(registry.kit(name).suite_dir.resolve()):
             return name
     raise pytest.UsageError(f"{node.nodeid} uses the implementation but is in no specification's suite folder; say which with --spec")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The structure test (:mod:`speckit.structure`) gets one case per operation of the test's specification."""
+    structure.parametrize(metafunc, spec_of)
 
 
 @pytest.fixture(scope="module")

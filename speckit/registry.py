@@ -2,11 +2,13 @@
 
 A specification declares itself in the ``[kit]`` table of its ``spec.toml``
 (:class:`spec.KitDeclaration`): this module only resolves those declarations to
-folders, so adding a specification never means editing this file.
+folders, so adding a specification never means editing this file. A specification kept
+outside the kit (:data:`spec.loader.KITS_VARIABLE`) has its parts in its own root.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import attrs
@@ -23,6 +25,13 @@ class Kit:
 
     spec: str
     declaration: KitDeclaration
+    root: Path | None = None
+    """The root the ``[kit]`` paths are relative to, for a specification kept outside the kit;
+    None for the kit's own, whose paths are found by :func:`speckit.paths.kit_path`."""
+
+    def path(self, relative: str) -> Path:
+        """Where a path of the ``[kit]`` table (``tests/connect4``) is in this installation."""
+        return kit_path(relative) if self.root is None else self.root / relative
 
     @property
     def reference(self) -> str:
@@ -46,28 +55,33 @@ class Kit:
         """The reference's folder; a KeyError in a kit that carries none (a student bundle)."""
         if not self.reference:
             raise KeyError(f"{self.spec}: this kit carries no reference implementation (a student bundle)")
-        return REPO_ROOT.joinpath(*self.reference.split("."))
+        return (self.root or REPO_ROOT).joinpath(*self.reference.split("."))
 
     @property
     def suite_dir(self) -> Path:
-        return kit_path(self.declaration.suite)
+        return self.path(self.declaration.suite)
 
     @property
     def zoo_dir(self) -> Path:
-        return kit_path(self.declaration.zoo)
+        return self.path(self.declaration.zoo)
 
     @property
     def readings_dir(self) -> Path | None:
         """The register of readings; None when the kit carries none (a student bundle)."""
-        return kit_path(self.declaration.readings) if self.declaration.readings else None
+        return self.path(self.declaration.readings) if self.declaration.readings else None
 
     @property
     def alternative_dir(self) -> Path:
-        return kit_path(self.declaration.alternative)
+        return self.path(self.declaration.alternative)
 
     @property
     def rubric_path(self) -> Path:
-        return kit_path(self.declaration.rubric)
+        return self.path(self.declaration.rubric)
+
+    @property
+    def mutants_path(self) -> Path | None:
+        """The register of the mutation analysis; None when the kit carries none (a student bundle)."""
+        return self.path(self.declaration.mutants) if self.declaration.mutants else None
 
 
 def names() -> tuple[str, ...]:
@@ -79,7 +93,13 @@ def kit(name: str) -> Kit:
     """The kit of the specification called ``name``; a one-line error for an unknown name."""
     if name not in names():
         raise KeyError(f"no specification called {name!r} (known: {', '.join(names())})")
-    return Kit(name, spec_data.load(name).kit)
+    home = spec_data.loader.folder(name)
+    if home.parent == spec_data.loader.DATA_ROOT:
+        return Kit(name, spec_data.load(name).kit)
+    root = home.parent.parent.resolve()
+    if str(root) not in sys.path:
+        sys.path.append(str(root))  # its packages import as the kit's do (its reference by name)
+    return Kit(name, spec_data.load(name).kit, root)
 
 
 def main_spec() -> str:

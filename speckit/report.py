@@ -16,7 +16,15 @@ import pytest
 
 import spec as spec_data
 
-from .core import ImplementationError, MissingOperation, NotImplementedOperation, Outcome, Presence, SuiteFailure, TestRecord
+from .core import (
+    ImplementationError,
+    MissingOperation,
+    NotImplementedOperation,
+    Outcome,
+    Presence,
+    SuiteFailure,
+    TestRecord,
+)
 from .pytest_plugin import load_implementation, spec_of
 from .trace import TRACE
 
@@ -27,7 +35,10 @@ _specs: set[str] = set()
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--speckit-report", default=None, metavar="FILE", help="write test outcomes as JSON to FILE")
     parser.addoption(
-        "--speckit-progress", default=None, metavar="FILE", help="append a line 'done total test-id' to FILE after each test"
+        "--speckit-progress",
+        default=None,
+        metavar="FILE",
+        help="append a line 'done total test-id' to FILE after each test",
     )
 
 
@@ -136,7 +147,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             implementation = load_implementation(session.config, name)
         except ImplementationError:
             continue
-        presence[name] = {op.qualname: Presence(implementation.state(op.qualname)).value for op in specification.operations(extensions=True)}
+        presence[name] = {
+            op.qualname: Presence(implementation.state(op.qualname)).value
+            for op in specification.operations(extensions=True)
+        }
         problems[name] = implementation.import_problems()
     tests = [record.to_json() for record in _results]
     report = {"tests": tests, "presence": presence, "import_problems": problems}

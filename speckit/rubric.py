@@ -58,7 +58,7 @@ MODES = ("best", "submitted", "hybrid")
 VISIBILITIES = ("hidden", "after_published", "visible", "after_due_date")
 
 
-class RubricError(ValueError):
+class RubricError(core.UserError, ValueError):
     """The rubric is malformed; the message names the file and the entry."""
 
 

@@ -12,16 +12,16 @@ type's module that is missing or does not parse, since no rule can be read from 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import attrs
 
 from spec import CodeRule, Specification
 
-from .core import MissingOperation, NotImplementedOperation, Presence
+from .core import ConformanceFailure, MissingOperation, NotImplementedOperation, Presence
 from .impl import syntax_problem
-from .testing import ConformanceFailure
 
 SYNTAX = {"dict": (ast.Dict, ast.DictComp), "set": (ast.Set, ast.SetComp)}
 """The displays and comprehensions ``forbid_syntax`` can name."""
@@ -105,7 +105,9 @@ def unwritten(impl: Any, rule: CodeRule) -> None:
     states = [impl.state(q) for q in rule.operations]
     if states and all(state in (Presence.MISSING, Presence.NOT_IMPLEMENTED) for state in states):
         names = ", ".join(rule.operations)
-        raise NotImplementedOperation(f"Rule {rule.id} reads the code of {names}: none of them is written yet", rule.operations[0])
+        raise NotImplementedOperation(
+            f"Rule {rule.id} reads the code of {names}: none of them is written yet", rule.operations[0]
+        )
 
 
 def _modules(folder: Path, first: str, supplied: set[str], follow: bool) -> Iterator[tuple[str, ast.Module]]:
@@ -150,13 +152,19 @@ def _forbidden(rule: CodeRule, module: str, tree: ast.Module) -> list[Violation]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+                aliases[alias.asname or alias.name.split(".")[0]] = (
+                    alias.name if alias.asname else alias.name.split(".")[0]
+                )
                 if banned(alias.name) and not any(a.startswith(alias.name + ".") for a in allowed):
                     found.append(Violation(module, node.lineno, f"import {alias.name}"))
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 dotted = node.module if alias.name == "*" else f"{node.module}.{alias.name}"
-                if banned(dotted) or (alias.name == "*" and banned(node.module)) or (node.module == "builtins" and alias.name in names):
+                if (
+                    banned(dotted)
+                    or (alias.name == "*" and banned(node.module))
+                    or (node.module == "builtins" and alias.name in names)
+                ):
                     found.append(Violation(module, node.lineno, f"from {node.module} import {alias.name}"))
     found += [Violation(module, node.lineno, f"uses {node.id}") for node in _builtin_reads(tree, names)]
     for node in ast.walk(tree):
@@ -186,7 +194,12 @@ def _builtin_reads(tree: ast.Module, names: set[str]) -> list[ast.Name]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, _SCOPES):
                 visit(child, own | _bound_in(child))
-            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load) and child.id in names and child.id not in own:
+            elif (
+                isinstance(child, ast.Name)
+                and isinstance(child.ctx, ast.Load)
+                and child.id in names
+                and child.id not in own
+            ):
                 found.append(child)
             else:
                 visit(child, own)
@@ -215,9 +228,12 @@ def _bound_in(scope: ast.AST) -> frozenset[str]:
             bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             bound |= set(node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        elif (
+            isinstance(node, ast.ExceptHandler)
+            and node.name
+            or isinstance(node, (ast.MatchAs, ast.MatchStar))
+            and node.name
+        ):
             bound.add(node.name)
         waiting.extend(ast.iter_child_nodes(node))
     return frozenset(bound)
@@ -265,7 +281,10 @@ def _class_named(name: str, tree: ast.Module, folder: Path) -> tuple[ast.ClassDe
                         sibling = ast.parse((folder / f"{node.module.split('.')[-1]}.py").read_text(encoding="utf-8"))
                     except (OSError, SyntaxError, ValueError):
                         return None
-                    return next(((n, sibling) for n in sibling.body if isinstance(n, ast.ClassDef) and n.name == alias.name), None)
+                    return next(
+                        ((n, sibling) for n in sibling.body if isinstance(n, ast.ClassDef) and n.name == alias.name),
+                        None,
+                    )
     return None
 
 
@@ -277,9 +296,19 @@ def _instance_assignments(cls: ast.ClassDef) -> set[str]:
             if node.args.args:
                 instance = node.args.args[0].arg
                 for sub in ast.walk(node):
-                    targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target] if isinstance(sub, (ast.AnnAssign, ast.AugAssign)) else []
+                    targets = (
+                        sub.targets
+                        if isinstance(sub, ast.Assign)
+                        else [sub.target]
+                        if isinstance(sub, (ast.AnnAssign, ast.AugAssign))
+                        else []
+                    )
                     for target in _unpacked(targets):
-                        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == instance:
+                        if (
+                            isinstance(target, ast.Attribute)
+                            and isinstance(target.value, ast.Name)
+                            and target.value.id == instance
+                        ):
                             assigned.add(target.attr)
             if any(isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list):
                 assigned.add(node.name)

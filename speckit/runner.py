@@ -16,10 +16,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 import attrs
 
@@ -147,48 +147,84 @@ def run_suite(
     with tempfile.TemporaryDirectory(prefix="speckit-run-") as scratch:
         report = Path(scratch) / "report.json"
         ticks = Path(scratch) / "progress"
-        # The plugins, the markers left out and the root are given here, not left to a
-        # pytest configuration file: an installed kit has none, and a grader's copy of the suite may not.
         command = [
-            sys.executable, "-m", "pytest", *map(str, selected),
-            "-p", "speckit.pytest_plugin", "-p", "speckit.report", f"--speckit-report={report}",
-            f"--rootdir={package_base(selected[0])}", "-m", "not slow",
-            f"--spec={spec_name}", f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
-            *extra,
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "pytest",
+            *pytest_arguments(spec_name, selected, report, profile, extra, implementation),
+        ]
         if progress is not None:
             command.append(f"--speckit-progress={ticks}")
-        if implementation is not None:
-            command.append(f"--impl={implementation}")
-        environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-        if bytecode_cache is not None:
-            environment.pop("PYTHONDONTWRITEBYTECODE")
-            environment["PYTHONPYCACHEPREFIX"] = str(bytecode_cache)
+        environment = _environment(bytecode_cache)
         if own_temporary_folder:
             (Path(scratch) / "tmp").mkdir()
             environment["TMPDIR"] = str(Path(scratch) / "tmp")
         if temporary_folder is not None:
             environment["TMPDIR"] = str(temporary_folder)
         with open(Path(scratch) / "output", "w+", encoding="utf-8", errors="replace") as output:
-            returncode = _run(command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)), cpus)
+            returncode = _run(
+                command, environment, output, timeout, progress and (lambda: _tick(ticks, progress)), cpus
+            )
             if returncode is None:
                 return SuiteRun((), {}, -1, crash=f"the suite did not finish within {timeout:g} s")
             output.seek(0)
             printed = output.read()
-        if not report.is_file():
-            return SuiteRun((), {}, returncode, crash=_crash_summary(printed[-OUTPUT_LIMIT:], returncode))
-        data = json.loads(report.read_text(encoding="utf-8"))
-        if not data["tests"] and returncode not in (0, 5):
-            # Stopped before any test reached a verdict (the package could not be loaded).
-            return SuiteRun((), {}, returncode, crash=_crash_summary(printed[-OUTPUT_LIMIT:], returncode))
+        return _outcome(spec_name, report, printed, returncode)
+
+
+def pytest_arguments(
+    spec_name: str,
+    selected: list[Path],
+    report: Path,
+    profile: str,
+    extra: tuple[str, ...],
+    implementation: str | Path | None,
+) -> list[str]:
+    """The arguments of pytest for one run of the suite (after ``python -m pytest``)."""
+    # The plugins, the markers left out and the root are given here, not left to a
+    # pytest configuration file: an installed kit has none, and a grader's copy of the suite may not.
+    arguments = [
+        *map(str, selected),
+        "-p", "speckit.pytest_plugin", "-p", "speckit.report", f"--speckit-report={report}",
+        f"--rootdir={package_base(selected[0])}", "-m", "not slow",
+        f"--spec={spec_name}", f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
+        *extra,
+    ]  # fmt: skip
+    if implementation is not None:
+        arguments.append(f"--impl={implementation}")
+    return arguments
+
+
+def _environment(bytecode_cache: Path | None) -> dict[str, str]:
+    environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    if bytecode_cache is not None:
+        environment.pop("PYTHONDONTWRITEBYTECODE")
+        environment["PYTHONPYCACHEPREFIX"] = str(bytecode_cache)
+    return environment
+
+
+def _outcome(spec_name: str, report: Path, printed: str, returncode: int) -> SuiteRun:
+    """A finished run's outcome, from its report (or, without one, from what it printed)."""
+    if not report.is_file():
+        return SuiteRun((), {}, returncode, crash=_crash_summary(printed[-OUTPUT_LIMIT:], returncode))
+    data = json.loads(report.read_text(encoding="utf-8"))
+    if not data["tests"] and returncode not in (0, 5):
+        # Stopped before any test reached a verdict (the package could not be loaded).
+        return SuiteRun((), {}, returncode, crash=_crash_summary(printed[-OUTPUT_LIMIT:], returncode))
     tests = tuple(TestRecord.from_json(record) for record in data["tests"])
     presence = {qualname: Presence(state) for qualname, state in data["presence"].get(spec_name, {}).items()}
     problems = data.get("import_problems", {}).get(spec_name, {})
     return SuiteRun(tests, presence, returncode, import_problems=problems)
 
 
-def _run(command: list[str], environment: dict, output, timeout: float, tick: Callable[[], None] | None,
-         cpus: frozenset[int] | None = None) -> int | None:
+def _run(
+    command: list[str],
+    environment: dict,
+    output,
+    timeout: float,
+    tick: Callable[[], None] | None,
+    cpus: frozenset[int] | None = None,
+) -> int | None:
     """Run the child to its end and return its exit status, or None past ``timeout``; killed if we are stopped."""
     child = subprocess.Popen(
         command, cwd=REPO_ROOT, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -242,4 +278,151 @@ def _crash_summary(output: str, code: int) -> str:
         if "Exit: speckit: " in line:  # pytest.exit's message, as pytest prints it: "!... Exit: speckit: ... !"
             return line.split("Exit: speckit: ", 1)[1].removesuffix(" !").rstrip("!").rstrip()
     last = [line for line in output.strip().splitlines() if line.strip()][-5:]
-    return f"the test run ended abnormally (exit status {code})" + ("".join(f"\n  {line}" for line in last) if last else "")
+    return f"the test run ended abnormally (exit status {code})" + (
+        "".join(f"\n  {line}" for line in last) if last else ""
+    )
+
+
+@attrs.frozen
+class PlannedRun:
+    """One run of a batch (:func:`run_suites`): the suite's ``tests`` against ``implementation``
+    (None: the reference)."""
+
+    implementation: str | Path | None
+    tests: tuple[Path, ...]
+    extra: tuple[str, ...] = ()
+    temporary_folder: Path | None = None
+    """The run's ``TMPDIR`` (the caller makes it and removes it)."""
+
+
+@attrs.frozen
+class BatchResult:
+    """What became of one planned run: its outcome, or that it was never started (its
+    submission's time was used up first), and the time it counts for."""
+
+    run: SuiteRun | None
+    seconds: float
+
+
+def run_suites(
+    spec_name: str,
+    runs: list[PlannedRun],
+    *,
+    seconds: float,
+    since: float,
+    run_seconds: float,
+    profile: str = "grading",
+    bytecode_cache: Path | None = None,
+    cpus: frozenset[int] | None = None,
+) -> list[BatchResult | None]:
+    """Run several suites one after another in one process (:mod:`speckit.suite_batch`): pytest,
+    the kit and the suite's modules are imported and collected once, and each run is a child forked
+    from that process, with the arguments :func:`run_suite` would give it.
+
+    The runs share ``seconds`` counted from ``since`` (a :func:`time.monotonic` time): each may take
+    what is left of them, at most ``run_seconds``, and one that would start with nothing left is not
+    started. The result of each run in order, or None for a run the batch never reached (the batch
+    process itself ended: the caller may run it alone).
+    """
+    if _stopping.is_set():
+        raise Interrupted()
+    with tempfile.TemporaryDirectory(prefix="speckit-runs-") as scratch:
+        folder = Path(scratch)
+        planned = []
+        for index, run in enumerate(runs):
+            selected = [Path(t) for t in run.tests]
+            report = folder / f"report-{index}.json"
+            planned.append({
+                "arguments": pytest_arguments(spec_name, selected, report, profile, run.extra, run.implementation),
+                "report": str(report),
+                "output": str(folder / f"output-{index}"),
+                "temporary_folder": str(run.temporary_folder) if run.temporary_folder else None,
+            })  # fmt: skip
+        collect = sorted({str(t) for run in runs for t in run.tests})
+        shared = pytest_arguments(spec_name, [Path(t) for t in collect], folder / "collected.json", profile, (), None)
+        plan = {"collect": [a for a in shared if not a.startswith("--speckit-report=")], "runs": planned,
+                "seconds": seconds, "since": since, "run_seconds": run_seconds, "status": str(folder / "status")}  # fmt: skip
+        (folder / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+        command = [sys.executable, "-m", "speckit.suite_batch", str(folder / "plan.json")]
+        left = max(0.0, seconds - (time.monotonic() - since))
+        with open(folder / "output", "w+", encoding="utf-8", errors="replace") as output:
+            _run(command, _environment(bytecode_cache), output, left + 60.0, None, cpus)
+        statuses = {}
+        if (folder / "status").is_file():
+            for line in (folder / "status").read_text(encoding="utf-8").splitlines():
+                with contextlib.suppress(ValueError, KeyError):
+                    entry = json.loads(line)
+                    statuses[entry["index"]] = entry
+        results: list[BatchResult | None] = []
+        for index, run in enumerate(planned):
+            status = statuses.get(index)
+            if status is None:
+                results.append(None)
+            elif not status["started"]:
+                results.append(BatchResult(None, 0.0))
+            elif status["returncode"] is None:
+                results.append(
+                    BatchResult(
+                        SuiteRun((), {}, -1, crash=f"the suite did not finish within {status['timeout']:g} s"),
+                        status["seconds"],
+                    )
+                )
+            else:
+                printed = (
+                    Path(run["output"]).read_text(encoding="utf-8", errors="replace")
+                    if Path(run["output"]).is_file()
+                    else ""
+                )
+                results.append(
+                    BatchResult(
+                        _outcome(spec_name, Path(run["report"]), printed, status["returncode"]), status["seconds"]
+                    )
+                )
+        return results
+
+
+def run_alone(spec_name: str, run: PlannedRun, *, profile: str = "grading", timeout: float = 900.0,
+              bytecode_cache: Path | None = None) -> SuiteRun:  # fmt: skip
+    """One planned run in a pytest process of its own (:func:`run_suite`)."""
+    return run_suite(spec_name, run.implementation, tests=list(run.tests), profile=profile, extra=run.extra,
+                     timeout=timeout, bytecode_cache=bytecode_cache)  # fmt: skip
+
+
+def run_batched(
+    spec_name: str,
+    runs: dict[str, PlannedRun],
+    *,
+    jobs: int,
+    profile: str = "grading",
+    bytecode_cache: Path | None = None,
+    run_seconds: float = 900.0,
+) -> dict[str, SuiteRun]:
+    """Each of many runs of one suite, as :func:`run_suite` would run it alone, by its key.
+
+    The runs are dealt in turn to ``jobs`` batches (:func:`run_suites`) run side by side, so
+    pytest, the kit and the suite are imported and collected once a batch instead of once a
+    run: for runs that stop at a first failure (the zoo) or run few tests, starting is most of
+    the cost. A run a batch never reached (its process ended early) is run alone.
+    """
+    keys = list(runs)
+    shares = [keys[start :: max(1, jobs)] for start in range(max(1, jobs))]
+
+    def run_share(share: list[str]) -> list[tuple[str, SuiteRun]]:
+        if not share:
+            return []
+        seconds = run_seconds * len(share) + 60.0
+        results = run_suites(spec_name, [runs[key] for key in share], seconds=seconds, since=time.monotonic(),
+                             run_seconds=run_seconds, profile=profile, bytecode_cache=bytecode_cache)  # fmt: skip
+        done = []
+        for key, result in zip(share, results):
+            if result is None or result.run is None:
+                run = runs[key]
+                alone = run_alone(spec_name, run, profile=profile, timeout=run_seconds, bytecode_cache=bytecode_cache)
+                done.append((key, alone))
+            else:
+                done.append((key, result.run))
+        return done
+
+    by_share = run_each(enumerate(shares), lambda item: (str(item[0]), run_share(item[1])), jobs=jobs)
+    found = dict(pair for share in by_share.values() for pair in share)
+    return {key: found[key] for key in keys}

@@ -97,7 +97,9 @@ def skeleton_files(spec: Specification, package: str) -> dict[str, str]:
     declared = kit(spec.name)
     files = {"__init__.py": package_source(spec, package)}
     for t in spec.types:
-        files[f"{t.module}.py"] = supplied_source(t, declared.supplied_module(t.module)) if t.supplied else module_source(spec, t)
+        files[f"{t.module}.py"] = (
+            supplied_source(t, declared.supplied_module(t.module)) if t.supplied else module_source(spec, t)
+        )
     return files
 
 
@@ -124,8 +126,16 @@ def package_source(spec: Specification, package: str) -> str:
 def supplied_source(t: TypeSpec, kit_module: str) -> str:
     """A supplied type's module: it re-exports the kit's module ``kit_module`` (``adt.display``)."""
     names = [t.class_name] if t.class_name else list(dict.fromkeys(op.name for op in t.operations))
-    doc = _docstring([f"{t.name}: supplied by the kit, so this module re-exports {kit_module}.", "", *_fill(t.purpose),
-                      "", "Do not implement it yourself: the conformance suite uses the kit's own."], "")
+    doc = _docstring(
+        [
+            f"{t.name}: supplied by the kit, so this module re-exports {kit_module}.",
+            "",
+            *_fill(t.purpose),
+            "",
+            "Do not implement it yourself: the conformance suite uses the kit's own.",
+        ],
+        "",
+    )
     return (
         f"{doc}\n\n"
         f"import {kit_module} as _kit\n"
@@ -144,7 +154,9 @@ def reference_copy(spec_name: str, destination: Path) -> Path:
     shutil.copytree(reference.reference_dir, destination, ignore=shutil.ignore_patterns("__pycache__"))
     for t in spec_data.load(spec_name).types:
         if t.supplied and (destination / f"{t.module}.py").is_file():
-            (destination / f"{t.module}.py").write_text(supplied_source(t, reference.supplied_module(t.module)), encoding="utf-8")
+            (destination / f"{t.module}.py").write_text(
+                supplied_source(t, reference.supplied_module(t.module)), encoding="utf-8"
+            )
     return destination
 
 
@@ -159,10 +171,18 @@ def module_source(spec: Specification, t: TypeSpec) -> str:
     used = [spec.type(name) for name in spec.uses(t.name)]
     if used:
         first = used[0]
-        example = f"from .{first.module} import {first.class_name}" if first.class_name else f"from . import {first.module}"
-        header += ["", *_fill(f"Uses: {', '.join(f'{u.name} ({u.module})' for u in used)}. Import the modules you"
-                              " need relatively (mind parameters that share a module's name), for example:"),
-                   "", f"    {example}"]
+        example = (
+            f"from .{first.module} import {first.class_name}" if first.class_name else f"from . import {first.module}"
+        )
+        header += [
+            "",
+            *_fill(
+                f"Uses: {', '.join(f'{u.name} ({u.module})' for u in used)}. Import the modules you"
+                " need relatively (mind parameters that share a module's name), for example:"
+            ),
+            "",
+            f"    {example}",
+        ]
     parts = [_docstring(header, "")]
     bases = sorted({e.base for e in t.enumerations})
     if bases:
@@ -206,9 +226,13 @@ def constants_source(t: TypeSpec) -> str:
         return ""
     lines = []
     if not t.operations and not t.class_name:
-        lines += [f"# {line}" for line in _fill(
-            "The names are the contract's; the values are placeholders you may change, as long as they"
-            " follow the note above.")]
+        lines += [
+            f"# {line}"
+            for line in _fill(
+                "The names are the contract's; the values are placeholders you may change, as long as they"
+                " follow the note above."
+            )
+        ]
     for name, value, description in entries:
         lines += [f"{name} = {value}", _docstring(_fill(description), ""), ""]
     return "\n".join(lines).rstrip("\n")
@@ -226,7 +250,10 @@ def enumeration_source(enumeration: Enumeration) -> str:
 def exception_source(exception: ExceptionClass) -> str:
     """An exception class deriving from Exception, then each of its other names bound to it."""
     text = f"class {exception.name}(Exception):\n{_docstring(_fill(exception.meaning), '    ')}"
-    aliases = "".join(f"\n\n\n{alias} = {exception.name}\n\"\"\"The same exception as {exception.name}.\"\"\"" for alias in exception.aliases)
+    aliases = "".join(
+        f'\n\n\n{alias} = {exception.name}\n"""The same exception as {exception.name}."""'
+        for alias in exception.aliases
+    )
     return text + aliases
 
 

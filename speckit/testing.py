@@ -1,5 +1,8 @@
 """What conformance tests are written with: ``covers``, ``expect`` and failure messages.
 
+The one module a suite imports the kit's machinery from (see ``__all__``): the marks and
+checks, the failure types and the code rules' check ``obey``.
+
 A test names the documented operations it checks::
 
     @covers("IndexType.increment")
@@ -24,15 +27,28 @@ from typing import Any, Callable
 
 import pytest
 
-from .impl import SuiteFailure
+from .core import ConformanceFailure, MissingOperation, NotImplementedOperation, OperationFailed, SuiteFailure
+from .rules import obey
 from .trace import TRACE
+
+__all__ = [
+    # Marking and checking
+    "covers",
+    "expect",
+    "expect_equal",
+    "explain",
+    # Failures: what a check raises, and what a call of the implementation raises
+    "ConformanceFailure",
+    "SuiteFailure",
+    "MissingOperation",
+    "NotImplementedOperation",
+    "OperationFailed",
+    # The specification's rules on the code itself (imports, loops), checked on the package
+    "obey",
+]
 
 _COVERED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("covered", default=())
 _SPEC: contextvars.ContextVar[Any] = contextvars.ContextVar("spec", default=None)
-
-
-class ConformanceFailure(SuiteFailure):
-    """A documented behaviour does not hold."""
 
 
 def covers(*operations: str) -> Callable[[Callable], Callable]:

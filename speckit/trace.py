@@ -95,7 +95,9 @@ class Trace:
         for entry in self.entries:
             shown = [f"v{names[id(a)]}" if id(a) in names else _shown(a) for a in entry.args]
             if entry.keywords:
-                shown += [f"{k}=v{names[id(a)]}" if id(a) in names else f"{k}={_shown(a)}" for k, a in entry.keywords.items()]
+                shown += [
+                    f"{k}=v{names[id(a)]}" if id(a) in names else f"{k}={_shown(a)}" for k, a in entry.keywords.items()
+                ]
             call = f"{entry.label}({', '.join(shown)})"
             outcome = entry.outcome
             if outcome:
@@ -107,7 +109,7 @@ class Trace:
             else:
                 lines.append(call)
         if len(lines) > MAX_LINES:
-            head, tail = lines[:10], lines[-(MAX_LINES - 11):]
+            head, tail = lines[:10], lines[-(MAX_LINES - 11) :]
             lines = head + [f"... {len(lines) - len(head) - len(tail)} more calls ..."] + tail
         return "\n".join(f"  {line}" for line in lines) if lines else "  (no operations were called)"
 
@@ -151,7 +153,7 @@ def _make_example_reader():
     return read_context
 
 
-def current_example() -> object:
+def current_example() -> object:  # noqa: F811 -- rebinds itself to the fastest reader on first call
     """The running Hypothesis example's build context, or None outside one.
 
     The first call puts the fastest reader in its place, so that importing this module

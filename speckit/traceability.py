@@ -16,14 +16,14 @@ from pathlib import Path
 
 from spec import Specification
 
-from .paths import kit_path, package_base
+from .paths import package_base
 from .registry import kit
 
 
 def counted_modules(spec: Specification, *, suite_only: bool = False) -> list[Path]:
     """The test modules whose markers count for ``spec``: its suite's, then its other tests'
     (the ``[kit] other_tests`` folders and modules), unless ``suite_only``."""
-    places = [kit(spec.name).suite_dir] + ([] if suite_only else [kit_path(p) for p in spec.kit.other_tests])
+    places = [kit(spec.name).suite_dir] + ([] if suite_only else [kit(spec.name).path(p) for p in spec.kit.other_tests])
     found: list[Path] = []
     for place in places:
         found += [place] if place.is_file() else sorted(place.glob("test_*.py"))
@@ -68,7 +68,9 @@ def uncovered(spec: Specification) -> tuple[str, ...]:
     """Documented operations, of the types students write, that no test declares it covers."""
     coverage = covering_tests(spec)
     return tuple(
-        op.qualname for op in spec.operations() if not spec.type(op.type_name).supplied and not coverage.get(op.qualname)
+        op.qualname
+        for op in spec.operations()
+        if not spec.type(op.type_name).supplied and not coverage.get(op.qualname)
     )
 
 

@@ -19,7 +19,7 @@ import spec as spec_data
 from . import patches
 from .patches import Patch, PatchError
 from .registry import kit
-from .runner import SuiteRun, run_each, run_suite
+from .runner import PlannedRun, SuiteRun, run_batched
 from .traceability import covering_tests
 
 
@@ -61,7 +61,9 @@ def load_mutants(spec_name: str) -> list[Mutant]:
         try:
             specification.operation(mutant.breaks)
         except KeyError:
-            raise ZooError(f"{file_name}: mutant {mutant.id} breaks {mutant.breaks!r}, which is not specified") from None
+            raise ZooError(
+                f"{file_name}: mutant {mutant.id} breaks {mutant.breaks!r}, which is not specified"
+            ) from None
         mutants.append(mutant)
     ids = [m.id for m in mutants]
     duplicated = sorted({i for i in ids if ids.count(i) > 1})
@@ -84,7 +86,8 @@ def suite_files(mutant: Mutant) -> list[Path]:
 
 
 def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, examples: int | None = None) -> dict[str, SuiteRun]:
-    """Run each mutant's tests in its own child process, ``jobs`` at a time.
+    """Run each mutant's tests in a child process of its own (forked from a batch that collected
+    the suite once: :func:`speckit.runner.run_batched`), ``jobs`` at a time.
 
     ``examples``, if given, is the number of examples per property test instead of the
     profile's: how few still catch every mutant.
@@ -94,24 +97,29 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, examples: in
     operation run first, and the rest of its type's tests only if those all pass.
     """
     extra = ("-x",) if examples is None else ("-x", f"--examples={examples}")
-    # One cache of compiled modules for the whole zoo: every run after the first starts
-    # without compiling pytest, Hypothesis, the kit and the suite again.
+    # One cache of compiled modules for the whole zoo, and each specification's runs in
+    # batches (one import and collection of the suite for many runs): a run stops at its
+    # first failure, so starting pytest would otherwise be most of its cost.
     cache = scratch / "pycache"
-    coverage = {spec_name: covering_tests(spec_data.load(spec_name), suite_only=True) for spec_name in {m.spec for m in mutants}}
-
-    def run(mutant: Mutant) -> tuple[str, SuiteRun]:
-        package = materialise(mutant, scratch / mutant.id.replace("-", "_"))
-        files = suite_files(mutant)
-        if not files:
-            return mutant.id, SuiteRun((), {}, -1, crash="no test module for the broken type")
-        first = list(coverage[mutant.spec].get(mutant.breaks, ()))
-        if first:
-            outcome = run_suite(mutant.spec, package, tests=first, profile="zoo", extra=extra, bytecode_cache=cache)
-            if killed(outcome):
-                return mutant.id, outcome
-        return mutant.id, run_suite(mutant.spec, package, tests=files, profile="zoo", extra=extra, bytecode_cache=cache)
-
-    return run_each(mutants, run, jobs=jobs)
+    outcomes: dict[str, SuiteRun] = {}
+    for spec_name in sorted({m.spec for m in mutants}):
+        members = [m for m in mutants if m.spec == spec_name]
+        coverage = covering_tests(spec_data.load(spec_name), suite_only=True)
+        packages = {m.id: materialise(m, scratch / m.id.replace("-", "_")) for m in members}
+        files = {m.id: suite_files(m) for m in members}
+        for m in members:
+            if not files[m.id]:
+                outcomes[m.id] = SuiteRun((), {}, -1, crash="no test module for the broken type")
+        first = {m.id: PlannedRun(packages[m.id], tuple(coverage[m.breaks]), extra)
+                 for m in members if files[m.id] and coverage.get(m.breaks)}  # fmt: skip
+        outcomes |= {
+            key: run
+            for key, run in run_batched(spec_name, first, jobs=jobs, profile="zoo", bytecode_cache=cache).items()
+            if killed(run)
+        }
+        rest = {m.id: PlannedRun(packages[m.id], tuple(files[m.id]), extra) for m in members if m.id not in outcomes}
+        outcomes |= run_batched(spec_name, rest, jobs=jobs, profile="zoo", bytecode_cache=cache)
+    return {m.id: outcomes[m.id] for m in mutants}
 
 
 def killed(run: SuiteRun) -> bool:

@@ -118,7 +118,9 @@ def outdated_by_new_tests(app, env, added, changed, removed) -> list[str]:
 def write_type_pages(app) -> None:
     """``builder-inited``: bring the type stubs in line with the specification."""
     if not app.config.specdoc_spec:
-        raise ExtensionError(f"conf.py: set specdoc_spec to the specification whose type pages go in {PAGES_DIR}/ (one of {', '.join(specdata.available())})")
+        raise ExtensionError(
+            f"conf.py: set specdoc_spec to the specification whose type pages go in {PAGES_DIR}/ (one of {', '.join(specdata.available())})"
+        )
     sync_type_pages(specdata.load(app.config.specdoc_spec), Path(app.srcdir))
 
 
@@ -202,7 +204,9 @@ class SpecDomain(Domain):
             yield f"{spec_name}:{name}", name, typ, docname, anchor, 1
 
 
-def xref(spec_name: str, typ: str, target: str, text: str | None = None, literal: bool = False) -> addnodes.pending_xref:
+def xref(
+    spec_name: str, typ: str, target: str, text: str | None = None, literal: bool = False
+) -> addnodes.pending_xref:
     """A link to an object of specification ``spec_name``; an unknown target is a build warning (an error under -W)."""
     ref = addnodes.pending_xref(
         "", refdomain="spec", reftype=typ, reftarget=f"{spec_name}:{target}", refwarn=True, refexplicit=True
@@ -338,7 +342,7 @@ class SpecDirective(SphinxDirective):
     @property
     def spec(self) -> specdata.Specification:
         spec = specdata.load(self.arguments[0])
-        for path in sorted((Path(specdata.loader.DATA_ROOT) / spec.name).glob("*.toml")):
+        for path in sorted(specdata.loader.folder(spec.name).glob("*.toml")):
             self.env.note_dependency(str(path))
         return spec
 
@@ -373,13 +377,15 @@ class SpecSummary(SpecDirective):
         for t in spec.types:
             extra = len(t.operations) - len(t.documented)
             count = f"{len(t.documented)}" + (f" + {extra}" if extra else "")
-            rows.append([
-                [xref(spec.name, "type", t.name, literal=True)],
-                [nodes.literal(t.module, t.module)],
-                rich(spec, t.purpose),
-                [nodes.Text(count)],
-                [nodes.Text("kit" if t.supplied else "student")],
-            ])
+            rows.append(
+                [
+                    [xref(spec.name, "type", t.name, literal=True)],
+                    [nodes.literal(t.module, t.module)],
+                    rich(spec, t.purpose),
+                    [nodes.Text(count)],
+                    [nodes.Text("kit" if t.supplied else "student")],
+                ]
+            )
         out.append(para("Operations are counted as documented + kit extensions."))
         out.append(table(["Type", "Module", "Purpose", "Operations", "Written by"], rows, [18, 12, 50, 10, 10]))
         prims = [[[nodes.literal(name, name)], [nodes.Text(meaning)]] for name, meaning in spec.primitives.items()]
@@ -427,12 +433,21 @@ class SpecType(SpecDirective):
             how = ": a constructor is the class itself, every other operation a method called on its first parameter"
             rows.append(("Class", [nodes.literal(t.class_name, t.class_name), nodes.Text(how)]))
         if t.constants:
-            constants = [[nodes.literal(f"{c.name} = {c.value!r}", f"{c.name} = {c.value!r}"), nodes.Text(": "), *rich(spec, c.meaning)] for c in t.constants]
+            constants = [
+                [
+                    nodes.literal(f"{c.name} = {c.value!r}", f"{c.name} = {c.value!r}"),
+                    nodes.Text(": "),
+                    *rich(spec, c.meaning),
+                ]
+                for c in t.constants
+            ]
             rows.append(("Constants", bullets(constants)))
         if t.enumerations:
             enumerations = []
             for e in t.enumerations:
-                members = ", ".join(m if not e.values else f"{m} = {v}" for m, v in zip(e.members, e.values or e.members))
+                members = ", ".join(
+                    m if not e.values else f"{m} = {v}" for m, v in zip(e.members, e.values or e.members)
+                )
                 shown = f"class {e.name}({e.base}): {members}"
                 enumerations.append([nodes.literal(shown, shown), nodes.Text(": "), *rich(spec, e.meaning)])
             rows.append(("Enumerations", bullets(enumerations)))
@@ -451,14 +466,18 @@ class SpecType(SpecDirective):
         ]
         type_errata = spec.errata_for(t.name)
         if type_errata:
-            rows.append(("Errata", joined([xref(spec.name, "erratum", e.id, f"{e.id} {e.title}") for e in type_errata], "; ")))
+            rows.append(
+                ("Errata", joined([xref(spec.name, "erratum", e.id, f"{e.id} {e.title}") for e in type_errata], "; "))
+            )
         out.append(field_list(rows))
         if t.note:
             out += paragraphs(spec, t.note)
         if not t.operations:
             out.append(para("It has no operations."))
             return out
-        operations = section(anchor(spec.name, f"{t.name}-operations"), "Operations", self.summary_table(spec, t, coverage))
+        operations = section(
+            anchor(spec.name, f"{t.name}-operations"), "Operations", self.summary_table(spec, t, coverage)
+        )
         out.append(operations)
         out += [self.operation(spec, op, coverage) for op in t.operations]
         return out
@@ -467,11 +486,15 @@ class SpecType(SpecDirective):
         rows = []
         for op in t.operations:
             # A zero-width space after each comma lets a long signature wrap between parameters.
-            sigs = [para(xref(spec.name, "op", op.qualname, s.replace(",", ",\u200b"), literal=True)) for s in op.signatures]
+            sigs = [
+                para(xref(spec.name, "op", op.qualname, s.replace(",", ",\u200b"), literal=True)) for s in op.signatures
+            ]
             kind = [nodes.Text(op.kind)]
             if op.extension:
                 kind += [nodes.Text(" "), nodes.inline("kit extension", "kit extension", classes=["kit-extension"])]
-            errata = joined([xref(spec.name, "erratum", e.id) for e in spec.errata_for(op.qualname)]) or [nodes.Text("—")]
+            errata = joined([xref(spec.name, "erratum", e.id) for e in spec.errata_for(op.qualname)]) or [
+                nodes.Text("—")
+            ]
             tests = len(coverage.get(op.qualname, ()))
             rows.append([sigs, kind, errata, [nodes.Text(str(tests) if tests else "none yet")]])
         return table(["Signature(s)", "Kind", "Errata", "Tests"], rows, [58, 14, 16, 12], classes=["spec-operations"])
@@ -519,14 +542,18 @@ class SpecType(SpecDirective):
             rows.append(("Called by", joined([xref(spec.name, "op", c, literal=True) for c in callers])))
         errata = spec.errata_for(op.qualname)
         if errata:
-            rows.append(("Errata", bullets([[xref(spec.name, "erratum", e.id), nodes.Text(f" {e.title}")] for e in errata])))
+            rows.append(
+                ("Errata", bullets([[xref(spec.name, "erratum", e.id), nodes.Text(f" {e.title}")] for e in errata]))
+            )
         none_yet = [nodes.emphasis("no covering test yet", "no covering test yet")]
         rows.append(("Tested by", bullets([[nodes.literal(t, t)] for t in tests]) if tests else none_yet))
         body.append(field_list(rows))
         # The title is the qualified name, the way the kit names an operation everywhere
         # (markers, check tables, errata), so searching for GridType.occupySquare finds it.
         title = op.qualname + (" (kit extension)" if op.extension else "")
-        entry = addnodes.index(entries=[("single", f"{op.qualname} ({spec.name})", anchor(spec.name, op.qualname), "", None)])
+        entry = addnodes.index(
+            entries=[("single", f"{op.qualname} ({spec.name})", anchor(spec.name, op.qualname), "", None)]
+        )
         return section(anchor(spec.name, op.qualname), title, entry, *body, classes=["spec-operation"])
 
 
@@ -540,19 +567,22 @@ class SpecErrata(SpecDirective):
         for e in spec.errata:
             self.domain.note("erratum", spec.name, e.id, anchor(spec.name, e.id), f"{e.id}: {e.title}")
             targets = [xref(spec.name, "op" if "." in o else "type", o, literal=True) for o in e.operations]
-            sides = bullets([[nodes.emphasis(x.where, x.where), nodes.Text(": "), *rich(spec, x.says)] for x in e.sides])
-            fields = field_list([
-                ("Kind", [nodes.Text(e.kind)]),
-                ("Touches", joined(targets)),
-                ("The document says", sides),
-                ("Ruling", nodes.container("", *paragraphs(spec, e.ruling))),
-                ("Reason", nodes.container("", *paragraphs(spec, e.reason))),
-                ("The suite accepts", nodes.container("", *paragraphs(spec, e.accepts))),
-                *([("Readings", self.readings_of(spec, e))] if e.several_readings else []),
-            ])
+            sides = bullets(
+                [[nodes.emphasis(x.where, x.where), nodes.Text(": "), *rich(spec, x.says)] for x in e.sides]
+            )
+            fields = field_list(
+                [
+                    ("Kind", [nodes.Text(e.kind)]),
+                    ("Touches", joined(targets)),
+                    ("The document says", sides),
+                    ("Ruling", nodes.container("", *paragraphs(spec, e.ruling))),
+                    ("Reason", nodes.container("", *paragraphs(spec, e.reason))),
+                    ("The suite accepts", nodes.container("", *paragraphs(spec, e.accepts))),
+                    *([("Readings", self.readings_of(spec, e))] if e.several_readings else []),
+                ]
+            )
             out.append(section(anchor(spec.name, e.id), f"{e.id} · {e.title}", fields, classes=["spec-erratum"]))
         return out
-
 
     def readings_of(self, spec: specdata.Specification, erratum: specdata.Erratum) -> nodes.Node:
         """The readings of the register that realise the erratum, or why none can."""
@@ -585,7 +615,10 @@ class SpecReadings(SpecDirective):
         readings = registered_readings(self, spec.name)
         if not readings:
             return [nodes.paragraph("", f"The register of readings of {spec.title} holds no reading yet.")]
-        rows = [[[nodes.literal(r.id, r.id)], [xref(spec.name, "erratum", r.erratum)], [nodes.Text(r.description)]] for r in readings]
+        rows = [
+            [[nodes.literal(r.id, r.id)], [xref(spec.name, "erratum", r.erratum)], [nodes.Text(r.description)]]
+            for r in readings
+        ]
         return [table(["Reading", "Erratum", "What it reads"], rows, [34, 10, 56])]
 
 
@@ -670,10 +703,16 @@ def resolve_diagram_links(app, doctree, fromdocname: str) -> None:
     def link(match: re.Match) -> str:
         found = domain.find("type", match.group(1))
         if found is None:
-            logger.warning("spec-uses: the type %s is documented nowhere, so its box links nowhere", match.group(1), location=fromdocname)
+            logger.warning(
+                "spec-uses: the type %s is documented nowhere, so its box links nowhere",
+                match.group(1),
+                location=fromdocname,
+            )
             return ""
         docname, anchor_, _ = found
-        uri = app.builder.get_relative_uri(fromdocname, docname) or posixpath.basename(app.builder.get_target_uri(docname))
+        uri = app.builder.get_relative_uri(fromdocname, docname) or posixpath.basename(
+            app.builder.get_target_uri(docname)
+        )
         return f'URL="{uri}{"#" + anchor_ if anchor_ else ""}", target="_top", '
 
     for node in doctree.findall(graphviz):

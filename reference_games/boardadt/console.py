@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from .pieces import Pieces, number_of_columns, number_of_rows, reference
 

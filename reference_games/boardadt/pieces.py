@@ -10,7 +10,8 @@ is reached by name only, so that the student bundle ships both programs without 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 

@@ -24,7 +24,8 @@ import sys
 from spec import require
 
 from . import solver
-from .solver import HEIGHT as number_of_rows, WIDTH as number_of_columns
+from .solver import HEIGHT as number_of_rows
+from .solver import WIDTH as number_of_columns
 
 DEFAULT_LEVEL = "perfect"
 """How the computer plays unless told otherwise, here and in the driver: a proven move when it can."""

@@ -49,7 +49,7 @@ def centre(column: int, row: int) -> tuple[float, float]:
     return x, y
 
 
-def open_turtle_board(title: str) -> "TurtleBoard":
+def open_turtle_board(title: str) -> TurtleBoard:
     """A new window showing the board; :class:`GraphicsUnavailable` when there is no display."""
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         raise GraphicsUnavailable("no display to draw on ($DISPLAY is not set); leave out --graphics turtle to play on the text board")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from ..program_exit import EXIT_INTERRUPTED, EXIT_OK, closed_output
 from .view import RecordingView, colour_name, in_free_play, landing_row

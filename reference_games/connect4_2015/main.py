@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .player import STRENGTHS
 from .view import colour_name

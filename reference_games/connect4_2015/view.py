@@ -13,7 +13,8 @@ Squares are ``(x, y)``: x the column 0..6 from the left, y the row 0..5 from the
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 RESULTS = ("Blue wins", "Red wins", "Game drawn", "Game in progress")
 """The words the requirements suggest for the four results shown at all times (erratum S19)."""

@@ -14,7 +14,7 @@ Geometry follows the report's constants: squares 71 x 66 units, discs of radius 
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from .view import View, colour_name, in_free_play, landing_row
 
@@ -46,7 +46,7 @@ def square_at(px: float, py: float) -> tuple[int, int] | None:
 class TkView(View):
     """The view drawn on a Tk canvas, with a message box and the result below it."""
 
-    def __init__(self, window: "GameWindow", name: Callable = colour_name) -> None:
+    def __init__(self, window: GameWindow, name: Callable = colour_name) -> None:
         self.window = window
         self.name = name
         self.discs: set[tuple[int, int]] = set()

@@ -18,7 +18,7 @@ import argparse
 import os
 import random
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from ..program_exit import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, closed_output
 from . import deals, guide, solver

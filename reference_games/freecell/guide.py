@@ -11,7 +11,8 @@ gets a new one from where they are.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import attrs
 

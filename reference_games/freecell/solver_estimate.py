@@ -7,7 +7,7 @@ without progress) another usually is not. Lower is nearer the win.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .solver_model import State
 

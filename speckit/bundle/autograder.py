@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..core import KitError
+
 STUDENT = "submission"
 """The one student's name inside the autograder's private submissions folder."""
 
@@ -35,14 +37,20 @@ def submitted_zip(submission: Path) -> Path | None:
     A submission with several such zips is refused: which one to grade is not clear."""
     if any(path.suffix == ".py" for path in submission.rglob("*") if path.is_file()):
         return None
-    zips = sorted(path for path in submission.rglob("*") if path.suffix.lower() == ".zip" and path.is_file() and not path.is_symlink())
+    zips = sorted(
+        path
+        for path in submission.rglob("*")
+        if path.suffix.lower() == ".zip" and path.is_file() and not path.is_symlink()
+    )
     if len(zips) > 1:
         names = ", ".join(path.relative_to(submission).as_posix() for path in zips)
-        raise Ambiguous(f"The submission holds several .zip files and no .py file ({names}): upload one .zip of your package, or its .py files.")
+        raise Ambiguous(
+            f"The submission holds several .zip files and no .py file ({names}): upload one .zip of your package, or its .py files."
+        )
     return zips[0] if zips else None
 
 
-class Ambiguous(Exception):
+class Ambiguous(KitError):
     """The submission's files do not say what to grade; the message says so, for the student."""
 
 
@@ -73,22 +81,43 @@ def grade_folder(submission: Path, spec: str, rubric: Path | None, read) -> dict
             shutil.copy2(submission, folder / f"{STUDENT}.zip")  # the grader extracts it safely
         else:
             shutil.copytree(submission, folder / STUDENT, ignore=shutil.ignore_patterns(".*"))
-        command = [sys.executable, "-m", "speckit.cli", "grade", str(folder), "--out", str(out), "--spec", spec, "--jobs", "1"]
+        command = [
+            sys.executable,
+            "-m",
+            "speckit.cli",
+            "grade",
+            str(folder),
+            "--out",
+            str(out),
+            "--spec",
+            spec,
+            "--jobs",
+            "1",
+        ]
         if rubric is not None:
             command += ["--rubric", str(rubric)]
         done = subprocess.run(command, capture_output=True, text=True)
         print(done.stderr, end="", file=sys.stderr)
         if done.returncode != 0 or not (out / "results" / STUDENT / "results.json").is_file():
             last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-            return failed_result(f"The autograder could not grade this submission ({last}). Please tell your instructor.")
+            return failed_result(
+                f"The autograder could not grade this submission ({last}). Please tell your instructor."
+            )
         return read(out)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="run_autograder", description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(os.environ.get("AUTOGRADER_ROOT", "/autograder")), help="the autograder's root folder (default /autograder)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path(os.environ.get("AUTOGRADER_ROOT", "/autograder")),
+        help="the autograder's root folder (default /autograder)",
+    )
     parser.add_argument("--spec", required=True, help="the specification graded")
-    parser.add_argument("--rubric", type=Path, default=None, help="the rubric (default: the kit's rubric of the specification)")
+    parser.add_argument(
+        "--rubric", type=Path, default=None, help="the rubric (default: the kit's rubric of the specification)"
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:
@@ -99,7 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     result["execution_time"] = round(time.monotonic() - started)
     results = args.root / "results"
     results.mkdir(parents=True, exist_ok=True)
-    (results / "results.json").write_text(json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    (results / "results.json").write_text(
+        json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     return 0
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import spec as spec_data
 
-from .. import registry, rubric as rubric_module
+from .. import registry
+from .. import rubric as rubric_module
 from ..skeleton import write_skeleton
 from . import student
 from .source import refuse_existing

@@ -44,7 +44,8 @@ def reporter_result(grades: Path, rubric: rubric_module.Rubric) -> dict:
                 "name": entry.name,
                 "status": "pass" if score >= entry.points else "fail",
                 "score": score,
-                "message": f"{entry.name}: {score:g} of {entry.points:g} points" + (f" ({row['note']})" if row.get("note") else ""),
+                "message": f"{entry.name}: {score:g} of {entry.points:g} points"
+                + (f" ({row['note']})" if row.get("note") else ""),
             }
         )
     status = "pass" if all(t["status"] == "pass" for t in tests) else "fail"
@@ -72,7 +73,9 @@ def encoded(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m speckit.bundle.classroom_grade", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m speckit.bundle.classroom_grade", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("package", type=Path, help="the student's package folder")
     parser.add_argument("--spec", required=True, help="the specification graded")
     parser.add_argument("--rubric", type=Path, required=True, help="the rubric")

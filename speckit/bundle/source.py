@@ -8,7 +8,9 @@ from pathlib import Path
 from ..core import UserError
 from ..paths import REPO_ROOT
 
-SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".venv", "_build", "*.egg-info", ".hypothesis", ".pytest_cache", ".git")
+SKIPPED = shutil.ignore_patterns(
+    "__pycache__", "*.pyc", ".venv", "_build", "*.egg-info", ".hypothesis", ".pytest_cache", ".git"
+)
 """What no bundle carries: caches, environments and build output."""
 
 KIT_PARTS = ("pyproject.toml", "README.md", "adt", "spec", "speckit", "reference_games", "tests")
@@ -22,7 +24,9 @@ class BundleError(UserError):
 def checkout() -> Path:
     """The kit's checkout; a BundleError when the kit runs from an installed wheel instead."""
     if not (REPO_ROOT / "pyproject.toml").is_file():
-        raise BundleError(f"bundles are built from the kit's source checkout, and {REPO_ROOT} is not one (no pyproject.toml)")
+        raise BundleError(
+            f"bundles are built from the kit's source checkout, and {REPO_ROOT} is not one (no pyproject.toml)"
+        )
     return REPO_ROOT
 
 
@@ -42,4 +46,6 @@ def copy_kit(target: Path) -> Path:
 def refuse_existing(path: Path, what: str) -> None:
     """A user's file is never replaced: a BundleError when ``path`` already exists."""
     if path.exists():
-        raise BundleError(f"{path} already exists: choose another --out, or move it aside first (a bundle never replaces {what})")
+        raise BundleError(
+            f"{path} already exists: choose another --out, or move it aside first (a bundle never replaces {what})"
+        )

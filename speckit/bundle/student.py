@@ -23,7 +23,8 @@ import attrs
 
 import spec as spec_data
 
-from .. import registry, rubric as rubric_module
+from .. import registry
+from .. import rubric as rubric_module
 from ..paths import REPO_ROOT
 from .source import SKIPPED, BundleError, checkout, refuse_existing
 
@@ -64,7 +65,11 @@ def build(spec_name: str, out: Path, *, docs: bool = True) -> StudentBundle:
 
 
 def _copy_machinery(stage: Path) -> None:
-    shutil.copytree(REPO_ROOT / "speckit", stage / "speckit", ignore=shutil.ignore_patterns(*MACHINERY_LEFT_OUT, "__pycache__", "*.pyc"))
+    shutil.copytree(
+        REPO_ROOT / "speckit",
+        stage / "speckit",
+        ignore=shutil.ignore_patterns(*MACHINERY_LEFT_OUT, "__pycache__", "*.pyc"),
+    )
 
 
 def _copy_spec(stage: Path, spec_name: str) -> None:
@@ -83,12 +88,13 @@ def _copy_spec(stage: Path, spec_name: str) -> None:
 
 
 def without_solution(text: str) -> str:
-    """A ``spec.toml`` whose ``[kit]`` table declares no reference, zoo, readings, alternative or rubric, and is the main one."""
+    """A ``spec.toml`` whose ``[kit]`` table declares no reference, zoo, readings, alternative, rubric or register of
+    mutants, and is the main one."""
     head, table, rest = text.partition("\n[kit]\n")
     if not table:
         raise BundleError("the specification's spec.toml has no [kit] table")
     body, sub, tail = rest.partition("\n[kit.")
-    body = re.sub(r'^(reference|zoo|readings|alternative|rubric)\s*=.*$', r'\1 = ""', body, flags=re.M)
+    body = re.sub(r"^(reference|zoo|readings|alternative|rubric|mutants)\s*=.*$", r'\1 = ""', body, flags=re.M)
     body = re.sub(r"^(main|scripts)\s*=.*$\n?", "", body, flags=re.M)
     return head + table + "main = true\n" + body + sub + tail
 
@@ -116,7 +122,9 @@ def _copy_supplied(stage: Path, kit: registry.Kit) -> list[str]:
         wanted += [name for name in _kit_imports(path, package) if name.split(".")[0] == module.split(".")[0]]
     for folder in {stage.joinpath(*m.split(".")[:-1]) for m in seen}:
         while folder != stage and not (folder / "__init__.py").exists():
-            (folder / "__init__.py").write_text('"""The modules the kit supplies to students (no reference implementation)."""\n', encoding="utf-8")
+            (folder / "__init__.py").write_text(
+                '"""The modules the kit supplies to students (no reference implementation)."""\n', encoding="utf-8"
+            )
             folder = folder.parent
     return sorted(seen)
 
@@ -150,7 +158,11 @@ def _kit_imports(path: Path, package: str) -> list[str]:
             base = package.rsplit(".", node.level - 1)[0] if node.level else ""
             name = ".".join(p for p in (base, node.module) if p)
             found.append(name)
-            found += [f"{name}.{alias.name}" for alias in node.names if REPO_ROOT.joinpath(*name.split("."), f"{alias.name}.py").is_file()]
+            found += [
+                f"{name}.{alias.name}"
+                for alias in node.names
+                if REPO_ROOT.joinpath(*name.split("."), f"{alias.name}.py").is_file()
+            ]
         elif isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
     return [name for name in found if REPO_ROOT.joinpath(*name.split(".")).with_suffix(".py").is_file()]
@@ -172,7 +184,11 @@ def _copy_visible_suite(stage: Path, kit: registry.Kit, rubric: rubric_module.Ru
             continue
         rel = path.relative_to(REPO_ROOT)
         text = path.read_text(encoding="utf-8")
-        leaking = [m for m in _kit_imports(path, ".".join(rel.with_suffix("").parts[:-1])) if m.split(".")[0] == kit.reference.split(".")[0] and m not in supplied and m != kit.reference]
+        leaking = [
+            m
+            for m in _kit_imports(path, ".".join(rel.with_suffix("").parts[:-1]))
+            if m.split(".")[0] == kit.reference.split(".")[0] and m not in supplied and m != kit.reference
+        ]
         if leaking:
             hidden.append(f"{rel.as_posix()} (imports the reference: {', '.join(leaking)})")
             continue
@@ -186,7 +202,7 @@ def _copy_visible_suite(stage: Path, kit: registry.Kit, rubric: rubric_module.Ru
 
 def _copy_shared_test_helpers(path: Path, rel: Path, suite: Path, stage: Path) -> None:
     """The helper modules of the tests' own package, outside the suite's folder, that a suite module
-    imports (``from ..signals import interruptible``): the suite cannot be collected without them."""
+    imports (``from ..support.signals import interruptible``): the suite cannot be collected without them."""
     top = suite.parts[0]
     for name in _kit_imports(path, ".".join(rel.with_suffix("").parts[:-1])):
         helper = Path(*name.split(".")).with_suffix(".py")
@@ -198,7 +214,9 @@ def _copy_shared_test_helpers(path: Path, rel: Path, suite: Path, stage: Path) -
 def without_hidden_tests(text: str, module_id: str, is_hidden) -> tuple[str, list[str]]:
     """A test module's source without its hidden tests and the top-level helpers only they used."""
     tree = ast.parse(text)
-    nodes = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    nodes = {
+        node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
     removed = {name for name in nodes if name.startswith(("test", "Test")) and is_hidden(f"{module_id}::{name}")}
     if is_hidden(module_id):
         removed = set(nodes)
@@ -217,7 +235,7 @@ def without_hidden_tests(text: str, module_id: str, is_hidden) -> tuple[str, lis
     for name in sorted(removed, key=lambda n: nodes[n].lineno, reverse=True):
         node = nodes[name]
         start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
-        del lines[start:node.end_lineno]
+        del lines[start : node.end_lineno]
     return "".join(lines), cut
 
 
@@ -272,10 +290,16 @@ def _toml_list(items) -> str:
 
 
 def _build_wheel(stage: Path, out: Path) -> Path:
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(stage)], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(stage)],
+        capture_output=True,
+        text=True,
+    )
     wheels = sorted(out.glob("*.whl"))
     if done.returncode != 0 or len(wheels) != 1:
-        raise BundleError(f"building the student wheel failed: {(done.stderr.strip().splitlines() or ['no message'])[-1]}")
+        raise BundleError(
+            f"building the student wheel failed: {(done.stderr.strip().splitlines() or ['no message'])[-1]}"
+        )
     return wheels[0]
 
 
@@ -296,7 +320,8 @@ def _build_docs(stage: Path, spec_name: str, site: Path) -> Path:
         dropped |= {page.stem for page in docs.glob("*.rst") if page.stem != "index"}
         title = spec_data.load(spec_name).title
         (docs / "index.rst").write_text(
-            f"{title}\n{'=' * len(title)}\n\n.. toctree::\n   :maxdepth: 2\n\n   reference_games/{spec_name}\n", encoding="utf-8"
+            f"{title}\n{'=' * len(title)}\n\n.. toctree::\n   :maxdepth: 2\n\n   reference_games/{spec_name}\n",
+            encoding="utf-8",
         )
     for name in dropped:
         (docs / f"{name}.rst").unlink(missing_ok=True)
@@ -306,8 +331,21 @@ def _build_docs(stage: Path, spec_name: str, site: Path) -> Path:
             text = re.sub(rf"^\s+{re.escape(name)}\n", "", text, flags=re.M)
             text = re.sub(rf":doc:`{re.escape(name)}`", "the kit's instructor edition", text)
         page.write_text(text, encoding="utf-8")
-    command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-D", f"specdoc_spec={spec_name}", str(docs), str(site)]
+    command = [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-q",
+        "-b",
+        "html",
+        "-D",
+        f"specdoc_spec={spec_name}",
+        str(docs),
+        str(site),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, cwd=stage)
     if done.returncode != 0:
-        raise BundleError(f"building the student docs failed: {(done.stderr.strip().splitlines() or ['no message'])[-1]}")
+        raise BundleError(
+            f"building the student docs failed: {(done.stderr.strip().splitlines() or ['no message'])[-1]}"
+        )
     return site

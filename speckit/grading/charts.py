@@ -16,7 +16,7 @@ import importlib.util
 import io
 import math
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 INSTALL_HINT = "pip install 'speckit[report]'"
 """How to get the charts where matplotlib is missing."""
@@ -82,7 +82,12 @@ def totals_histogram(prefix: str, totals: Sequence[float], maximum: float, marks
             block.set_gid(f"student-{i}")
             ax.add_patch(block)
             heights[b] += 1
-        styles = {"mean": ("-", ACCENT), "median": ("--", "#222222"), "first quartile": (":", "#222222"), "third quartile": (":", "#222222")}
+        styles = {
+            "mean": ("-", ACCENT),
+            "median": ("--", "#222222"),
+            "first quartile": (":", "#222222"),
+            "third quartile": (":", "#222222"),
+        }
         for name, value in marks.items():
             style, colour = styles.get(name, ("-", "#888888"))
             ax.axvline(value, linestyle=style, color=colour, linewidth=1.2, label=f"{name} {value:.2f}")
@@ -106,8 +111,14 @@ def type_points(prefix: str, types: Sequence[tuple[str, float, Sequence[float]]]
         shares = [[100 * p / maximum if maximum else 0 for p in points] for _, maximum, points in types]
         positions = list(range(len(types), 0, -1))
         ax.boxplot(
-            shares, positions=positions, orientation="horizontal", widths=0.55, showmeans=True, patch_artist=True,
-            boxprops={"facecolor": "#dbe4f0", "edgecolor": BLOCK}, medianprops={"color": "#222222"},
+            shares,
+            positions=positions,
+            orientation="horizontal",
+            widths=0.55,
+            showmeans=True,
+            patch_artist=True,
+            boxprops={"facecolor": "#dbe4f0", "edgecolor": BLOCK},
+            medianprops={"color": "#222222"},
             meanprops={"marker": "o", "markerfacecolor": ACCENT, "markeredgecolor": ACCENT, "markersize": 4},
             flierprops={"marker": ".", "markersize": 3},
         )
@@ -139,7 +150,9 @@ def heat_map(
         cmap = matplotlib.colormaps[CMAP].with_extremes(bad=NOT_GRADED)
         for i, (_, values) in enumerate(rows):
             data = numpy.ma.masked_invalid(numpy.array([[math.nan if v is None else v for v in values]], dtype=float))
-            image = heat.imshow(data, cmap=cmap, vmin=0, vmax=1, extent=(0, n, i + 1, i), aspect="auto", interpolation="nearest")
+            image = heat.imshow(
+                data, cmap=cmap, vmin=0, vmax=1, extent=(0, n, i + 1, i), aspect="auto", interpolation="nearest"
+            )
             image.set_gid(f"row-{i}")
         heat.set_xlim(0, n)
         heat.set_ylim(len(rows), 0)
@@ -156,7 +169,13 @@ def heat_map(
                 bars.axhline(start, color="#222222", linewidth=0.8)
             start += count
         mappable = ScalarMappable(norm=Normalize(0, 1), cmap=cmap)
-        figure.colorbar(mappable, ax=heat, location="top", shrink=0.6, label="pass rate (share of the operation's points earned; grey: not graded)")
+        figure.colorbar(
+            mappable,
+            ax=heat,
+            location="top",
+            shrink=0.6,
+            label="pass rate (share of the operation's points earned; grey: not graded)",
+        )
         for i, fraction in enumerate(lost):
             (bar,) = bars.barh([i + 0.5], [100 * fraction], height=0.75, color=ACCENT)
             bar.set_gid(f"lost-{i}")

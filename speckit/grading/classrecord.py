@@ -22,7 +22,7 @@ from typing import Any
 import spec as spec_data
 
 from .. import __version__
-from ..core import Outcome
+from ..core import Outcome, UserError
 from ..rubric import Rubric
 from .records import GradedAs, StudentGrade, TypeGrade
 from .reports import _clip, write_file
@@ -64,7 +64,7 @@ def run_facts(rubric: Rubric, isolation: Any, confinement: str, warning: str) ->
     return {
         "spec": rubric.spec,
         "spec_title": specification.title,
-        "spec_digest": folder_digest(spec_data.loader.DATA_ROOT / rubric.spec),
+        "spec_digest": folder_digest(spec_data.loader.folder(rubric.spec)),
         "kit_version": __version__,
         "rubric_title": rubric.title,
         "rubric_digest": digest(rubric_bytes),
@@ -119,7 +119,14 @@ def _type_record(t: TypeGrade, errata: dict[str, str], cited: set[str]) -> dict[
         "note": t.note,
         "other": t.other,
         "operations": [
-            {"qualname": o.qualname, "points": str(o.points), "score": str(o.score), "passed": o.passed, "counted": o.counted, "gated": o.gated}
+            {
+                "qualname": o.qualname,
+                "points": str(o.points),
+                "score": str(o.score),
+                "passed": o.passed,
+                "counted": o.counted,
+                "gated": o.gated,
+            }
             for o in t.operations
         ],
         "failures": failures,
@@ -131,7 +138,12 @@ def record(grade: StudentGrade, facts: dict[str, Any]) -> dict[str, Any]:
     errata = {e.id: e.title for e in spec_data.load(facts["spec"]).errata}
     cited: set[str] = set()
     types = [_type_record(t, errata, cited) for t in grade.types]
-    texts = [grade.reason, *grade.notes, *(t.note for t in grade.types), *(f["message"] for t in types for f in t["failures"])]
+    texts = [
+        grade.reason,
+        *grade.notes,
+        *(t.note for t in grade.types),
+        *(f["message"] for t in types for f in t["failures"]),
+    ]
     return {
         "format": FORMAT,
         "student": grade.name,
@@ -156,10 +168,13 @@ def write_records(out: Path, grades: list[StudentGrade], facts: dict[str, Any]) 
     folder = out / RECORDS
     folder.mkdir(exist_ok=True)
     for grade in grades:
-        write_file(folder / f"{grade.name}.json", json.dumps(record(grade, facts), indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        write_file(
+            folder / f"{grade.name}.json",
+            json.dumps(record(grade, facts), indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+        )
 
 
-class RecordError(ValueError):
+class RecordError(UserError, ValueError):
     """An output folder holds no records, or a record that cannot be read."""
 
 
@@ -169,7 +184,9 @@ def read_records(out: Path) -> list[dict[str, Any]]:
     if not out.is_dir():
         raise RecordError(f"{out} is not a folder")
     if not folder.is_dir():
-        raise RecordError(f"{out} holds no {RECORDS}/ folder: it is not the output folder of a grading run (or of one older than the class report)")
+        raise RecordError(
+            f"{out} holds no {RECORDS}/ folder: it is not the output folder of a grading run (or of one older than the class report)"
+        )
     found = []
     for path in sorted(folder.glob("*.json")):
         try:

@@ -14,9 +14,10 @@ import html
 import re
 import statistics
 from collections import Counter
+from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import quote
 
 from . import charts
@@ -76,7 +77,14 @@ def summary(values: list[float]) -> dict[str, float]:
     if not values:
         return {"mean": 0.0, "median": 0.0, "first quartile": 0.0, "third quartile": 0.0, "lowest": 0.0, "highest": 0.0}
     q1, median, q3 = _quartiles(values)
-    return {"mean": statistics.fmean(values), "median": median, "first quartile": q1, "third quartile": q3, "lowest": min(values), "highest": max(values)}
+    return {
+        "mean": statistics.fmean(values),
+        "median": median,
+        "first quartile": q1,
+        "third quartile": q3,
+        "lowest": min(values),
+        "highest": max(values),
+    }
 
 
 class ClassData:
@@ -131,7 +139,9 @@ class ClassData:
         key = record["student"]
         if key not in self._rate_cache:
             self._rate_cache[key] = {
-                (t["name"], op["qualname"]): (float(Decimal(op["score"]) / Decimal(op["points"])) if Decimal(op["points"]) else None)
+                (t["name"], op["qualname"]): (
+                    float(Decimal(op["score"]) / Decimal(op["points"])) if Decimal(op["points"]) else None
+                )
                 for t in record["types"]
                 for op in t["operations"]
             }
@@ -155,9 +165,14 @@ def build(records: list[dict[str, Any]], with_charts: bool | None = None) -> str
     data = ClassData(records)
     facts = _facts(records)
     title = f"{facts.get('rubric_title', 'Grading run')}: class report"
-    body = [f"<h1>{e(title)}</h1>", f'<p class="muted">{len(records)} submission{"s" if len(records) != 1 else ""} graded. Built from the {e(RECORDS)}/ folder of this grading run; each student name links to the feedback the student received.</p>']
+    body = [
+        f"<h1>{e(title)}</h1>",
+        f'<p class="muted">{len(records)} submission{"s" if len(records) != 1 else ""} graded. Built from the {e(RECORDS)}/ folder of this grading run; each student name links to the feedback the student received.</p>',
+    ]
     if not with_charts:
-        body.append(f'<p class="warning" id="no-charts">Charts are left out because matplotlib is not installed: run <code>{e(charts.INSTALL_HINT)}</code>, then <code>speckit grade report DIR</code>.</p>')
+        body.append(
+            f'<p class="warning" id="no-charts">Charts are left out because matplotlib is not installed: run <code>{e(charts.INSTALL_HINT)}</code>, then <code>speckit grade report DIR</code>.</p>'
+        )
     body.append(
         '<nav><ol><li><a href="#run">The run</a></li><li><a href="#totals">Totals</a></li><li><a href="#operations">Operations</a></li>'
         '<li><a href="#failures">Most common failures</a></li><li><a href="#grader">What the grader had to do</a></li><li><a href="#students">Students</a></li></ol></nav>'
@@ -173,7 +188,9 @@ def build(records: list[dict[str, Any]], with_charts: bool | None = None) -> str
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
+        f"<title>{e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body>\n</html>\n"
     )
 
 
@@ -201,13 +218,21 @@ def _facts(records: list[dict[str, Any]]) -> dict[str, str]:
 def _run_section(records: list[dict[str, Any]], facts: dict[str, str]) -> list[str]:
     out = ['<section id="run">', "<h2>The run</h2>", '<table id="run-facts">']
     for key, label in FACTS:
-        out.append(f"<tr><th>{e(label)}</th><td><code>{e(facts[key])}</code></td></tr>" if "digest" in key else f"<tr><th>{e(label)}</th><td>{e(facts[key])}</td></tr>")
+        out.append(
+            f"<tr><th>{e(label)}</th><td><code>{e(facts[key])}</code></td></tr>"
+            if "digest" in key
+            else f"<tr><th>{e(label)}</th><td>{e(facts[key])}</td></tr>"
+        )
     out.append("</table>")
     for key, label in FACTS:
         values = sorted({str(r.get("run", {}).get(key, "")) for r in records})
         if len(values) > 1:
-            out.append(f'<p class="warning">The submissions were not all graded alike: {e(label.lower())} differs ({e(", ".join(values))}).</p>')
-    out.append('<p class="muted">Two reports with the same specification data digest and rubric digest graded against the same suite and rubric.</p>')
+            out.append(
+                f'<p class="warning">The submissions were not all graded alike: {e(label.lower())} differs ({e(", ".join(values))}).</p>'
+            )
+    out.append(
+        '<p class="muted">Two reports with the same specification data digest and rubric digest graded against the same suite and rubric.</p>'
+    )
     out.append("</section>")
     return out
 
@@ -218,10 +243,18 @@ def _number(value: float) -> str:
 
 def _stats_table(ident: str, caption: str, rows: Iterable[tuple[str, float, list[float]]]) -> list[str]:
     keys = ("mean", "median", "first quartile", "third quartile", "lowest", "highest")
-    out = [f'<table id="{ident}"><caption>{e(caption)}</caption><tr><th></th><th class="n">out of</th>' + "".join(f'<th class="n">{k}</th>' for k in keys) + "</tr>"]
+    out = [
+        f'<table id="{ident}"><caption>{e(caption)}</caption><tr><th></th><th class="n">out of</th>'
+        + "".join(f'<th class="n">{k}</th>' for k in keys)
+        + "</tr>"
+    ]
     for label, maximum, values in rows:
         s = summary(values)
-        out.append(f"<tr><th>{e(label)}</th><td class=\"n\">{maximum:g}</td>" + "".join(f'<td class="n">{_number(s[k])}</td>' for k in keys) + "</tr>")
+        out.append(
+            f'<tr><th>{e(label)}</th><td class="n">{maximum:g}</td>'
+            + "".join(f'<td class="n">{_number(s[k])}</td>' for k in keys)
+            + "</tr>"
+        )
     out.append("</table>")
     return out
 
@@ -233,16 +266,32 @@ def _figure(ident: str, prefix: str, svg: str, caption: str) -> str:
 
 def _totals_section(data: ClassData, with_charts: bool) -> list[str]:
     totals = [float(r["total"]) for r in data.records]
-    points = {name: [float(t["score"]) for r in data.records for t in r["types"] if t["name"] == name] for name in data.type_names}
+    points = {
+        name: [float(t["score"]) for r in data.records for t in r["types"] if t["name"] == name]
+        for name in data.type_names
+    }
     out = ['<section id="totals">', "<h2>Totals</h2>"]
-    out += _stats_table("totals-stats", "Totals and each type's points", [("total", data.maximum(), totals)] + [(n, data.type_max[n], points[n]) for n in data.type_names])
+    out += _stats_table(
+        "totals-stats",
+        "Totals and each type's points",
+        [("total", data.maximum(), totals)] + [(n, data.type_max[n], points[n]) for n in data.type_names],
+    )
     if with_charts:
         s = summary(totals)
         marks = {k: s[k] for k in ("mean", "median", "first quartile", "third quartile")}
         svg = charts.totals_histogram("totals-chart", totals, data.maximum(), marks)
-        out.append(_figure("totals-histogram", "totals-chart", svg, "Distribution of the totals: each block is one student, in the bin of their total; the lines mark the mean, the median and the quartiles."))
+        out.append(
+            _figure(
+                "totals-histogram",
+                "totals-chart",
+                svg,
+                "Distribution of the totals: each block is one student, in the bin of their total; the lines mark the mean, the median and the quartiles.",
+            )
+        )
         svg = charts.type_points("types-chart", [(n, data.type_max[n], points[n]) for n in data.type_names])
-        out.append(_figure("types-boxes", "types-chart", svg, "Each type's points as a share of its maximum across the class."))
+        out.append(
+            _figure("types-boxes", "types-chart", svg, "Each type's points as a share of its maximum across the class.")
+        )
     out.append("</section>")
     return out
 
@@ -258,17 +307,30 @@ def _operations_section(data: ClassData, with_charts: bool) -> list[str]:
         else:
             groups.append((type_name, 1))
     out = ['<section id="operations">', "<h2>Operations</h2>"]
-    out.append('<p>Each row is a documented operation, grouped by type in the specification\'s order; each column a student, highest total first. '
-               "A cell is the share of the operation's points the student earned (the share of its tests that passed); grey where it was not graded. "
-               "The bars give the fraction of the class that lost points on the operation: the long bars are what the class struggled with.</p>")
+    out.append(
+        "<p>Each row is a documented operation, grouped by type in the specification's order; each column a student, highest total first. "
+        "A cell is the share of the operation's points the student earned (the share of its tests that passed); grey where it was not graded. "
+        "The bars give the fraction of the class that lost points on the operation: the long bars are what the class struggled with.</p>"
+    )
     if with_charts and rows:
         svg = charts.heat_map("heat-chart", rows, groups, lost, students)
-        out.append(_figure("heat-map", "heat-chart", svg, "Pass rates per operation (rows) and student (columns), and the fraction of students who lost points on each operation."))
-    out.append('<table id="operations-table"><caption>Operations, in the specification\'s order</caption><tr><th>Type</th><th>Operation</th><th class="n">mean pass rate</th><th class="n">students who lost points</th></tr>')
+        out.append(
+            _figure(
+                "heat-map",
+                "heat-chart",
+                svg,
+                "Pass rates per operation (rows) and student (columns), and the fraction of students who lost points on each operation.",
+            )
+        )
+    out.append(
+        '<table id="operations-table"><caption>Operations, in the specification\'s order</caption><tr><th>Type</th><th>Operation</th><th class="n">mean pass rate</th><th class="n">students who lost points</th></tr>'
+    )
     for (type_name, qualname), (_, values), fraction in zip(data.operations, rows, lost):
         graded = [v for v in values if v is not None]
         mean = f"{100 * statistics.fmean(graded):.0f} %" if graded else "not graded"
-        out.append(f"<tr><td>{e(type_name)}</td><td>{e(qualname.split('.', 1)[-1])}</td><td class=\"n\">{mean}</td><td class=\"n\">{100 * fraction:.0f} %</td></tr>")
+        out.append(
+            f'<tr><td>{e(type_name)}</td><td>{e(qualname.split(".", 1)[-1])}</td><td class="n">{mean}</td><td class="n">{100 * fraction:.0f} %</td></tr>'
+        )
     out += ["</table>", "</section>"]
     return out
 
@@ -281,7 +343,9 @@ def _example_size(message: str) -> tuple[int, int]:
 
 def _clip(text: str) -> str:
     rows = text.strip().splitlines()
-    return "\n".join(rows[:EXAMPLE_LINES] + ([f"... ({len(rows) - EXAMPLE_LINES} more lines)"] if len(rows) > EXAMPLE_LINES else []))
+    return "\n".join(
+        rows[:EXAMPLE_LINES] + ([f"... ({len(rows) - EXAMPLE_LINES} more lines)"] if len(rows) > EXAMPLE_LINES else [])
+    )
 
 
 def _failures_section(data: ClassData) -> list[str]:
@@ -299,8 +363,10 @@ def _failures_section(data: ClassData) -> list[str]:
                 groups.setdefault(f["test"], []).append((r["student"], f, t["name"]))
     ranked = sorted(groups.items(), key=lambda item: (-len({s for s, _, _ in item[1]}), item[0]))
     out = ['<section id="failures">', "<h2>Most common failures</h2>"]
-    out.append("<p>Grouped by the documented behaviour each test checks (not by the text of the message), the most common first: how many students failed it, "
-               "the errata its messages cite, the smallest failing example among them, and the students (linked to their feedback).</p>")
+    out.append(
+        "<p>Grouped by the documented behaviour each test checks (not by the text of the message), the most common first: how many students failed it, "
+        "the errata its messages cite, the smallest failing example among them, and the students (linked to their feedback).</p>"
+    )
     if not ranked:
         out.append('<p id="no-failures">No behaviour failed.</p>')
     for rank, (test, entries) in enumerate(ranked[:FAILURES_SHOWN], 1):
@@ -308,20 +374,40 @@ def _failures_section(data: ClassData) -> list[str]:
         first = entries[0][1]
         cited = sorted({i for _, f, _ in entries for i in f.get("errata", [])})
         smallest = min(entries, key=lambda entry: (*_example_size(entry[1]["message"]), entry[0]))
-        tags = "".join(f'<span class="tag">{label}</span>' for label, on in (("hidden test", first.get("hidden")), ("structure", first.get("structural"))) if on)
+        tags = "".join(
+            f'<span class="tag">{label}</span>'
+            for label, on in (("hidden test", first.get("hidden")), ("structure", first.get("structural")))
+            if on
+        )
         out.append(f'<div class="failure" id="failure-{rank}">')
         out.append(f"<h3>{rank}. {e(humane(test))}{tags}</h3>")
-        out.append(f'<p><strong class="count">{len(students)} student{"s" if len(students) != 1 else ""}</strong> ({100 * len(students) / max(1, len(data.records)):.0f} % of the class). '
-                   f"Test <code>{e(test)}</code>, checking {e(', '.join(first['covers']))}.</p>")
+        out.append(
+            f'<p><strong class="count">{len(students)} student{"s" if len(students) != 1 else ""}</strong> ({100 * len(students) / max(1, len(data.records)):.0f} % of the class). '
+            f"Test <code>{e(test)}</code>, checking {e(', '.join(first['covers']))}.</p>"
+        )
         if cited:
-            out.append("<p>Errata cited: " + "; ".join(f"<strong>{e(i)}</strong> {e(errata.get(i, ''))}" for i in cited) + ".</p>")
-        out.append(f'<p class="muted">Smallest failing example ({feedback_link(smallest[0])}):</p><pre>{e(_clip(smallest[1]["message"]))}</pre>')
+            out.append(
+                "<p>Errata cited: "
+                + "; ".join(f"<strong>{e(i)}</strong> {e(errata.get(i, ''))}" for i in cited)
+                + ".</p>"
+            )
+        out.append(
+            f'<p class="muted">Smallest failing example ({feedback_link(smallest[0])}):</p><pre>{e(_clip(smallest[1]["message"]))}</pre>'
+        )
         out.append('<p class="students">Students: ' + ", ".join(feedback_link(s) for s in students) + "</p>")
         out.append("</div>")
     if len(ranked) > FAILURES_SHOWN:
-        out.append("<p>Also failed, by fewer students: " + "; ".join(f"{e(humane(test))} ({len({s for s, _, _ in entries})})" for test, entries in ranked[FAILURES_SHOWN:]) + ".</p>")
+        out.append(
+            "<p>Also failed, by fewer students: "
+            + "; ".join(
+                f"{e(humane(test))} ({len({s for s, _, _ in entries})})" for test, entries in ranked[FAILURES_SHOWN:]
+            )
+            + ".</p>"
+        )
     if unwritten:
-        out.append('<h3 id="unwritten">Not written yet</h3><p>Operations some tests found missing or not implemented, with the number of students:</p><table id="unwritten-table"><tr><th>Operation</th><th class="n">students</th></tr>')
+        out.append(
+            '<h3 id="unwritten">Not written yet</h3><p>Operations some tests found missing or not implemented, with the number of students:</p><table id="unwritten-table"><tr><th>Operation</th><th class="n">students</th></tr>'
+        )
         order = {q: i for i, (_, q) in enumerate(data.operations)}
         for op in sorted(unwritten, key=lambda q: (-len(unwritten[q]), order.get(q, len(order)), q)):
             out.append(f'<tr><td>{e(op)}</td><td class="n">{len(unwritten[op])}</td></tr>')
@@ -333,15 +419,20 @@ def _failures_section(data: ClassData) -> list[str]:
 def _grader_section(data: ClassData) -> list[str]:
     out = ['<section id="grader">', "<h2>What the grader had to do</h2>"]
     hybrids = [(r["student"], t) for r in data.records for t in r["types"] if t["graded_as"] == "hybrid"]
-    out.append(f'<h3>Graded as hybrids ({len(hybrids)})</h3>')
-    out.append("<p class=\"muted\">A type graded in a copy of the reference holding the student's module, because it earned more that way (or because the package did not run as submitted).</p>")
+    out.append(f"<h3>Graded as hybrids ({len(hybrids)})</h3>")
+    out.append(
+        '<p class="muted">A type graded in a copy of the reference holding the student\'s module, because it earned more that way (or because the package did not run as submitted).</p>'
+    )
     if hybrids:
         out.append('<table id="hybrids"><tr><th>Student</th><th>Type</th><th>Why</th></tr>')
         for student, t in hybrids:
             why = t["note"] if not t["other"] else f"it earned {t['score']} of {t['max']} this way; {t['other']}"
             out.append(f"<tr><td>{feedback_link(student)}</td><td>{e(t['name'])}</td><td>{e(why)}</td></tr>")
         out.append("</table>")
-    for ident, heading, key in (("imports", "Import failures and unreadable submissions", "import_problems"), ("limits", "Limits reached", "limits_reached")):
+    for ident, heading, key in (
+        ("imports", "Import failures and unreadable submissions", "import_problems"),
+        ("limits", "Limits reached", "limits_reached"),
+    ):
         rows = [(r["student"], line) for r in data.records for line in _problems(r, key)]
         students = len({s for s, _ in rows})
         out.append(f"<h3>{heading} ({students} student{'s' if students != 1 else ''})</h3>")
@@ -349,18 +440,36 @@ def _grader_section(data: ClassData) -> list[str]:
             out.append(f'<table id="{ident}"><tr><th>Student</th><th>What happened</th></tr>')
             out += [f"<tr><td>{feedback_link(s)}</td><td>{e(line)}</td></tr>" for s, line in rows]
             out.append("</table>")
-    confinement = Counter((r["run"].get("sandbox", ""), bool(r["run"].get("sandbox_complete")), r["run"].get("confinement", ""), r["run"].get("warning", "")) for r in data.records)
+    confinement = Counter(
+        (
+            r["run"].get("sandbox", ""),
+            bool(r["run"].get("sandbox_complete")),
+            r["run"].get("confinement", ""),
+            r["run"].get("warning", ""),
+        )
+        for r in data.records
+    )
     warned = sum(n for (_, complete, _, warning), n in confinement.items() if warning or not complete)
     out.append(f"<h3>Confinement ({warned} submission{'s' if warned != 1 else ''} graded with a warning)</h3>")
-    out.append('<table id="confinement"><tr><th>Sandbox</th><th>Complete</th><th>In force</th><th>Warning</th><th class="n">submissions</th></tr>')
+    out.append(
+        '<table id="confinement"><tr><th>Sandbox</th><th>Complete</th><th>In force</th><th>Warning</th><th class="n">submissions</th></tr>'
+    )
     for (mechanism, complete, what, warning), n in sorted(confinement.items()):
-        out.append(f"<tr><td>{e(mechanism)}</td><td>{'yes' if complete else 'NO'}</td><td>{e(what)}</td><td>{e(warning)}</td><td class=\"n\">{n}</td></tr>")
+        out.append(
+            f'<tr><td>{e(mechanism)}</td><td>{"yes" if complete else "NO"}</td><td>{e(what)}</td><td>{e(warning)}</td><td class="n">{n}</td></tr>'
+        )
     out.append("</table>")
     slowest = sorted(data.records, key=lambda r: (-float(r.get("seconds", 0)), r["student"]))[:SLOWEST_SHOWN]
-    out.append("<h3>Slowest submissions</h3><p class=\"muted\">Wall time of grading each (it varies from run to run with the machine's load).</p>")
-    out.append('<table id="slowest"><tr><th>Student</th><th class="n">seconds</th><th class="n">total</th><th>Hybrids</th></tr>')
+    out.append(
+        '<h3>Slowest submissions</h3><p class="muted">Wall time of grading each (it varies from run to run with the machine\'s load).</p>'
+    )
+    out.append(
+        '<table id="slowest"><tr><th>Student</th><th class="n">seconds</th><th class="n">total</th><th>Hybrids</th></tr>'
+    )
     for r in slowest:
-        out.append(f"<tr><td>{feedback_link(r['student'])}</td><td class=\"n\">{float(r.get('seconds', 0)):.1f}</td><td class=\"n\">{e(r['total'])}</td><td>{e(', '.join(r['hybrids']))}</td></tr>")
+        out.append(
+            f'<tr><td>{feedback_link(r["student"])}</td><td class="n">{float(r.get("seconds", 0)):.1f}</td><td class="n">{e(r["total"])}</td><td>{e(", ".join(r["hybrids"]))}</td></tr>'
+        )
     out += ["</table>", "</section>"]
     return out
 
@@ -374,13 +483,19 @@ def _problems(record: dict[str, Any], key: str) -> list[str]:
 
 
 def _students_section(data: ClassData) -> list[str]:
-    out = ['<section id="students">', "<h2>Students</h2>", '<table id="students-table"><tr><th>Student</th><th>Submission</th>']
+    out = [
+        '<section id="students">',
+        "<h2>Students</h2>",
+        '<table id="students-table"><tr><th>Student</th><th>Submission</th>',
+    ]
     out += [f'<th class="n">{e(n)}</th>' for n in data.type_names]
     out.append('<th class="n">total</th></tr>')
     for r in data.records:
         scores = {t["name"]: t["score"] for t in r["types"]}
         cells = "".join(f'<td class="n">{e(scores.get(n, ""))}</td>' for n in data.type_names)
-        out.append(f"<tr><td>{feedback_link(r['student'])}</td><td>{e(r['submission'])}</td>{cells}<td class=\"n\">{e(r['total'])} of {e(r['max'])}</td></tr>")
+        out.append(
+            f'<tr><td>{feedback_link(r["student"])}</td><td>{e(r["submission"])}</td>{cells}<td class="n">{e(r["total"])} of {e(r["max"])}</td></tr>'
+        )
     out += ["</table>", "</section>"]
     return out
 

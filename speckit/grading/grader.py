@@ -20,18 +20,16 @@ to offer: every type is graded as submitted.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
-import stat
 import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Callable
 
 import attrs
 
@@ -42,19 +40,22 @@ from ..registry import kit
 from ..rubric import Rubric, TypeRubric, sandbox_settings
 from ..runner import SuiteRun, run_suite
 from ..skeleton import reference_copy
-from .intake import GradeError, Unreadable, check_modules, copy_folder, extract_zip, find_package, install_bytecode, own, publish
+from .intake import (
+    GradeError,
+    Unreadable,
+    check_modules,
+    copy_folder,
+    extract_zip,
+    find_package,
+    install_bytecode,
+    own,
+    publish,
+)
 from .losses import failing_operations, hybrid_can_win, import_problems, loss_note, lost_to
 from .records import ZERO, GradedAs, StudentGrade, Submission, TestRecord, TypeGrade, points
 from .reports import Cleaner
 from .scoring import failed_run, score_type, summary
-
-UID_BASE = 61000
-"""The unprivileged uids (and gids) of the operation servers: from UID_BASE up, skipping used ones."""
-UID_SPAN = 4000
-"""How many uids from UID_BASE the graders of one machine share."""
-UID_LOCKS = ("/run/lock", "/run", tempfile.gettempdir())
-"""Where the graders of one machine claim their uids (the first that exists): a root-only folder
-``speckit-uids`` holding one lock file per uid, locked while a grader uses that uid."""
+from .slots import claim_uids, processors
 
 
 class Grader:
@@ -67,7 +68,9 @@ class Grader:
     """Regrade every type that lost points as a hybrid (in the ``best`` mode), not only those a
     hybrid can win points back for: the slower way, kept to check that both grade alike."""
 
-    def __init__(self, rubric: Rubric, *, out: Path, submissions: Path, jobs: int = 2, extra_hidden: tuple[Path, ...] = ()):
+    def __init__(
+        self, rubric: Rubric, *, out: Path, submissions: Path, jobs: int = 2, extra_hidden: tuple[Path, ...] = ()
+    ):
         self.rubric = rubric
         self.spec = spec_data.load(rubric.spec)
         self.kit = kit(rubric.spec)
@@ -87,10 +90,16 @@ class Grader:
             self.shared = Path(tempfile.mkdtemp(prefix="speckit-stage-"))
             os.chmod(self.shared, 0o711)
             self.root = os.geteuid() == 0
-            self.slots = self._slot_ids()
+            self.slots = claim_uids(self.jobs, self._claims) if self.root else [None] * self.jobs
             self.suite = self._copy_suite()
             self.graded, self.skipped = self._graded_types()
-            hide = [str(self.private), str(self.out), str(self.submissions), str(Path(rubric.source).resolve()), *map(str, extra_hidden)]
+            hide = [
+                str(self.private),
+                str(self.out),
+                str(self.submissions),
+                str(Path(rubric.source).resolve()),
+                *map(str, extra_hidden),
+            ]
             kit_files = self._kit_files()
             self.sandbox_files = [self._sandbox_file(slot, hide, kit_files) for slot in range(self.jobs)]
         except BaseException:
@@ -98,10 +107,10 @@ class Grader:
             raise
         self._free = list(range(self.jobs))
         self._lock = threading.Lock()
-        self.cpus = _processors(self.jobs)
+        self.cpus = processors(self.jobs)
         """The processors each job slot's runs use (None: any)."""
 
-    def __enter__(self) -> "Grader":
+    def __enter__(self) -> Grader:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -116,27 +125,6 @@ class Grader:
         self._claims.clear()
 
     # -- set-up ----------------------------------------------------------------------------
-
-    def _slot_ids(self) -> list[int | None]:
-        """One unprivileged uid per job, used by no account, no running process and no other
-        grader: two graders running at once never share a uid (each claims its own by a lock)."""
-        if not self.root:
-            return [None] * self.jobs
-        import grp
-        import pwd
-
-        used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()} | _running_uids()
-        folder = _claims_folder()
-        ids = []
-        for candidate in range(UID_BASE, UID_BASE + UID_SPAN):
-            if len(ids) == self.jobs:
-                break
-            if candidate not in used and (claim := _claim(folder, candidate)) is not None:
-                self._claims.append(claim)
-                ids.append(candidate)
-        if len(ids) < self.jobs:
-            raise GradeError(f"no free uid for the sandbox between {UID_BASE} and {UID_BASE + UID_SPAN - 1} (other graders hold them)")
-        return ids
 
     def _copy_suite(self) -> Path:
         """A root-only copy of the suite (and the pytest settings) that the sandbox cannot see."""
@@ -166,7 +154,13 @@ class Grader:
 
     def _sandbox_file(self, slot: int, hide: list[str], kit_files: list[str]) -> Path:
         uid = self.slots[slot]
-        settings = {"uid": uid, "gid": uid, **sandbox_settings(self.rubric.limits), "hide": hide, "kit_files": kit_files}
+        settings = {
+            "uid": uid,
+            "gid": uid,
+            **sandbox_settings(self.rubric.limits),
+            "hide": hide,
+            "kit_files": kit_files,
+        }
         path = self.private / f"sandbox-{slot}.json"
         path.write_text(json.dumps(settings, indent=1, sort_keys=True), encoding="utf-8")
         return path
@@ -198,11 +192,13 @@ class Grader:
         """Grade one submission at a time (unconfined, two jobs' servers could reach each other)."""
         self.jobs = 1
         self._free = [0]
-        self.cpus = _processors(1)
+        self.cpus = processors(1)
 
     # -- grading -----------------------------------------------------------------------------
 
-    def grade_all(self, submissions: list[Submission], graded: Callable[[int, int, StudentGrade], None] | None = None) -> list[StudentGrade]:
+    def grade_all(
+        self, submissions: list[Submission], graded: Callable[[int, int, StudentGrade], None] | None = None
+    ) -> list[StudentGrade]:
         """Grade every submission, ``jobs`` at a time; ``graded`` hears of each as it finishes."""
         results: dict[str, StudentGrade] = {}
 
@@ -279,15 +275,28 @@ class Grader:
             # exception raised at import is the package's own, and would be raised again.
             again = self._run(package, self.graded, slot, budget)
             if not again.crash:
-                fallbacks.append(f"the first run of the package as submitted failed ({clean(submitted.crash)}); it was run again")
+                fallbacks.append(
+                    f"the first run of the package as submitted failed ({clean(submitted.crash)}); it was run again"
+                )
             submitted = again
         broken: frozenset[str] = frozenset()
         """Modules of contract types replaced by the reference's in the run the grade comes from."""
         if submitted.crash:
             reason = clean(submitted.crash)
-            repair = self._repair(found, stage, gid, slot, set(errors), submitted.crash, budget, checked.bytecode) if self.kit.reference and budget.left() > 0 else None
+            repair = (
+                self._repair(found, stage, gid, slot, set(errors), submitted.crash, budget, checked.bytecode)
+                if self.kit.reference and budget.left() > 0
+                else None
+            )
             if repair is None:
-                notes += (f"the package as submitted could not be run ({reason})" + (": each type was graded in a copy of the reference holding its module" if self.kit.reference else ""),)
+                notes += (
+                    f"the package as submitted could not be run ({reason})"
+                    + (
+                        ": each type was graded in a copy of the reference holding its module"
+                        if self.kit.reference
+                        else ""
+                    ),
+                )
                 fallbacks.append(f"the package could not be run as submitted ({reason}): every type graded as a hybrid")
             else:
                 submitted, broken = repair
@@ -297,7 +306,9 @@ class Grader:
                     + (f" and the reference's {replaced} in place of yours" if broken else "")
                     + "; every other module is yours",
                 )
-                fallbacks.append(f"the package could not be run as submitted ({reason}): graded with the kit's __init__.py, modules replaced: {replaced}")
+                fallbacks.append(
+                    f"the package could not be run as submitted ({reason}): graded with the kit's __init__.py, modules replaced: {replaced}"
+                )
         records = tuple(TestRecord.from_report(r) for r in submitted.tests)
         failing = {} if submitted.crash else failing_operations(self.spec, submitted)
         types = []
@@ -315,7 +326,9 @@ class Grader:
             if lost and self.rubric.mode == "best" and not own_module_broken and not self.regrade_all:
                 # A hybrid holds the same module: it can only win back what another type's failure cost.
                 lost = hybrid_can_win(submitted, grade, lost_points, entry.module)
-            regrade = self.kit.reference and (own_module_broken or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost))
+            regrade = self.kit.reference and (
+                own_module_broken or self.rubric.mode == "hybrid" or (self.rubric.mode == "best" and lost)
+            )
             if regrade and budget.left() <= 0:
                 grade = attrs.evolve(grade, note=_join(grade.note, f"not graded again: {budget.spent()}"))
                 if budget.spent() not in notes:
@@ -329,8 +342,17 @@ class Grader:
             types.append(grade)
         return StudentGrade(submission.name, tuple(types), notes=notes, fallbacks=tuple(fallbacks))
 
-    def _repair(self, found: Path, stage: Path, gid, slot: int, syntax: set[str], crash: str, budget: "Budget",
-                bytecode: dict[str, bytes]) -> tuple[SuiteRun, frozenset[str]] | None:
+    def _repair(
+        self,
+        found: Path,
+        stage: Path,
+        gid,
+        slot: int,
+        syntax: set[str],
+        crash: str,
+        budget: Budget,
+        bytecode: dict[str, bytes],
+    ) -> tuple[SuiteRun, frozenset[str]] | None:
         """Run the package that could not be run whole with only its broken parts replaced by the
         reference's: the kit's ``__init__.py``, and each contract module that does not compile or
         raised at import (named by the crash or by the run's import problems). Its other modules
@@ -364,7 +386,7 @@ class Grader:
             broken |= more
         return None
 
-    def _run(self, package: Path, entries: list[TypeRubric], slot: int, budget: "Budget") -> SuiteRun:
+    def _run(self, package: Path, entries: list[TypeRubric], slot: int, budget: Budget) -> SuiteRun:
         """One run of the suite, within what is left of the submission's ``budget``; its scratch
         (the servers' folders) is removed after it, even when it was stopped."""
         timeout = max(1.0, round(min(self.rubric.limits.run_seconds, budget.left())))
@@ -377,7 +399,10 @@ class Grader:
                 package,
                 tests=self.files_for(entries),
                 timeout=timeout,
-                extra=(f"--sandbox-config={self.sandbox_files[slot]}", *(f"--hidden-tests={p}" for p in self.rubric.hidden)),
+                extra=(
+                    f"--sandbox-config={self.sandbox_files[slot]}",
+                    *(f"--hidden-tests={p}" for p in self.rubric.hidden),
+                ),
                 # The suite and the kit are compiled (assertions rewritten) once for the whole run,
                 # not once per submission. Student code is never compiled here: it runs in the server.
                 bytecode_cache=self.private / "pycache",
@@ -388,7 +413,18 @@ class Grader:
             budget.use(time.monotonic() - started)
             shutil.rmtree(scratch, ignore_errors=True)
 
-    def _hybrid(self, entry: TypeRubric, submitted: TypeGrade, found: Path, stage: Path, gid, slot: int, clean: Cleaner, budget: "Budget", bytecode: dict[str, bytes]) -> TypeGrade:
+    def _hybrid(
+        self,
+        entry: TypeRubric,
+        submitted: TypeGrade,
+        found: Path,
+        stage: Path,
+        gid,
+        slot: int,
+        clean: Cleaner,
+        budget: Budget,
+        bytecode: dict[str, bytes],
+    ) -> TypeGrade:
         """Grade ``entry`` in a copy of the reference holding the student's module (and helpers,
         with their ``bytecode``, compiled once)."""
         module = found / f"{entry.module}.py"
@@ -396,7 +432,9 @@ class Grader:
             return attrs.evolve(submitted, note=_join(submitted.note, f"the submission has no {entry.module}.py"))
         contract = {t.module for t in self.spec.types}
         hybrid_source = stage / f"hybrid-src-{entry.module}"
-        reference_copy(self.rubric.spec, hybrid_source)  # shaped as a student's package: supplied modules re-export the kit's
+        reference_copy(
+            self.rubric.spec, hybrid_source
+        )  # shaped as a student's package: supplied modules re-export the kit's
         helpers = {h.name for h in found.glob("*.py") if h.stem not in contract and h.name != "__init__.py"}
         for helper in helpers:
             shutil.copy2(found / helper, hybrid_source / helper)
@@ -407,17 +445,25 @@ class Grader:
         install_bytecode(package, bytecode, {module.name, *helpers}, gid)
         run = self._run(package, [entry], slot, budget)
         if run.crash:
-            hybrid = failed_run(entry, submitted if submitted.tests else None, clean(f"the suite could not run: {run.crash}"))
+            hybrid = failed_run(
+                entry, submitted if submitted.tests else None, clean(f"the suite could not run: {run.crash}")
+            )
             hybrid = attrs.evolve(hybrid, graded_as=GradedAs.HYBRID)
         else:
             records = tuple(TestRecord.from_report(r) for r in run.tests)
             hybrid = score_type(entry, self.rubric, self.spec, records, GradedAs.HYBRID, clean)
         # When the package as submitted did not run, the hybrid's tests at least say why the module fails.
         unrun = not submitted.tests and bool(hybrid.tests)
-        if self.rubric.mode == "hybrid" or hybrid.score > submitted.score or (unrun and hybrid.score == submitted.score):
+        if (
+            self.rubric.mode == "hybrid"
+            or hybrid.score > submitted.score
+            or (unrun and hybrid.score == submitted.score)
+        ):
             # A package that did not run as submitted has no comparison to offer, only its reason (the note).
             other = summary("as submitted", submitted) if submitted.tests else ""
-            return attrs.evolve(hybrid, other=other, note=_join(hybrid.note, submitted.note if not submitted.tests else ""))
+            return attrs.evolve(
+                hybrid, other=other, note=_join(hybrid.note, submitted.note if not submitted.tests else "")
+            )
         return attrs.evolve(submitted, other=summary("with the reference's other modules", hybrid))
 
 
@@ -437,56 +483,6 @@ class Budget:
 
     def spent(self) -> str:
         return f"the submission used up its time ({self.seconds:g} s for all its runs)"
-
-
-def _processors(jobs: int) -> list[frozenset[int] | None]:
-    """One processor of its own for each job slot when there are enough, else None for each
-    (and when the environment sets ``SPECKIT_NO_PINNING``).
-
-    A job is a test process and its operation server, which take turns: kept on one
-    processor, each hands over to the other without waking another processor.
-    """
-    available = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if jobs < 2 or jobs > len(available) or os.environ.get("SPECKIT_NO_PINNING"):
-        return [None] * jobs
-    return [frozenset({available[slot]}) for slot in range(jobs)]
-
-
-def _claims_folder() -> Path:
-    """The root-only folder where graders claim uids; GradeError if it is not safe to use."""
-    base = next(Path(p) for p in UID_LOCKS if os.path.isdir(p))
-    folder = base / "speckit-uids"
-    try:
-        folder.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
-    info = folder.lstat()
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0 or info.st_mode & 0o022:
-        raise GradeError(f"{folder} is not a folder only root may write: uids cannot be claimed safely")
-    return folder
-
-
-def _claim(folder: Path, uid: int) -> int | None:
-    """An open, locked lock file for ``uid``, or None if another grader holds it."""
-    fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
-def _running_uids() -> set[int]:
-    """The real uids of the processes running now (a uid in use by a process is not free)."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                found.add(os.stat(f"/proc/{entry}").st_uid)
-            except OSError:
-                pass
-    return found
 
 
 _CULPRIT = re.compile(r"([\w.-]+)\.py (?:raised|went over|took more than|has a syntax error)")

@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 
 import attrs
 
+from ..core import KitError
 from ..escape import terminal
 from .records import Submission
 
@@ -33,7 +34,7 @@ compiling some sources takes CPython time quadratic in their size."""
 MAX_DEPTH = 6
 
 
-class GradeError(RuntimeError):
+class GradeError(KitError, RuntimeError):
     """Grading cannot start (no such folder, an output folder that would lose work, ...)."""
 
 
@@ -77,7 +78,11 @@ def discover(folder: Path, exclude: tuple[Path, ...] = ()) -> tuple[list[Submiss
     named = {entry: (name if claims[name.casefold()] == 1 else suffixed(name, entry.name)) for entry, name in entries}
     taken = {name.casefold() for name in named.values()}
     if len(taken) < len(named):  # a suffixed name equal to another entry's own: never in practice
-        clashing = sorted(terminal(entry.name) for entry, name in named.items() if sum(n.casefold() == name.casefold() for n in named.values()) > 1)
+        clashing = sorted(
+            terminal(entry.name)
+            for entry, name in named.items()
+            if sum(n.casefold() == name.casefold() for n in named.values()) > 1
+        )
         raise GradeError(f"the entries {', '.join(clashing)} of {folder} map to one name; rename one of them")
     found = [Submission(named[entry], entry, entry.name) for entry, _ in entries]
     return found, skipped
@@ -89,7 +94,7 @@ def suffixed(name: str, original: str) -> str:
     return f"{name}-{digest[:8]}"
 
 
-class Unreadable(Exception):
+class Unreadable(KitError):
     """The submission cannot be graded at all; the message says why, for the student."""
 
 
@@ -141,7 +146,11 @@ def central_directory(archive: Path) -> tuple[int, int] | None:
             return None
         entries, directory = struct.unpack("<HI", data[at + 10 : at + 16])
         locator = at - 20
-        if (entries == 0xFFFF or directory == 0xFFFFFFFF) and locator >= 0 and data[locator : locator + 4] == b"PK\x06\x07":
+        if (
+            (entries == 0xFFFF or directory == 0xFFFFFFFF)
+            and locator >= 0
+            and data[locator : locator + 4] == b"PK\x06\x07"
+        ):
             (record,) = struct.unpack("<Q", data[locator + 8 : locator + 16])
             if record + 56 <= size:
                 f.seek(record)
@@ -166,7 +175,9 @@ def extract_zip(archive: Path, destination: Path, limits) -> list[str]:
             if entries > limits.max_files:
                 raise Unreadable(f"the zip file holds {entries} entries (at most {limits.max_files} are accepted)")
             if directory > limits.max_files * CENTRAL_ENTRY_BYTES:
-                raise Unreadable(f"the zip file's directory takes {directory} bytes (at most {limits.max_files * CENTRAL_ENTRY_BYTES} are accepted)")
+                raise Unreadable(
+                    f"the zip file's directory takes {directory} bytes (at most {limits.max_files * CENTRAL_ENTRY_BYTES} are accepted)"
+                )
         with zipfile.ZipFile(archive) as z:
             members = z.infolist()
             if len(members) > limits.max_files:
@@ -198,7 +209,9 @@ def extract_zip(archive: Path, destination: Path, limits) -> list[str]:
                             size += len(chunk)
                             budget -= len(chunk)
                             if size > MAX_FILE_BYTES or budget < 0:
-                                raise Unreadable(f"the zip file unpacks to more than {limits.max_megabytes:g} MB of Python files")
+                                raise Unreadable(
+                                    f"the zip file unpacks to more than {limits.max_megabytes:g} MB of Python files"
+                                )
                             yield chunk
 
                 target = destination.joinpath(*parts)
@@ -208,7 +221,15 @@ def extract_zip(archive: Path, destination: Path, limits) -> list[str]:
                 _write_new(target, chunks())
     except Unreadable:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError, OSError, RuntimeError) as e:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        EOFError,
+        NotImplementedError,
+        ValueError,
+        OSError,
+        RuntimeError,
+    ) as e:
         raise Unreadable(f"not a readable zip file ({type(e).__name__}: {e})") from None
     return notes
 
@@ -307,7 +328,9 @@ class ModuleCheck:
     bytecode: dict[str, bytes]
 
 
-def check_modules(package: Path, specification, *, seconds: float = 10.0, memory_mb: int = 1024, uid: int | None = None) -> ModuleCheck:
+def check_modules(
+    package: Path, specification, *, seconds: float = 10.0, memory_mb: int = 1024, uid: int | None = None
+) -> ModuleCheck:
     """Compile the top-level modules of ``package`` (compiling runs nothing) in a confined process
     limited to ``seconds`` of processor time: a module that takes longer (CPython's compiler is
     quadratic in some sources) is an error, and the grader never compiles one itself."""
@@ -317,7 +340,10 @@ def check_modules(package: Path, specification, *, seconds: float = 10.0, memory
     limit = max(1, math.ceil(seconds))
     remaining = modules
     while remaining:  # a module that runs out of time is passed over, and the ones after it checked again
-        argv, user = [sys.executable, "-I", "-S", "-c", CHECKER, str(limit), str(memory_mb * 2**20), *map(str, remaining)], {}
+        argv, user = (
+            [sys.executable, "-I", "-S", "-c", CHECKER, str(limit), str(memory_mb * 2**20), *map(str, remaining)],
+            {},
+        )
         if uid is not None and not _cannot_change_user:
             from ..sandbox.bubblewrap import python_roots
             from ..sandbox.launch import as_user
@@ -329,7 +355,13 @@ def check_modules(package: Path, specification, *, seconds: float = 10.0, memory
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, **user,
             )  # fmt: skip
             printed = done.stdout
-            if uid is not None and not printed and b"speckit" in done.stderr and b"Traceback" in done.stderr and not _cannot_change_user:
+            if (
+                uid is not None
+                and not printed
+                and b"speckit" in done.stderr
+                and b"Traceback" in done.stderr
+                and not _cannot_change_user
+            ):
                 # The launcher could not run it as the sandbox's user here (no namespace of any
                 # kind for an interpreter under /root): it runs with its limits alone.
                 _cannot_change_user.append(done.stderr.decode(errors="replace")[-300:])

@@ -29,7 +29,9 @@ NAMED = 6
 
 def failing_operations(specification: Specification, run: SuiteRun) -> dict[str, Outcome]:
     """The operations that failed their own tests, are missing or are not implemented, with that status."""
-    return {row.qualname: row.status for row in statuses(specification, run) if row.status in FAILING and not row.extension}
+    return {
+        row.qualname: row.status for row in statuses(specification, run) if row.status in FAILING and not row.extension
+    }
 
 
 def used_types(specification: Specification, type_name: str) -> set[str]:
@@ -43,7 +45,9 @@ def used_types(specification: Specification, type_name: str) -> set[str]:
     return found
 
 
-def lost_to(specification: Specification, run: SuiteRun, failing: dict[str, Outcome], grade: TypeGrade) -> tuple[str, ...]:
+def lost_to(
+    specification: Specification, run: SuiteRun, failing: dict[str, Outcome], grade: TypeGrade
+) -> tuple[str, ...]:
     """The other types' failing operations that ``grade``'s failed tests may have lost to: those of
     the types it uses, and those its failed tests stopped at; () if it lost nothing."""
     failed = {t.test for t in grade.counted if t.outcome is Outcome.FAILED}

@@ -24,7 +24,9 @@ class Progress:
         bar = "#" * filled + "." * (width - filled)
         elapsed = time.monotonic() - self.started
         status = f"{grade.total}/{grade.max_score}" + (f" ({terminal(grade.reason[:60])})" if grade.reason else "")
-        line = f"[{bar}] {done}/{total} {terminal(grade.name)}: {status} in {grade.seconds:.1f} s, {elapsed:.0f} s so far"
+        line = (
+            f"[{bar}] {done}/{total} {terminal(grade.name)}: {status} in {grade.seconds:.1f} s, {elapsed:.0f} s so far"
+        )
         if self.tty:
             self.stream.write("\r\x1b[K" + line + ("\n" if done == total else ""))
         else:

@@ -48,7 +48,9 @@ class Submission:
     """The entry's own name (``a b``, ``café.zip``), kept beside the safe one in the gradebook."""
 
 
-_MODULE_PROBLEM = re.compile(r"^(module \w+ (could not be imported|has a syntax error|did not finish importing)|the implementation has no module )")
+_MODULE_PROBLEM = re.compile(
+    r"^(module \w+ (could not be imported|has a syntax error|did not finish importing)|the implementation has no module )"
+)
 """How the loader words a module that is missing or cannot be imported (rather than one operation's fault)."""
 
 
@@ -69,7 +71,7 @@ class TestRecord:
     """A structure test (marker ``structure``): it gates an operation, it never scores."""
 
     @classmethod
-    def from_report(cls, data: dict[str, Any]) -> "TestRecord":
+    def from_report(cls, data: dict[str, Any]) -> TestRecord:
         outcome = Outcome(data["outcome"])
         return cls(
             test=data["test"],

@@ -14,9 +14,9 @@ import io
 import json
 import os
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
-from typing import Iterable
 from xml.etree import ElementTree as ET
 
 from ..core import Outcome
@@ -47,7 +47,13 @@ class Cleaner:
 
 
 def write_outputs(
-    out: Path, grades: list[StudentGrade], graded: list[TypeRubric], rubric: Rubric, skipped: list[str], warning: str = "", sandbox: str = ""
+    out: Path,
+    grades: list[StudentGrade],
+    graded: list[TypeRubric],
+    rubric: Rubric,
+    skipped: list[str],
+    warning: str = "",
+    sandbox: str = "",
 ) -> None:
     """Write the grade files into ``out`` (a folder holding no earlier run); ``sandbox``: the
     confinement student code ran under (:class:`speckit.sandbox.Isolation`'s mechanism)."""
@@ -95,8 +101,14 @@ def gradebook(grades: list[StudentGrade], graded: list[TypeRubric], warning: str
     writer.writerow([csv_cell(c) for c in ["student", "submission", *[e.name for e in graded], "total", "max", "note"]])
     for grade in grades:
         by_type = {t.name: t for t in grade.types}
-        row = [grade.name, grade.original or grade.name, *[by_type[e.name].score for e in graded], grade.total, grade.max_score,
-               _join(grade.reason, *grade.notes, *module_problems(grade), warning)]
+        row = [
+            grade.name,
+            grade.original or grade.name,
+            *[by_type[e.name].score for e in graded],
+            grade.total,
+            grade.max_score,
+            _join(grade.reason, *grade.notes, *module_problems(grade), warning),
+        ]
         writer.writerow([csv_cell(cell) for cell in row])
     return buffer.getvalue()
 
@@ -136,7 +148,9 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
         out.append("")
     out += ["| Type | Points | Out of | Tests passed | Graded |", "|---|---:|---:|---:|---|"]
     for t in grade.types:
-        out.append(f"| {markdown(t.name)} | {t.score} | {t.max_score} | {t.passed} of {len(t.counted)} | {HOW[t.graded_as]} |")
+        out.append(
+            f"| {markdown(t.name)} | {t.score} | {t.max_score} | {t.passed} of {len(t.counted)} | {HOW[t.graded_as]} |"
+        )
     out.append("")
     if grade.reason:
         return "\n".join(out) + "\n"
@@ -157,7 +171,9 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
             out += ["| Operation | Points | Out of | Tests passed |", "|---|---:|---:|---:|"]
             for op in t.operations:
                 gate = f" ({_gate(t, op.qualname)}: no points)" if op.gated else ""
-                out.append(f"| {markdown(op.qualname.split('.', 1)[1])}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |")
+                out.append(
+                    f"| {markdown(op.qualname.split('.', 1)[1])}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |"
+                )
             out.append("")
         hidden = [x for x in t.tests if x.hidden and x.record.counted]
         if hidden:
@@ -168,14 +184,21 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
         for test in failed:
             if test in unwritten:
                 continue
-            worth = "a structure test: it gates, it carries no points" if test.record.structural else f"{test.max_score} points"
+            worth = (
+                "a structure test: it gates, it carries no points"
+                if test.record.structural
+                else f"{test.max_score} points"
+            )
             out += [f"### failed: {code(test.record.name)}", ""]
             out.append(f"Checks: {markdown(', '.join(test.covers))} ({worth})")
             out += ["", _fence(_clip(test.message)), ""]
         if unwritten:
             # Operations not written yet are one line, not a section per test: real failures stay visible.
             missing = sorted({op for x in unwritten for op in x.covers})
-            out += [f"Not written yet (missing or not implemented), {len(unwritten)} test{'s' if len(unwritten) != 1 else ''}: {markdown(', '.join(missing))}.", ""]
+            out += [
+                f"Not written yet (missing or not implemented), {len(unwritten)} test{'s' if len(unwritten) != 1 else ''}: {markdown(', '.join(missing))}.",
+                "",
+            ]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -221,7 +244,9 @@ def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "", sandbox: 
                 "output": test.message if test.outcome is not Outcome.PASSED else "",
                 "output_format": PLAIN,
                 "visibility": visibility,
-                "tags": sorted(test.covers) + (["hybrid"] if t.graded_as is GradedAs.HYBRID else []) + (["structure"] if test.record.structural else []),
+                "tags": sorted(test.covers)
+                + (["hybrid"] if t.graded_as is GradedAs.HYBRID else [])
+                + (["structure"] if test.record.structural else []),
             }
             tests.append(entry)
         if carried < t.max_score or not t.tests:
@@ -238,7 +263,11 @@ def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "", sandbox: 
                     "visibility": "visible",
                 }
             )
-    summary = [f"{t.name}: {t.score} of {t.max_score}" + (" (graded with the reference's other modules)" if t.graded_as is GradedAs.HYBRID else "") for t in grade.types]
+    summary = [
+        f"{t.name}: {t.score} of {t.max_score}"
+        + (" (graded with the reference's other modules)" if t.graded_as is GradedAs.HYBRID else "")
+        for t in grade.types
+    ]
     summary[:0] = [*grade.notes, *module_problems(grade)]
     if grade.reason:
         summary.insert(0, f"The submission could not be graded: {grade.reason}")
@@ -287,7 +316,9 @@ def junit(grade: StudentGrade, warning: str = "", sandbox: str = "") -> str:
         if not cases:
             case = ET.SubElement(suite, "testcase", classname=t.name, name=t.name)
             if t.score < t.max_score:
-                ET.SubElement(case, "failure", message=_x((t.note or grade.reason)[:200])).text = _x(t.note or grade.reason)
+                ET.SubElement(case, "failure", message=_x((t.note or grade.reason)[:200])).text = _x(
+                    t.note or grade.reason
+                )
                 counts["failed"] += 1
         for test in cases:
             case = ET.SubElement(suite, "testcase", classname=t.name, name=_x(test.test))
@@ -295,7 +326,9 @@ def junit(grade: StudentGrade, warning: str = "", sandbox: str = "") -> str:
                 ET.SubElement(ET.SubElement(case, "properties"), "property", name="visibility", value="hidden")
             if test.outcome is Outcome.FAILED:
                 first = test.message.strip().splitlines()[0] if test.message.strip() else "failed"
-                ET.SubElement(case, "failure", message=_x(first[:200]), type=test.record.kind.value).text = _x(test.message)
+                ET.SubElement(case, "failure", message=_x(first[:200]), type=test.record.kind.value).text = _x(
+                    test.message
+                )
                 counts["failed"] += 1
             elif test.outcome is Outcome.SKIPPED:
                 ET.SubElement(case, "skipped", message=_x(test.message[:200]))

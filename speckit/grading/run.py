@@ -15,9 +15,9 @@ from .. import rubric as rubric_module
 from ..escape import terminal
 from ..registry import kit
 from ..sandbox.isolation import EXPOSED, INSTALL, RESOURCE_LIMITS
-from .grader import Grader
 from .classrecord import RecordError, run_facts
 from .classreport import REPORT, merge_class_report, write_class_report
+from .grader import Grader
 from .intake import GradeError, discover
 from .progress import Progress
 from .records import StudentGrade
@@ -36,7 +36,9 @@ def check_output(submissions: Path, out: Path, replace: bool) -> Path | None:
     """
     folder, target = submissions.resolve(), out.resolve()
     if _inside(target, folder):
-        raise GradeError(f"--out {out} is inside the submissions folder {submissions}: the next run would grade its files as submissions; choose a folder outside it")
+        raise GradeError(
+            f"--out {out} is inside the submissions folder {submissions}: the next run would grade its files as submissions; choose a folder outside it"
+        )
     if _inside(folder, target):
         raise GradeError(f"the submissions folder {submissions} is inside --out {out}; choose another output folder")
     return check_earlier_run(out, replace)
@@ -93,7 +95,9 @@ class GradingLog:
             self.write(f"  fallback: {fallback}")
 
     def close(self) -> None:
-        self.write(f"finished: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M:%S} UTC, {time.monotonic() - self.started:.1f} s in all")
+        self.write(
+            f"finished: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC, {time.monotonic() - self.started:.1f} s in all"
+        )
         self.file.close()
 
 
@@ -159,7 +163,10 @@ def grade(
             part = f" (shard {shard} of the {total})" if shard is not None else ""
             if shard is not None:
                 log.write(f"shard {shard}: {len(found)} of the {total} submissions")
-            print(f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}{part}, rubric {chosen.source}, {grader.jobs} at a time", file=stream)
+            print(
+                f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}{part}, rubric {chosen.source}, {grader.jobs} at a time",
+                file=stream,
+            )
             print(f"speckit grade: student code runs as {grader.confinement} ({isolation.mechanism})", file=stream)
             if warning:
                 print(f"speckit grade: {warning}", file=stream)
@@ -176,16 +183,31 @@ def grade(
             write_outputs(target, grades, grader.graded, chosen, grader.skipped, warning, isolation.mechanism)
             if shard is not None:
                 graded_names = [e.name for e in grader.graded]
-                write_shard(target, shard, chosen, rubric_text(chosen), graded_names, grader.skipped, warning, total, grades,
-                            isolation.mechanism)
+                write_shard(
+                    target,
+                    shard,
+                    chosen,
+                    rubric_text(chosen),
+                    graded_names,
+                    grader.skipped,
+                    warning,
+                    total,
+                    grades,
+                    isolation.mechanism,
+                )
         finally:
             log.close()
     write_class_report(target, grades, run_facts(chosen, grader.isolation, grader.confinement, warning))
-    print(f"speckit grade: wrote {target}/grades.csv, feedback/, results/, junit/, records/, {REPORT} and {LOG}", file=stream)
+    print(
+        f"speckit grade: wrote {target}/grades.csv, feedback/, results/, junit/, records/, {REPORT} and {LOG}",
+        file=stream,
+    )
     return grades
 
 
-def merge(shards: list[str | Path], out: str | Path, *, stream: TextIO | None = None, replace: bool = False) -> list[StudentGrade]:
+def merge(
+    shards: list[str | Path], out: str | Path, *, stream: TextIO | None = None, replace: bool = False
+) -> list[StudentGrade]:
     """Merge the output folders of ``speckit grade --shard K/N`` (every K of one N) into ``out``:
     the grade files one run over all the submissions writes, and one log holding the shards' logs."""
     stream = stream if stream is not None else sys.stderr
@@ -209,19 +231,24 @@ def merge(shards: list[str | Path], out: str | Path, *, stream: TextIO | None = 
         merge_class_report(folders, target)
     except RecordError as e:
         raise GradeError(f"merge: the class report cannot be built: {e}") from None
-    print(f"speckit grade merge: wrote {target}/grades.csv, feedback/, results/, junit/, records/, {REPORT} and {LOG} "
-          f"for {len(merged.grades)} submissions", file=stream)
+    print(
+        f"speckit grade merge: wrote {target}/grades.csv, feedback/, results/, junit/, records/, {REPORT} and {LOG} "
+        f"for {len(merged.grades)} submissions",
+        file=stream,
+    )
     return merged.grades
 
 
 def _log_start(log: GradingLog, rubric, grader: Grader, folder: Path, count: int, aside: Path | None) -> None:
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     log.write(f"speckit grade, started {now:%Y-%m-%d %H:%M:%S} UTC")
     log.write(f"submissions: {folder.resolve()} ({count} found)")
     log.write(f"rubric: {rubric.source} (specification {rubric.spec}, mode {rubric.mode}, {grader.jobs} at a time)")
     log.write("limits: " + ", ".join(f"{k} {v:g}" for k, v in attrs.asdict(rubric.limits).items()))
     isolation = grader.isolation
-    log.write(f"sandbox: {isolation.mechanism} ({'complete' if isolation.complete else 'INCOMPLETE'}): {grader.confinement}")
+    log.write(
+        f"sandbox: {isolation.mechanism} ({'complete' if isolation.complete else 'INCOMPLETE'}): {grader.confinement}"
+    )
     if isolation.warning:
         log.write(isolation.warning)
     if aside is not None:

@@ -11,9 +11,9 @@ nothing. See "The rubric" in ``docs/grading.rst``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Callable, Iterable, Sequence
 
 import attrs
 
@@ -80,7 +80,9 @@ def score_type(
             shares[record.test, op.qualname] = share
         passed = [r for r in counted if r.outcome is Outcome.PASSED]
         earned = ZERO if op.qualname in gated else sum((shares[r.test, op.qualname] for r in passed), ZERO)
-        operations.append(OperationGrade(op.qualname, op_points, earned, len(passed), len(counted), op.qualname in gated))
+        operations.append(
+            OperationGrade(op.qualname, op_points, earned, len(passed), len(counted), op.qualname in gated)
+        )
     grades = []
     for record, covers in relevant:
         maximum = sum((shares.get((record.test, q), ZERO) for q in covers), ZERO)
@@ -95,7 +97,12 @@ def score_type(
     elif uncovered:
         notes.append(f"not graded (no test covers them): {', '.join(uncovered)}")
     unimportable = {q for record, covers in relevant if record.structural and record.module_problem for q in covers}
-    missing = {q for record, covers in relevant if record.structural and record.outcome is Outcome.FAILED and record.kind is Outcome.MISSING for q in covers}
+    missing = {
+        q
+        for record, covers in relevant
+        if record.structural and record.outcome is Outcome.FAILED and record.kind is Outcome.MISSING
+        for q in covers
+    }
     absent = [o.qualname for o in operations if o.gated and o.qualname in missing - unimportable]
     if absent:
         notes.append(f"no points for operations the submission does not have: {', '.join(absent)}")
@@ -120,11 +127,15 @@ def failed_run(entry: TypeRubric, reference: TypeGrade | None, reason: str) -> T
     if reference is None:
         return TypeGrade(entry.name, ZERO, points(entry.points), GradedAs.NONE, note=reason)
     tests = tuple(
-        attrs.evolve(t, record=attrs.evolve(t.record, outcome=Outcome.FAILED, kind=Outcome.FAILED, message=reason), score=ZERO)
+        attrs.evolve(
+            t, record=attrs.evolve(t.record, outcome=Outcome.FAILED, kind=Outcome.FAILED, message=reason), score=ZERO
+        )
         for t in reference.tests
     )
     operations = tuple(attrs.evolve(o, score=ZERO, passed=0) for o in reference.operations)
-    return attrs.evolve(reference, score=ZERO, tests=tests, operations=operations, note=reason, graded_as=GradedAs.SUBMITTED)
+    return attrs.evolve(
+        reference, score=ZERO, tests=tests, operations=operations, note=reason, graded_as=GradedAs.SUBMITTED
+    )
 
 
 def summary(how: str, grade: TypeGrade) -> str:

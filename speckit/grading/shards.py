@@ -36,7 +36,7 @@ class Shard:
     count: int
 
     @classmethod
-    def parse(cls, text: str) -> "Shard":
+    def parse(cls, text: str) -> Shard:
         """``K/N`` with 1 <= K <= N, or GradeError naming what is wrong."""
         parts = text.split("/")
         if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
@@ -72,12 +72,17 @@ def grades_from_json(data: list[dict]) -> list[StudentGrade]:
 
     def test(t: dict) -> TestGrade:
         r = t["record"]
-        record = TestRecord(r["test"], tuple(r["covers"]), Outcome(r["outcome"]), Outcome(r["kind"]), r["message"], r["structural"])
+        record = TestRecord(
+            r["test"], tuple(r["covers"]), Outcome(r["outcome"]), Outcome(r["kind"]), r["message"], r["structural"]
+        )
         return TestGrade(record, tuple(t["covers"]), t["hidden"], Decimal(t["score"]), Decimal(t["max_score"]))
 
     def kind(t: dict) -> TypeGrade:
         operations = tuple(
-            OperationGrade(o["qualname"], Decimal(o["points"]), Decimal(o["score"]), o["passed"], o["counted"], o["gated"]) for o in t["operations"]
+            OperationGrade(
+                o["qualname"], Decimal(o["points"]), Decimal(o["score"]), o["passed"], o["counted"], o["gated"]
+            )
+            for o in t["operations"]
         )
         return TypeGrade(
             t["name"], Decimal(t["score"]), Decimal(t["max_score"]), GradedAs(t["graded_as"]),
@@ -85,7 +90,15 @@ def grades_from_json(data: list[dict]) -> list[StudentGrade]:
         )  # fmt: skip
 
     return [
-        StudentGrade(g["name"], tuple(kind(t) for t in g["types"]), g["reason"], tuple(g["notes"]), g["original"], tuple(g["fallbacks"]), g["seconds"])
+        StudentGrade(
+            g["name"],
+            tuple(kind(t) for t in g["types"]),
+            g["reason"],
+            tuple(g["notes"]),
+            g["original"],
+            tuple(g["fallbacks"]),
+            g["seconds"],
+        )
         for g in data
     ]
 
@@ -95,8 +108,18 @@ def rubric_text(rubric: Rubric) -> str:
     return Path(rubric.source).read_text(encoding="utf-8")
 
 
-def write_shard(out: Path, shard: Shard, rubric: Rubric, text: str, graded: list[str], skipped: list[str], warning: str, total: int,
-                grades: list[StudentGrade], sandbox: str = "") -> None:
+def write_shard(
+    out: Path,
+    shard: Shard,
+    rubric: Rubric,
+    text: str,
+    graded: list[str],
+    skipped: list[str],
+    warning: str,
+    total: int,
+    grades: list[StudentGrade],
+    sandbox: str = "",
+) -> None:
     """Write ``shard.json`` into a shard's output folder; ``sandbox``: the confinement its student code ran under."""
     data = {
         "format": FORMAT,
@@ -110,7 +133,9 @@ def write_shard(out: Path, shard: Shard, rubric: Rubric, text: str, graded: list
         "sandbox": sandbox,
         "grades": grades_to_json(grades),
     }
-    (out / SHARD_FILE).write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / SHARD_FILE).write_text(
+        json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 @attrs.frozen
@@ -142,7 +167,9 @@ def read_shards(folders: list[Path]) -> Merged:
         except (OSError, ValueError) as e:
             raise GradeError(f"merge: {path} cannot be read ({e})") from None
         if data.get("format") != FORMAT:
-            raise GradeError(f"merge: {path} was written by another version of speckit (format {data.get('format')!r}, expected {FORMAT})")
+            raise GradeError(
+                f"merge: {path} was written by another version of speckit (format {data.get('format')!r}, expected {FORMAT})"
+            )
         index, count = data["shard"]
         if index in found:
             raise GradeError(f"merge: shard {index}/{count} given twice ({folder})")
@@ -160,7 +187,9 @@ def read_shards(folders: list[Path]) -> Merged:
     count = next(iter(found.values()))["shard"][1]
     missing = sorted(set(range(1, count + 1)) - set(found))
     if missing:
-        raise GradeError(f"merge: shard{'s' if len(missing) > 1 else ''} {', '.join(f'{k}/{count}' for k in missing)} missing: every shard's output is needed")
+        raise GradeError(
+            f"merge: shard{'s' if len(missing) > 1 else ''} {', '.join(f'{k}/{count}' for k in missing)} missing: every shard's output is needed"
+        )
     first = found[min(found)]
     rubric = parse(tomllib.loads(first["rubric"]["text"]), first["rubric"]["source"], first["spec"])
     graded = [e for e in rubric.types if e.name in first["graded"]]

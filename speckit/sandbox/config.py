@@ -12,7 +12,7 @@ from pathlib import Path
 
 import attrs
 
-from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT
+from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, KitError
 
 
 NOBODY = 65534
@@ -22,7 +22,7 @@ READ_LIMIT = DEFAULT_TIME_LIMIT
 """Seconds one read of a value (a field, a module constant, ==, dir, repr) may take in the server."""
 
 
-class SandboxError(RuntimeError):
+class SandboxError(KitError, RuntimeError):
     """The operation server cannot be started at all (a problem of the machine, not of the implementation)."""
 
 

@@ -10,7 +10,8 @@ made from one seeded random source (a Hypothesis draw per choice costs more than
 calls), and printed as the calls it makes.
 
 The frame rule: an update changes its own board and nothing else, so after any step
-every other board still holds its own game.
+every other board still holds its own game (its words and the random source are
+:mod:`speckit.frames`'s, shared with every suite).
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ import random
 import attrs
 from hypothesis import strategies as st
 
+from speckit import frames
 from speckit.testing import expect, expect_equal
 
-from .strategies import COLUMNS, Model, Play, differences, picture_of
+from .adapter import Build, Read
+from .model import COLUMNS, Model, differences, picture_of
 
 
 @attrs.frozen(repr=False)
@@ -78,62 +81,63 @@ def make_history(rnd: random.Random, boards: int = 3, steps: int = 45) -> Histor
     return History(tuple(done), tuple(tuple(g) for g in games))
 
 
-histories = st.integers(0, 2**32 - 1).map(lambda seed: make_history(random.Random(seed)))
+histories = frames.RANDOM.map(make_history)
 
 
-def follow(play: Play, history: History) -> list:
+def follow(impl, history: History) -> list:
     """Run the history, asking Is_Win after every move as the drivers do; the boards, in the order they were made."""
+    build, ops = Build(impl), impl.board_adt
     boards, games = [], []
     for number, step in enumerate(history.steps):
         if step[0] == "new":
-            boards.append(play.new_board())
+            boards.append(build.board())
             games.append([])
         elif step[0] == "initialize":
-            play.ops.Initialize(boards[step[1]])
+            ops.Initialize(boards[step[1]])
             games[step[1]] = []
         else:
-            play.ops.Make_Move(boards[step[1]], step[2])
+            ops.Make_Move(boards[step[1]], step[2])
             games[step[1]] = games[step[1]] + [step[2]]
-            won, expected = play.ops.Is_Win(boards[step[1]]), Model(games[step[1]]).won()
+            won, expected = ops.Is_Win(boards[step[1]]), Model(games[step[1]]).won()
             if won != expected:  # the message costs more than the check: made only when needed
                 so_far = repr(attrs.evolve(history, steps=history.steps[: number + 1]))
                 expect_equal(won, expected, f"Is_Win of b{step[1] + 1} after {so_far} (B02)")
     return boards
 
 
-def check_board(play: Play, board, model: Model, where: str) -> None:
+def check_board(impl, board, model: Model, where: str) -> None:
     """Every square, the current colour and (unless asked not to) each column's Is_Full agree with the model."""
-    diffs = differences(play.read(board), picture_of(model))
+    read = Read(impl)
+    diffs = differences(read.board(board), picture_of(model))
     expect(not diffs, f"{where} holds its own game, {model.moves}", expected="the model's board", actual=diffs)
-    expect_equal(play.current(board), model.current, f"Get_Current_Color of {where}")
+    expect_equal(read.current(board), model.current, f"Get_Current_Color of {where}")
 
 
-def check_observers(play: Play, board, model: Model, where: str) -> None:
+def check_observers(impl, board, model: Model, where: str) -> None:
     """Every observer of the board agrees with its model: squares, colour, Is_Full, Is_Win, Is_Draw."""
-    check_board(play, board, model, where)
+    check_board(impl, board, model, where)
     for column in range(1, COLUMNS + 1):
-        expect_equal(play.ops.Is_Full(board, column), model.full(column), f"Is_Full({column}) of {where}")
-    expect_equal(play.ops.Is_Win(board), model.won(), f"Is_Win of {where}: {model.just_moved} just moved (B02)")
+        expect_equal(impl.board_adt.Is_Full(board, column), model.full(column), f"Is_Full({column}) of {where}")
+    expect_equal(impl.board_adt.Is_Win(board), model.won(), f"Is_Win of {where}: {model.just_moved} just moved (B02)")
     if not (model.won() and model.board_full()):  # a full board with a line may be a draw or not (B04)
-        expect_equal(play.ops.Is_Draw(board), model.board_full(), f"Is_Draw of {where}: the board is {'' if model.board_full() else 'not '}full")
+        expect_equal(impl.board_adt.Is_Draw(board), model.board_full(), f"Is_Draw of {where}: the board is {'' if model.board_full() else 'not '}full")
 
 
-def check_frame(play: Play, history: History, step: tuple) -> None:
+def check_frame(impl, history: History, step: tuple) -> None:
     """Run ``history``, then ``step`` on one of its boards: that board takes the step, every other keeps its game."""
-    boards = follow(play, history)
+    boards = follow(impl, history)
     models = history.models()
     target = step[1]
     if step[0] == "initialize":
-        play.ops.Initialize(boards[target])
+        impl.board_adt.Initialize(boards[target])
         models[target] = Model()
         call = f"b{target + 1}.Initialize()"
     else:
-        play.ops.Make_Move(boards[target], step[2])
+        impl.board_adt.Make_Move(boards[target], step[2])
         models[target] = Model(models[target].moves + [step[2]])
         call = f"b{target + 1}.Make_Move({step[2]})"
     for number, (board, model) in enumerate(zip(boards, models)):
-        role = "the board it was called on" if number == target else "another board (the frame rule: an update changes its own board only)"
-        check_board(play, board, model, f"b{number + 1}, {role}, after {history!r}; {call}")
+        check_board(impl, board, model, f"b{number + 1}, {frames.role(number, target, 'board')}, after {history!r}; {call}")
 
 
 @st.composite

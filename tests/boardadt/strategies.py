@@ -1,10 +1,4 @@
-"""Shared models, Hypothesis strategies and helpers for the BoardADT conformance suite.
-
-The model of a board is a list of columns: ``columns[c - 1]`` lists the colours of
-the checkers in column ``c`` from the bottom up, each ``"red"`` or ``"blue"``. A game
-is the list of the columns played from the empty board, red first, the colours
-alternating. The tests compare what the implementation reports (through the traced
-operations of ``impl``) with what the model says.
+"""Hypothesis strategies of the BoardADT suite, and the games it builds to order.
 
 Games are generated so that Hypothesis shrinks them well: a game is drawn as a list
 of choices, each picking one of the columns that are not full at that moment, and
@@ -18,101 +12,7 @@ from itertools import combinations
 
 from hypothesis import strategies as st
 
-from speckit.impl import MissingOperation
-from speckit.testing import expect
-
-RED, BLUE = "red", "blue"
-OTHER = {RED: BLUE, BLUE: RED}
-COLUMNS, ROWS = 7, 6
-ALL_SQUARES = tuple((c, r) for c in range(1, COLUMNS + 1) for r in range(1, ROWS + 1))
-DIRECTIONS = {"horizontal": (1, 0), "vertical": (0, 1), "rising diagonal": (1, 1), "falling diagonal": (1, -1)}
-
-
-# The model ------------------------------------------------------------------------------
-
-
-def lines(directions=tuple(DIRECTIONS)) -> list[tuple[tuple[int, int], ...]]:
-    """Every line of four squares (as (column, row) pairs) in the given directions."""
-    found = []
-    for name in directions:
-        dc, dr = DIRECTIONS[name]
-        for column, row in ALL_SQUARES:
-            line = tuple((column + k * dc, row + k * dr) for k in range(4))
-            if all(1 <= c <= COLUMNS and 1 <= r <= ROWS for c, r in line):
-                found.append(line)
-    return found
-
-
-LINES = lines()
-LINES_BY_DIRECTION = {name: lines((name,)) for name in DIRECTIONS}
-LINES_THROUGH = {square: [line for line in LINES if square in line] for square in ALL_SQUARES}
-
-
-class Model:
-    """A Connect Four board as a list of columns, with the rules of the game."""
-
-    def __init__(self, moves: list[int] | tuple[int, ...] = ()) -> None:
-        self.columns: list[list[str]] = [[] for _ in range(COLUMNS)]
-        self.current = RED
-        self.moves: list[int] = []
-        for column in moves:
-            self.play(column)
-
-    def play(self, column: int) -> tuple[int, int]:
-        """Drop a checker of the current colour into ``column``; return its square."""
-        assert not self.full(column), f"the model cannot play in full column {column}"
-        self.columns[column - 1].append(self.current)
-        self.current = OTHER[self.current]
-        self.moves.append(column)
-        return column, len(self.columns[column - 1])
-
-    def colour(self, column: int, row: int) -> str | None:
-        """The colour on a square, or None when it is empty."""
-        cells = self.columns[column - 1]
-        return cells[row - 1] if row <= len(cells) else None
-
-    def height(self, column: int) -> int:
-        return len(self.columns[column - 1])
-
-    def full(self, column: int) -> bool:
-        return self.height(column) == ROWS
-
-    def open_columns(self) -> list[int]:
-        return [c for c in range(1, COLUMNS + 1) if not self.full(c)]
-
-    def board_full(self) -> bool:
-        return not self.open_columns()
-
-    @property
-    def just_moved(self) -> str:
-        return OTHER[self.current]
-
-    def has_line(self, colour: str) -> bool:
-        return any(all(self.colour(c, r) == colour for c, r in line) for line in LINES)
-
-    def won(self) -> bool:
-        """Whether the player who just moved has four in a line."""
-        return bool(self.moves) and self.has_line(self.just_moved)
-
-    def winning_columns(self, colour: str) -> set[int]:
-        """The columns where a checker of ``colour`` dropped now would make four in a line."""
-        found = set()
-        for column in self.open_columns():
-            square = (column, self.height(column) + 1)
-            for line in LINES_THROUGH[square]:
-                if all(self.colour(c, r) == colour for c, r in line if (c, r) != square):
-                    found.add(column)
-                    break
-        return found
-
-    def picture(self) -> str:
-        """The board as the figure draws it, rows 6 to 1, for failure messages."""
-        rows = []
-        for row in range(ROWS, 0, -1):
-            rows.append(f"{row} " + "".join({RED: "R", BLUE: "B", None: "."}[self.colour(c, row)] for c in range(1, COLUMNS + 1)))
-        rows.append("  " + "".join(str(c) for c in range(1, COLUMNS + 1)))
-        return "\n".join(rows)
-
+from .model import ALL_SQUARES, COLUMNS, LINES, LINES_THROUGH, ROWS, Model, makes_four
 
 def play_out(choices: list[int], *, stop_at_win: bool = True) -> list[int]:
     """The game the choices make: each picks (modulo) one of the columns not yet full."""
@@ -153,13 +53,6 @@ def drawn_games(draw):
 # board won by its last move. Random play rarely gives those, so they are built: a win
 # by a small randomised search, a draw by finding full boards without a four and then
 # an order of moves that builds them.
-
-
-def makes_four(model: Model, column: int) -> bool:
-    """Whether the checker last played, in ``column``, made four in a line."""
-    square = (column, model.height(column))
-    colour = model.colour(*square)
-    return any(all(model.colour(c, r) == colour for c, r in line) for line in LINES_THROUGH[square])
 
 
 def completing(line, winner: str, rng: random.Random) -> list[int]:
@@ -326,89 +219,3 @@ def full_board_won_last(rng: random.Random) -> list[int]:
                     except LookupError:
                         continue
     raise AssertionError("no full board won by its last move was found")  # pragma: no cover
-
-
-# Reaching the implementation --------------------------------------------------------------
-
-
-class Play:
-    """Makes and reads the implementation's boards through its documented operations."""
-
-    def __init__(self, impl) -> None:
-        self.impl = impl
-        self.ops = impl.board_adt
-
-    def colours(self) -> dict:
-        """The implementation's colour values, from its module color: {"red": red, "blue": blue}."""
-        module = self.impl.module("color")
-        found = {}
-        for name in (RED, BLUE):
-            if not hasattr(module, name):
-                raise MissingOperation(f"module color has no constant {name} (color_type = (red, blue))")
-            found[name] = getattr(module, name)
-        return found
-
-    def colour_name(self, value) -> str:
-        """``"red"`` or ``"blue"`` for one of the implementation's colours, else its repr."""
-        for name, colour in self.colours().items():
-            if value == colour:
-                return name
-        return f"neither red nor blue: {value!r}"
-
-    def new_board(self, moves=()):
-        """``Board()``, ``Initialize()``, then the moves with ``Make_Move``."""
-        board = self.ops.Board()
-        self.ops.Initialize(board)
-        for column in moves:
-            self.ops.Make_Move(board, column)
-        return board
-
-    def square(self, column: int, row: int):
-        """``Square(column, row)``, made without tracing so failure traces stay short.
-
-        Should the constructor fail, it is called again through the traced operation,
-        which reports the failure in the specification's terms.
-        """
-        try:
-            return self.impl.square.Square.function()(column, row)
-        except Exception:  # noqa: BLE001 - reported by the traced call below
-            return self.impl.square.Square(column, row)
-
-    def value(self, board, column: int, row: int) -> str | None:
-        """The model of a square's value: None when empty, else its colour's name."""
-        value = self.ops.Get_Value(board, self.square(column, row))
-        claim = f"Get_Value(Square({column}, {row})) returns a value record with the field empty"
-        expect(hasattr(value, "empty"), claim, expected="a record such as Value(False, red)", actual=value)
-        expect(
-            isinstance(value.empty, bool),
-            f"the field empty of Get_Value(Square({column}, {row})) is a Python bool (erratum B10)",
-            expected="True or False",
-            actual=value.empty,
-        )
-        if value.empty:
-            return None  # the colour of an empty square is never read (erratum B09)
-        claim = f"Get_Value(Square({column}, {row})), a square that is not empty, returns a record with the field color"
-        expect(hasattr(value, "color"), claim, expected="a record such as Value(False, red)", actual=value)
-        return self.colour_name(value.color)
-
-    def read(self, board) -> dict:
-        """The whole board, read square by square: {(column, row): colour name or None}."""
-        return {(c, r): self.value(board, c, r) for c, r in ALL_SQUARES}
-
-    def current(self, board) -> str:
-        return self.colour_name(self.ops.Get_Current_Color(board))
-
-
-def picture_of(model: Model) -> dict:
-    """The model as {(column, row): colour or None}, the form :meth:`Play.read` returns."""
-    return {(c, r): model.colour(c, r) for c, r in ALL_SQUARES}
-
-
-def differences(actual: dict, expected: dict) -> list[str]:
-    """Squares where two pictures differ, described for a failure message."""
-    out = []
-    for square in ALL_SQUARES:
-        if actual[square] != expected[square]:
-            c, r = square
-            out.append(f"column {c}, row {r}: {actual[square] or 'empty'} (expected {expected[square] or 'empty'})")
-    return out

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import COLUMNS, OTHER, Model, Play, differences, drawn_games, games, won_games
+from .adapter import Build, Read
+from .model import COLUMNS, OTHER, Model, differences
+from .strategies import drawn_games, games, won_games
 
 
 def after(moves) -> str:
@@ -39,7 +41,7 @@ def kits_promises(impl) -> None:
         pytest.skip("the package supplies a player of its own, held only to the documented postcondition (erratum B14)")
 
 
-def computer_move(impl, play: Play, board, moves, **level) -> int:
+def computer_move(impl, board, moves, **level) -> int:
     """Computer_Move's column on ``board``, checked to be a column number.
 
     ``level="greedy"`` serves the tests of what every level promises (a column that is
@@ -61,10 +63,10 @@ def computer_move(impl, play: Play, board, moves, **level) -> int:
 @covers("Player.Computer_Move")
 @given(moves=games.filter(lambda moves: len(moves) < 42))
 def test_computer_move_returns_a_column_that_is_not_full(impl, moves):
-    play = Play(impl)
-    board = play.new_board(moves)
+    build = Build(impl)
+    board = build.board(moves)
     model = Model(moves)
-    column = computer_move(impl, play, board, moves, level="greedy")
+    column = computer_move(impl, board, moves, level="greedy")
     won = " (the game is already won, which the precondition allows: erratum B12)" if model.won() else ""
     expect(not model.full(column), f"Computer_Move {after(moves)} outputs a non-full column{won}\n{model.picture()}", expected=model.open_columns(), actual=column)
 
@@ -73,23 +75,23 @@ def test_computer_move_returns_a_column_that_is_not_full(impl, moves):
 @settings(max_examples=15)
 @given(moves=drawn_games(), stop=st.integers(30, 41))
 def test_computer_move_finds_the_last_open_columns_of_a_nearly_full_board(impl, moves, stop):
-    play = Play(impl)
-    board = play.new_board(moves[:stop])
+    build = Build(impl)
+    board = build.board(moves[:stop])
     model = Model(moves[:stop])
-    column = computer_move(impl, play, board, moves[:stop])
+    column = computer_move(impl, board, moves[:stop])
     expect(not model.full(column), f"Computer_Move {after(moves[:stop])} outputs one of the open columns\n{model.picture()}", expected=model.open_columns(), actual=column)
 
 
 @covers("Player.Computer_Move")
 @given(moves=games.filter(lambda moves: len(moves) < 42))
 def test_computer_move_leaves_the_board_as_it_was(impl, moves):
-    play = Play(impl)
-    board = play.new_board(moves)
-    before, colour = play.read(board), play.current(board)
-    computer_move(impl, play, board, moves, level="greedy")
-    diffs = differences(play.read(board), before)
+    build, read = Build(impl), Read(impl)
+    board = build.board(moves)
+    before, colour = read.board(board), read.current(board)
+    computer_move(impl, board, moves, level="greedy")
+    diffs = differences(read.board(board), before)
     expect(not diffs, f"Computer_Move {after(moves)} does not change the board (a value parameter: erratum B13)", expected="no change", actual=diffs)
-    expect_equal(play.current(board), colour, f"Computer_Move {after(moves)} leaves the current colour {colour}")
+    expect_equal(read.current(board), colour, f"Computer_Move {after(moves)} leaves the current colour {colour}")
 
 
 @covers("Player.Computer_Move", "board_type.Get_Value", "board_type.Get_Current_Color")
@@ -97,11 +99,11 @@ def test_computer_move_leaves_the_board_as_it_was(impl, moves):
 def test_computer_move_takes_an_immediate_win(impl, moves):
     kits_promises(impl)
     before = moves[:-1]
-    play = Play(impl)
-    board = play.new_board(before)
+    build = Build(impl)
+    board = build.board(before)
     model = Model(before)
     winning = model.winning_columns(model.current)
-    column = computer_move(impl, play, board, before)
+    column = computer_move(impl, board, before)
     expect(
         column in winning,
         f"Computer_Move {after(before)}: {model.current} wins at once in column(s) {sorted(winning)}, and the kit's player"
@@ -119,14 +121,14 @@ def test_computer_move_reads_a_board_asked_before_afresh(impl, moves, data):
     kits_promises(impl)
     before = moves[:-1]
     earlier = data.draw(st.integers(0, len(before) - 1), label="moves played when first asked")
-    play = Play(impl)
-    board = play.new_board(before[:earlier])
-    computer_move(impl, play, board, before[:earlier], level="greedy")
+    build = Build(impl)
+    board = build.board(before[:earlier])
+    computer_move(impl, board, before[:earlier], level="greedy")
     for column in before[earlier:]:
         impl.board_adt.Make_Move(board, column)
     model = Model(before)
     winning = model.winning_columns(model.current)
-    column = computer_move(impl, play, board, before, level="greedy")
+    column = computer_move(impl, board, before, level="greedy")
     expect(
         column in winning,
         f"Computer_Move asked {after(before[:earlier])}, then again on the same board {after(before)}: {model.current} wins"
@@ -145,9 +147,9 @@ def test_computer_move_blocks_a_lone_immediate_threat(impl, moves):
     model = Model(before)
     threats = model.winning_columns(OTHER[model.current])
     assume(not model.winning_columns(model.current) and len(threats) == 1)
-    play = Play(impl)
-    board = play.new_board(before)
-    column = computer_move(impl, play, board, before)
+    build = Build(impl)
+    board = build.board(before)
+    column = computer_move(impl, board, before)
     expect_equal(
         column, min(threats),
         f"Computer_Move {after(before)}: {model.current} cannot win at once and {OTHER[model.current]} threatens to win in"

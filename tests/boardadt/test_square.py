@@ -4,7 +4,8 @@ from hypothesis import given
 
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import COLUMNS, ROWS, squares
+from .model import COLUMNS, ROWS
+from .strategies import squares
 
 
 @covers("square_type.Square")

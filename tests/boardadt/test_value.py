@@ -4,16 +4,17 @@ import pytest
 
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import BLUE, RED, Play
+from .adapter import Build, Read
+from .model import BLUE, RED
 
 
 @pytest.mark.parametrize("colour", [RED, BLUE])
 @covers("value_type.Value")
 def test_a_checker_is_not_empty_and_has_its_colour(impl, colour):
-    play = Play(impl)
-    value = impl.value.Value(False, play.colours()[colour])
+    build, read = Build(impl), Read(impl)
+    value = impl.value.Value(False, build.colours()[colour])
     expect(value.empty is False, f"Value(False, {colour}).empty is False (a Python bool: erratum B10)", expected=False, actual=value.empty)
-    expect_equal(play.colour_name(value.color), colour, f"Value(False, {colour}).color is {colour}")
+    expect_equal(read.colour(value.color), colour, f"Value(False, {colour}).color is {colour}")
 
 
 @covers("value_type.Value")

@@ -1,6 +1,8 @@
-"""Values reached by every documented path, and the frame rule for updates.
+"""Connect-4's paths: values reached by every documented path, and the frame rule for updates.
 
-The canonical builders of ``strategies`` make each value one way (an index of value n
+The machinery every specification shares (recipes, following them, the frame rule's
+verdicts) is :mod:`speckit.frames`; this module says which paths Connect-4's types have
+and how a value's model is asked. The canonical builders of ``adapter.Build`` make each value one way (an index of value n
 is n - 1 increments of a new index). A student's value can reach the same abstract
 state by many other ways: a symbol emptied after having a colour, a location whose row
 was set twice, a grid whose square was occupied and then overwritten, a clone of a
@@ -8,7 +10,7 @@ clone, an index read out of a location. Every property that holds of a value mus
 of every value with the same model, so the tests of equality and of the observers also
 draw values from here.
 
-A :class:`Path` is a recipe, plain data that Hypothesis can shrink and print: a
+A :class:`~speckit.frames.Path` is a recipe, plain data that Hypothesis can shrink and print: a
 constructor (or a get from another value, itself made by a path), then a random
 sequence of the type's documented updates and clones, then the updates that bring it to
 the model the test asked for. :func:`follow` runs a recipe on an implementation and
@@ -23,7 +25,7 @@ the values passed to it keep their models, and so does every value built before 
 is not part of the argument (erratum E25 lets a value share the components it was
 given, so those are never updated again by a test).
 
-Models are those of ``strategies``: an int for the numeric types, a colour name, None
+Models are those of ``model``: an int for the numeric types, a colour name, None
 or a colour for a symbol or a player, ``(row, column)`` for a location,
 ``((row, column), symbol)`` for a square and ``GridModel`` for a grid (marks and worth).
 """
@@ -32,35 +34,17 @@ from __future__ import annotations
 
 import contextvars
 import random
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
-from hypothesis import settings
 from hypothesis import strategies as st
 
+from speckit import frames
+from speckit.frames import Made, Path
 from speckit.testing import expect
 
-from .strategies import BLUE, OTHER, RED, Build, Read, offers
-
-
-class GridModel(NamedTuple):
-    """A grid's model: its side, its marks (sorted ``((row, column), colour)`` pairs) and its worth."""
-
-    side: int
-    marks: tuple
-    worth: int = 0
-
-    @classmethod
-    def of(cls, side: int, marks: dict, worth: int = 0) -> GridModel:
-        return cls(side, tuple(sorted(marks.items())), worth)
-
-    @property
-    def squares(self) -> dict:
-        return dict(self.marks)
-
-    def __str__(self) -> str:
-        rows = ("".join({RED: "R", BLUE: "B"}.get(self.squares.get((r, c)), ".") for c in range(1, self.side + 1)) for r in range(1, self.side + 1))
-        return f"the {self.side} x {self.side} grid {'/'.join(rows)} with worth {self.worth}"
+from .adapter import Build, Read, offers
+from .model import BLUE, OTHER, RED, GridModel
 
 
 KINDS = {
@@ -87,74 +71,11 @@ def shown(kind: str, model) -> str:
     return str(model)
 
 
-@attrs.frozen(repr=False)
-class Path:
-    """How one value is made: a start, then steps, each with the model it leaves.
-
-    ``start`` is ``(module, operation, *arguments)``; a step is ``(operation, *arguments)``
-    on the kind's own module, or ``("clone", "copy")`` (go on with a clone, leaving the
-    source) or ``("clone", "source")`` (take a clone, leave it, go on with the source).
-    Arguments are paths themselves, or ints for positions.
-    """
-
-    kind: str
-    start: tuple
-    start_model: Any
-    steps: tuple = ()
-    models: tuple = ()
-
-    @property
-    def model(self):
-        return self.models[-1] if self.models else self.start_model
-
-    def __repr__(self) -> str:
-        text = _call(self.start[0], self.start[1], self.start[2:])
-        for step in self.steps:
-            if step[0] == "clone":
-                text = f"clone({text})" if step[1] == "copy" else f"{text} (after a clone of it was taken)"
-            else:
-                text = _call(KINDS[self.kind], step[0], (_Text(text),) + step[1:])
-        return text
-
-
-class _Text(str):
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _call(module: str, operation: str, arguments) -> str:
-    return f"{operation}({', '.join(repr(a) for a in arguments)})"
-
-
-class Made(NamedTuple):
-    """A followed path: the value, its model, and the values left behind with their models."""
-
-    value: Any
-    model: Any
-    left: list  # [(kind, value, model, description)]
-
-
 def follow(impl, path: Path) -> Made:
     """Make the value of ``path`` with the implementation's documented operations."""
     module, operation, *arguments = path.start
     value = _start(impl, module, operation, [_argument(impl, a) for a in arguments])
-    ops = getattr(impl, KINDS[path.kind])
-    left, model = [], path.start_model
-    for number, (step, after) in enumerate(zip(path.steps, path.models)):
-        if step[0] == "clone" and not _clones(impl, path.kind):
-            continue  # an optional clone the implementation left out (E05): a clone changes no model
-        if step[0] == "clone":
-            so_far = repr(attrs.evolve(path, steps=path.steps[:number], models=path.models[:number]))
-            copy = ops.clone(value)
-            if step[1] == "copy":
-                left.append((path.kind, value, model, f"the source of clone({so_far})"))
-                value = copy
-            else:
-                left.append((path.kind, copy, model, f"clone({so_far})"))
-        else:
-            value = getattr(ops, step[0])(value, *(_argument(impl, a) for a in step[1:]))
-        model = after
-    return Made(value, model, left)
+    return frames.follow(path, value, getattr(impl, KINDS[path.kind]), lambda a: _argument(impl, a), lambda: _clones(impl, path.kind))
 
 
 _CLONES: dict = {}
@@ -264,26 +185,12 @@ def check_frame(impl, operation: str, argument: Made, before, result, after, giv
         holding(read, kind, argument.value, after),
         *(holding(read, other_kind, value, model) for other_kind, value, model, _ in [*given, *others]),
     )
-    expect(verdicts[0], f"the result of {call} is {shown(kind, after)}", actual=verdicts[0])
-    unchanged, updated = verdicts[1], verdicts[2]
-    expect(
-        unchanged or updated,
-        f"after {call}, x is either unchanged or updated to equal the result, {shown(kind, after)} "
-        "(E01: an update may make a new value or change its argument, nothing else): the frame rule",
-        expected=f"{shown(kind, before)} or {shown(kind, after)}",
-        actual="something else",
+    frames.expect_frame(
+        call, shown(kind, before), shown(kind, after), verdicts,
+        [(shown(k, model), description) for k, _, model, description in given],
+        [(shown(k, model), description) for k, _, model, description in others],
+        ruling="E01: an update may make a new value or change its argument, nothing else",
     )
-    kept = iter(verdicts[3:])
-    for other_kind, value, model, description in given:
-        verdict = next(kept)
-        expect(verdict, f"after {call}, {description}, given to it, is still {shown(other_kind, model)} (the frame rule)", actual=verdict)
-    for other_kind, value, model, description in others:
-        verdict = next(kept)
-        expect(
-            verdict,
-            f"after {call}, {description}, built before it, is still {shown(other_kind, model)} (the frame rule: an update changes its argument at most)",
-            actual=verdict,
-        )
 
 
 def operation_kind(operation: str) -> str:
@@ -321,20 +228,6 @@ def _small_location(rnd) -> tuple[int, int]:
     return rnd.randint(1, 6), rnd.randint(1, 6)
 
 
-def _walk(rnd, steps: list, models: list, model, choices, most: int):
-    """Append up to ``most`` random steps; ``choices(model)`` lists the step makers open from ``model``."""
-    for _ in range(rnd.randint(0, most)):
-        options = [maker for maker in choices(model) if maker is not None]
-        step, model = rnd.choice(options)(rnd, model)
-        steps.append(step)
-        models.append(model)
-    return model
-
-
-def _clone(rnd, model):
-    return ("clone", rnd.choice(("copy", "source"))), model
-
-
 NUMERIC = {"index": ("index", "newIndexType", 1), "level": ("level_number", "newLevelNumberType", 0), "worth": ("worth", "newWorthType", None)}
 
 
@@ -358,13 +251,13 @@ def numbers(rnd, kind: str, model: int, depth: int = 2) -> Path:
         return ("decrement",), n - 1
 
     # LevelNumberType.clone may copy worths instead (erratum E02): no path clones a level number.
-    clone = None if kind == "level" else _clone
+    clone = None if kind == "level" else frames.clone_step
 
     def choices(n):
         return [up, None if lowest is not None and n <= lowest else down, clone]
 
     steps, models = [], []
-    n = _walk(rnd, steps, models, start_model, choices, 4 if depth else 1)
+    n = frames.walk(rnd, steps, models, start_model, choices, 4 if depth else 1)
     # Then by way of a peak and a valley: a random walk of a few steps seldom goes down
     # twice and then up (it would catch a value whose increment depends on its past).
     waypoints = (max(n, model) + rnd.randint(0, 2), rnd.randint(model - 3 if lowest is None else lowest, model)) if depth else ()
@@ -398,7 +291,7 @@ def dimensions(rnd, model: int, depth: int = 2) -> Path:
         start = ("dimension", "newDimensionType", indexes(rnd, model, max(depth - 1, 0)))
     else:
         start = ("grid", "getDimension", grids(rnd, GridModel(model, ()), depth - 1))
-    steps = tuple(_clone(rnd, model)[0] for _ in range(rnd.randint(0, 2)))
+    steps = tuple(frames.clone_step(rnd, model)[0] for _ in range(rnd.randint(0, 2)))
     return Path("dimension", start, model, steps, (model,) * len(steps))
 
 
@@ -413,7 +306,7 @@ def colours(rnd, model: str, depth: int = 2) -> Path:
         return ("invert",), OTHER[c]
 
     steps, models = [], []
-    name = _walk(rnd, steps, models, start_model, lambda c: [invert, _clone], 3 if depth else 1)
+    name = frames.walk(rnd, steps, models, start_model, lambda c: [invert, frames.clone_step], 3 if depth else 1)
     if name != model:
         steps.append(("invert",))
         models.append(model)
@@ -445,7 +338,7 @@ def symbols(rnd, model, depth: int = 2) -> Path:
 
     # setColour recolours a mark; on an empty symbol readings differ (erratum E08), so no path takes it there.
     steps, models = [], []
-    current = _walk(rnd, steps, models, start_model, lambda s: [empty, colour if s is not None else None, _clone], 3 if depth else 1)
+    current = frames.walk(rnd, steps, models, start_model, lambda s: [empty, colour if s is not None else None, frames.clone_step], 3 if depth else 1)
     if current != model and model is not None and current is None:
         return Path("symbol", ("symbol", "newSymbolType", colours(rnd, model, sub)), model, (), ())
     if current != model:
@@ -471,7 +364,7 @@ def locations(rnd, model: tuple, depth: int = 2) -> Path:
         return ("setColumn", indexes(rnd, n, sub)), (at[0], n)
 
     steps, models = [], []
-    at = _walk(rnd, steps, models, start_model, lambda at: [row, column, _clone], 3 if depth else 0)
+    at = frames.walk(rnd, steps, models, start_model, lambda at: [row, column, frames.clone_step], 3 if depth else 0)
     fixes = [("setRow", 0), ("setColumn", 1)]
     if rnd.random() < 0.5:
         fixes.reverse()
@@ -497,7 +390,7 @@ def players(rnd, model, depth: int = 2) -> Path:
         return ("setSymbol", symbols(rnd, new, sub)), new
 
     steps, models = [], []
-    current = _walk(rnd, steps, models, start_model, lambda s: [set_symbol, _clone], 2 if depth else 0)
+    current = frames.walk(rnd, steps, models, start_model, lambda s: [set_symbol, frames.clone_step], 2 if depth else 0)
     if current != model:
         steps.append(("setSymbol", symbols(rnd, model, sub)))
         models.append(model)
@@ -523,7 +416,7 @@ def squares(rnd, model: tuple, depth: int = 2) -> Path:
         return ("setSymbol", symbols(rnd, new, sub)), (m[0], new)
 
     steps, models = [], []
-    current = _walk(rnd, steps, models, start_model, lambda m: [move, mark, _clone], 2 if depth else 0)
+    current = frames.walk(rnd, steps, models, start_model, lambda m: [move, mark, frames.clone_step], 2 if depth else 0)
     if current[0] != model[0]:
         current = (model[0], current[1])
         steps.append(("setLocation", locations(rnd, model[0], sub)))
@@ -578,9 +471,9 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
         return ("setWorth", worths(rnd, n, sub)), GridModel.of(side, m.squares, n)
 
     def choices(m):
-        return [occupy if len(m.marks) < len(every) else None, overwrite, worth, _clone]
+        return [occupy if len(m.marks) < len(every) else None, overwrite, worth, frames.clone_step]
 
-    current = _walk(rnd, steps, models, current, choices, 3 if depth else 0)
+    current = frames.walk(rnd, steps, models, current, choices, 3 if depth else 0)
     marks = current.squares
     for at in every:
         want, have = target.get(at), marks.get(at)
@@ -603,8 +496,7 @@ PATHS = {
     "symbol": symbols, "location": locations, "player": players, "square": squares, "grid": grids,
 }
 
-RANDOM = st.integers(0, 2**32 - 1).map(random.Random)
-"""The random source recipes are made with: one draw, then plain Python (drawing every choice costs more than the calls)."""
+RANDOM = frames.RANDOM
 
 
 def recipe(kind: str, rnd: random.Random, model, depth: int = 2, top: str | None = None) -> Path:
@@ -808,6 +700,4 @@ def check_compared(impl, first: Path, second: Path) -> None:
         expect(greater == (a > b), f"greaterThan of {pair}", expected=a > b, actual=not a > b)
 
 
-def few(share: int = 4):
-    """Run a test on a ``share``-th of the profile's examples: these tests are many, and a path is long."""
-    return settings(max_examples=max(5, settings().max_examples // share))
+few = frames.few

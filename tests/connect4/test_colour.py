@@ -9,7 +9,9 @@ import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
 from . import paths
-from .strategies import BLUE, OTHER, RED, Build, boards, colours, drawn
+from .adapter import Build, drawn
+from .model import BLUE, OTHER, RED
+from .strategies import boards, colours
 
 MARKS = {RED: "R", BLUE: "B"}
 

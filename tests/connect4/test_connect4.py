@@ -34,9 +34,11 @@ import adt.input as kit_input
 from speckit.testing import covers, expect, expect_equal
 
 from .paths import few
-from .strategies import BLUE, OTHER, RED, colours, grids, lines_of, shown_boards, winners
+from .adapter import shown_boards
+from .model import BLUE, OTHER, RED, lines_of, winners
+from .strategies import colours, grids
 from .test_game_tree import TreeMaker, finished, levels_of, nodes_of, positions, same_levels
-from .test_grid import MARK, fact_checked, full_grids, picture, squares
+from .test_grid import MARK, full_grids, picture, squares
 
 SIDES = st.integers(4, 6)
 """Grid sides asked for: every implementation offers these (the reference offers 4 to 9)."""
@@ -83,6 +85,12 @@ def new_game(impl, side: int = 4, starts: bool = True, look: int = 1, moves=()):
     source = scripted([*questions(side, starts, look), *moves])
     game = impl.connect4.newConnect4Type(source, kit_display.newDisplayType(shown))
     return game, source, shown
+
+
+def fact_checked(query, claim: str, *, holds: bool = True, **shown):
+    """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for :meth:`Read.together`."""
+    _, answer = yield (), query
+    expect(answer if holds else not answer, claim, **{"actual": answer, **shown})
 
 
 def put(make: TreeMaker, game, side: int, marks: dict):

@@ -7,7 +7,8 @@ from speckit.testing import covers, expect, expect_equal
 
 from .numeric import check_comparisons, check_equivalence
 from . import paths
-from .strategies import Build, dimension_numbers, offers
+from .adapter import Build, offers
+from .strategies import dimension_numbers
 
 
 @covers("DimensionType.newDimensionType", "DimensionType.equals", "DimensionType.lessThan", "DimensionType.greaterThan")

@@ -31,7 +31,8 @@ from hypothesis import strategies as st
 from speckit.testing import covers, expect, expect_equal
 
 from .paths import few
-from .strategies import BLUE, OTHER, RED, colours, winners
+from .model import BLUE, OTHER, RED, winners
+from .strategies import colours
 from .test_grid import Maker, picture, squares
 
 MAX_NODES = 160

@@ -28,11 +28,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
 import adt.display as kit_display
-from speckit.impl import OperationFailed
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import OperationFailed, covers, expect, expect_equal
 
 from . import paths
-from .strategies import BLUE, OTHER, RED, Build, Read, colours, grid_sides, grids, lines_of, shown_boards, winners, worth_numbers
+from .adapter import Build, Checks, Read, shown_boards
+from .model import BLUE, OTHER, RED, lines_of, winners
+from .strategies import colours, grid_sides, grids, worth_numbers
 
 MARK = {RED: "R", BLUE: "B", None: "."}
 ALL_KINDS = ("row", "column", "diagonal", "antidiagonal")
@@ -85,6 +86,10 @@ class Maker(Build):
         models = self.read_many([self.impl.grid.getSymbol(grid, self.location(r, c)) for r, c in cells])
         return {cell: model for cell, model in zip(cells, models) if model is not None}
 
+    def checks(self) -> GridChecks:
+        """Checks of grids to write one after another, asked together at the end of a ``with`` block."""
+        return GridChecks(self)
+
 
 def picture(side: int, marks: dict) -> str:
     """A model as text, row by row: 'R.../.B../..../....' (R red, B blue, . empty)."""
@@ -100,50 +105,71 @@ def name(model) -> str:
     return "an empty symbol" if model is None else model
 
 
-def squares_checked(make: Maker, grid, side: int, marks: dict, where: str, occupied: bool = True):
-    """Every square of the grid holds the model's symbol (getSymbol), and squareOccupied agrees (a check for :meth:`Maker.together`)."""
-    ops, cells = make.impl.grid, squares(side)
-    symbols = [ops.getSymbol(grid, make.location(r, c)) for r, c in cells]
-    got, taken = yield symbols, (lambda: [ops.squareOccupied(grid, make.location(r, c)) for r, c in cells]) if occupied else None
-    for number, (r, c) in enumerate(cells):
-        expect_equal(got[number], marks.get((r, c)), f"getSymbol at (row {r}, column {c}) of {where}")
-        if occupied:
-            expect_equal(taken[number], (r, c) in marks, f"squareOccupied at (row {r}, column {c}) of {where}")
+class GridChecks(Checks):
+    """What a grid's observers must say, written check by check and asked together (:class:`Checks`)."""
 
+    def __init__(self, make: Maker):
+        super().__init__(make.reader)
+        self.make = make
 
-def fact_checked(query, claim: str, *, holds: bool = True, **shown):
-    """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for :meth:`Maker.together`."""
-    _, answer = yield (), query
-    expect(answer if holds else not answer, claim, **{"actual": answer, **shown})
+    def squares(self, grid, side: int, marks: dict, where: str, occupied: bool = True) -> None:
+        """Every square of the grid holds the model's symbol (getSymbol), and squareOccupied agrees."""
+        make = self.make
+        ops, cells = make.impl.grid, squares(side)
+        symbols = [ops.getSymbol(grid, make.location(r, c)) for r, c in cells]
 
+        def judge(got, taken):
+            for number, (r, c) in enumerate(cells):
+                expect_equal(got[number], marks.get((r, c)), f"getSymbol at (row {r}, column {c}) of {where}")
+                if occupied:
+                    expect_equal(taken[number], (r, c) in marks, f"squareOccupied at (row {r}, column {c}) of {where}")
 
-def answer_checked(query, expected, claim: str):
-    """``expect_equal(query(), expected, claim)``, as a check for :meth:`Maker.together`."""
-    _, answer = yield (), query
-    expect_equal(answer, expected, claim)
+        self.add(judge, symbols=symbols, queries=(lambda: [ops.squareOccupied(grid, make.location(r, c)) for r, c in cells]) if occupied else None)
+
+    def dimension(self, grid, side: int, where: str) -> None:
+        make = self.make
+        self.fact(lambda: make.impl.dimension.equals(make.impl.grid.getDimension(grid), make.dimension(side)), f"getDimension of {where} is {side}")
+
+    def worth(self, grid, worth: int, where: str) -> None:
+        make = self.make
+        self.fact(lambda: make.impl.worth.equals(make.impl.grid.getWorth(grid), make.worth(worth)), f"getWorth of {where} is {worth}")
+
+    def outcome(self, grid, side: int, marks: dict, where: str | None = None) -> None:
+        """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model (:func:`judge_outcome`).
+
+        Each win operation is read in the form the package answers in (E15, :func:`readings`):
+        a symbol is read with SymbolType.isEmpty and getColour, a Boolean taken as it is.
+        """
+        impl = self.make.impl
+        reading, forms = readings(impl)
+        kinds_of = {"win": ALL_KINDS, "diagWin": DIAGONALS, **reading}
+        answers = impl.batch(lambda: {operation: getattr(impl.grid, operation)(grid) for operation in kinds_of})
+        as_symbols = [operation for operation in kinds_of if forms[operation] == SYMBOL]
+
+        def judge(found, told):
+            judge_outcome(impl, answers | dict(zip(as_symbols, found)), told, side, marks, where or picture(side, marks))
+
+        self.add(
+            judge,
+            symbols=[answers[operation] for operation in as_symbols],
+            queries=lambda: (impl.grid.fullGrid(grid), impl.grid.draw(grid), impl.grid.gameOver(grid)),
+        )
 
 
 def check_squares(make: Maker, grid, side: int, marks: dict, where: str, occupied: bool = True) -> None:
     """Every square of the grid holds the model's symbol (getSymbol), and squareOccupied agrees."""
-    make.together(squares_checked(make, grid, side, marks, where, occupied))
-
-
-def dimension_checked(make: Maker, grid, side: int, where: str):
-    _, same = yield (), lambda: make.impl.dimension.equals(make.impl.grid.getDimension(grid), make.dimension(side))
-    expect(same, f"getDimension of {where} is {side}", actual=same)
+    with make.checks() as check:
+        check.squares(grid, side, marks, where, occupied)
 
 
 def check_dimension(make: Maker, grid, side: int, where: str) -> None:
-    make.together(dimension_checked(make, grid, side, where))
-
-
-def worth_checked(make: Maker, grid, worth: int, where: str):
-    _, same = yield (), lambda: make.impl.worth.equals(make.impl.grid.getWorth(grid), make.worth(worth))
-    expect(same, f"getWorth of {where} is {worth}", actual=same)
+    with make.checks() as check:
+        check.dimension(grid, side, where)
 
 
 def check_worth(make: Maker, grid, worth: int, where: str) -> None:
-    make.together(worth_checked(make, grid, worth, where))
+    with make.checks() as check:
+        check.worth(grid, worth, where)
 
 
 # How a package answers (errata E13, E15, E16), found once on fixed grids and held to after ------------
@@ -366,22 +392,12 @@ def square_form(impl) -> str:
     return form
 
 
-def outcome_checked(make: Maker, grid, side: int, marks: dict, where: str | None = None):
-    """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model (a check for :meth:`Maker.together`).
-
-    Each win operation is read in the form the package answers in (E15, :func:`readings`):
-    a symbol is read with SymbolType.isEmpty and getColour, a Boolean taken as it is.
-    """
-    impl = make.impl
+def judge_outcome(impl, got_of: dict, told: tuple, side: int, marks: dict, where: str) -> None:
+    """What the win operations (``got_of``, by operation, symbols read as models) and fullGrid, draw
+    and gameOver (``told``) answered, against the model."""
     reading, forms = readings(impl)
-    where = where or picture(side, marks)
     kinds_of = {"win": ALL_KINDS, "diagWin": DIAGONALS, **reading}
-    answers = impl.batch(lambda: {operation: getattr(impl.grid, operation)(grid) for operation in kinds_of})
-    as_symbols = [operation for operation in kinds_of if forms[operation] == SYMBOL]
-    found, (is_full, is_draw, is_over) = yield [answers[operation] for operation in as_symbols], lambda: (
-        impl.grid.fullGrid(grid), impl.grid.draw(grid), impl.grid.gameOver(grid)
-    )
-    got_of = answers | dict(zip(as_symbols, found))
+    is_full, is_draw, is_over = told
     for operation, kinds in kinds_of.items():
         got, expected = got_of[operation], winners(side, marks, kinds)
         lines = " or ".join(kinds) + " lines"
@@ -425,7 +441,8 @@ def outcome_checked(make: Maker, grid, side: int, marks: dict, where: str | None
 
 def check_outcome(make: Maker, grid, side: int, marks: dict, where: str | None = None) -> None:
     """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model."""
-    make.together(outcome_checked(make, grid, side, marks, where))
+    with make.checks() as check:
+        check.outcome(grid, side, marks, where)
 
 
 def remove_lines(side: int, marks: dict, colour: str) -> dict:
@@ -566,7 +583,10 @@ def test_new_grid_of_a_dimension_is_empty_with_worth_0(impl, side):
     make = Maker(impl)
     grid = impl.grid.newGridType(make.dimension(side))
     where = f"newGridType(dimension {side})"
-    make.together(dimension_checked(make, grid, side, where), worth_checked(make, grid, 0, where), squares_checked(make, grid, side, {}, where))
+    with make.checks() as check:
+        check.dimension(grid, side, where)
+        check.worth(grid, 0, where)
+        check.squares(grid, side, {}, where)
 
 
 @covers("GridType.newGridType", "GridType.getSymbol", "GridType.squareOccupied", "GridType.getDimension", "GridType.getWorth", "GridType.equals")
@@ -577,12 +597,11 @@ def test_new_grid_with_a_symbol_has_it_there_and_nowhere_else(impl, data, side, 
     grid = impl.grid.newGridType(make.dimension(side), make.location(row, column), make.symbol(colour))
     where = f"newGridType(dimension {side}, (row {row}, column {column}), {colour})"
     marks = {(row, column): colour}
-    make.together(
-        dimension_checked(make, grid, side, where),
-        worth_checked(make, grid, 0, where),
-        squares_checked(make, grid, side, marks, where),
-        fact_checked(lambda: impl.grid.equals(grid, make.grid(side, marks)), f"{where} equals {picture(side, marks)} built with occupySquare"),
-    )
+    with make.checks() as check:
+        check.dimension(grid, side, where)
+        check.worth(grid, 0, where)
+        check.squares(grid, side, marks, where)
+        check.fact(lambda: impl.grid.equals(grid, make.grid(side, marks)), f"{where} equals {picture(side, marks)} built with occupySquare")
 
 
 # Squares ----------------------------------------------------------------------------------
@@ -629,11 +648,10 @@ def test_occupy_square_changes_that_square_only(impl, data, model, colour, worth
     grid = impl.grid.setWorth(make.grid(side, marks), make.worth(worth))
     grid = impl.grid.occupySquare(grid, make.location(*square), make.symbol(colour))
     where = f"occupySquare({picture(side, marks)} with worth {worth}, (row {square[0]}, column {square[1]}), {colour})"
-    make.together(
-        squares_checked(make, grid, side, marks | {square: colour}, where, occupied=False),
-        dimension_checked(make, grid, side, where),
-        worth_checked(make, grid, worth, where),
-    )
+    with make.checks() as check:
+        check.squares(grid, side, marks | {square: colour}, where, occupied=False)
+        check.dimension(grid, side, where)
+        check.worth(grid, worth, where)
 
 
 @covers("GridType.setSquare", "GridType.getSymbol")
@@ -668,12 +686,11 @@ def test_set_square_over_a_mark_leaves_only_the_new_symbol(impl, old, new):
     where = f"setSquare({picture(side, before)}, the square at (row 1, column 1) holding {name(new)})"
     canonical = make.grid(side, after)
     built = f"{picture(side, after)} built with occupySquare"
-    make.together(
-        squares_checked(make, grid, side, after, where, occupied=False),
-        outcome_checked(make, grid, side, after, where),
-        fact_checked(lambda: impl.grid.equals(grid, canonical), f"equals({where}, {built})"),
-        fact_checked(lambda: impl.grid.equals(canonical, grid), f"equals({built}, {where})"),
-    )
+    with make.checks() as check:
+        check.squares(grid, side, after, where, occupied=False)
+        check.outcome(grid, side, after, where)
+        check.fact(lambda: impl.grid.equals(grid, canonical), f"equals({where}, {built})")
+        check.fact(lambda: impl.grid.equals(canonical, grid), f"equals({built}, {where})")
 
 
 @covers("GridType.setDimension", "GridType.getDimension")
@@ -693,9 +710,10 @@ def test_get_worth_returns_what_set_worth_set_and_squares_stay(impl, model, firs
     make = Maker(impl)
     grid = impl.grid.setWorth(make.grid(side, marks), make.worth(first))
     where = f"setWorth({picture(side, marks)}, worth {first})"
-    make.together(
-        worth_checked(make, grid, first, where), squares_checked(make, grid, side, marks, where, occupied=False), dimension_checked(make, grid, side, where)
-    )
+    with make.checks() as check:
+        check.worth(grid, first, where)
+        check.squares(grid, side, marks, where, occupied=False)
+        check.dimension(grid, side, where)
     grid = impl.grid.setWorth(grid, make.worth(second))
     check_worth(make, grid, second, f"setWorth of that grid again, to worth {second}")
 
@@ -729,7 +747,10 @@ def test_full_grid_draw_and_game_over(impl, data, model):
     make = Maker(impl)
     missing = data.draw(st.sampled_from(squares(side)), label="square left empty")
     rest = {k: v for k, v in marks.items() if k != missing}
-    make.together(outcome_checked(make, make.grid(side, marks), side, marks), outcome_checked(make, make.grid(side, rest), side, rest))
+    full, almost = make.grid(side, marks), make.grid(side, rest)
+    with make.checks() as check:
+        check.outcome(full, side, marks)
+        check.outcome(almost, side, rest)
 
 
 @covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.fullGrid", "GridType.draw", "GridType.gameOver")
@@ -850,30 +871,27 @@ def test_clone_is_equal_with_the_same_worth_and_independent(impl, data, model, w
     where = f"{picture(side, marks)} with worth {worth}"
     source = ops.setWorth(make.grid(side, marks), make.worth(worth))
     copy = ops.clone(source)
-    make.together(
-        fact_checked(lambda: ops.equals(copy, make.grid(side, marks)), f"clone of {where} equals {picture(side, marks)}"),
-        dimension_checked(make, copy, side, f"the clone of {where}"),
-        worth_checked(make, copy, worth, f"the clone of {where}"),
-    )
+    with make.checks() as check:
+        check.fact(lambda: ops.equals(copy, make.grid(side, marks)), f"clone of {where} equals {picture(side, marks)}")
+        check.dimension(copy, side, f"the clone of {where}")
+        check.worth(copy, worth, f"the clone of {where}")
 
     square = draw_free_square(data.draw, side, marks)
     if square is None:
         return
     move = f"occupySquare(.., (row {square[0]}, column {square[1]}), {colour}) and setWorth(.., worth {later})"
     updated = ops.setWorth(ops.occupySquare(copy, make.location(*square), make.symbol(colour)), make.worth(later))
-    make.together(
-        fact_checked(lambda: ops.equals(source, make.grid(side, marks)), f"after {move} on its clone, {where} is unchanged"),
-        worth_checked(make, source, worth, f"{where} after {move} on its clone"),
-        fact_checked(lambda: ops.equals(updated, make.grid(side, marks | {square: colour})), f"{move} on the clone of {where} takes effect"),
-    )
+    with make.checks() as check:
+        check.fact(lambda: ops.equals(source, make.grid(side, marks)), f"after {move} on its clone, {where} is unchanged")
+        check.worth(source, worth, f"{where} after {move} on its clone")
+        check.fact(lambda: ops.equals(updated, make.grid(side, marks | {square: colour})), f"{move} on the clone of {where} takes effect")
 
     source = ops.setWorth(make.grid(side, marks), make.worth(worth))
     copy = ops.clone(source)
     ops.setWorth(ops.occupySquare(source, make.location(*square), make.symbol(colour)), make.worth(later))
-    make.together(
-        fact_checked(lambda: ops.equals(copy, make.grid(side, marks)), f"after {move} on {where}, its clone is unchanged"),
-        worth_checked(make, copy, worth, f"the clone of {where} after {move} on the source"),
-    )
+    with make.checks() as check:
+        check.fact(lambda: ops.equals(copy, make.grid(side, marks)), f"after {move} on {where}, its clone is unchanged")
+        check.worth(copy, worth, f"the clone of {where} after {move} on the source")
 
 
 # Evaluation (erratum E24) ------------------------------------------------------------------------
@@ -925,15 +943,14 @@ def test_evaluations_change_nothing_and_are_functions_of_the_grid(impl, model, c
         # its own evaluation as before, travel with the comparison of the two worths.
         again = evaluate(separate, make.player(colour))
         first = evaluate(grid, make.player(colour))
-        make.together(
-            fact_checked(lambda: ops.equals(grid, before), f"{operation}({where}, {colour}) leaves the grid's squares as they were (E24)"),
-            worth_checked(make, grid, worth, f"{where} after {operation} for {colour} (E24: it changes nothing)"),
-            fact_checked(
+        with make.checks() as check:
+            check.fact(lambda: ops.equals(grid, before), f"{operation}({where}, {colour}) leaves the grid's squares as they were (E24)")
+            check.worth(grid, worth, f"{where} after {operation} for {colour} (E24: it changes nothing)")
+            check.fact(
                 lambda: impl.worth.equals(first, again),
                 f"{operation} for {colour} gives equal worths for {where} and the equal grid {picture(side, marks)} "
                 "built separately, with worth 0 (E22, E24)",
-            ),
-        )
+            )
 
 
 # Showing (erratum E10) ------------------------------------------------------------------------------
@@ -963,14 +980,13 @@ def test_show_grid_draws_every_square_and_returns_the_grid(impl, model, worth):
         f"showGrid({where}) shows the {side} x {side} board (DisplayType.showBoard; the last one it shows), "
         "R, B or . on each square as the grid holds",
     )
-    make.together(
-        fact_checked(
+    with make.checks() as check:
+        check.fact(
             lambda: shown is None or ops.equals(shown, make.grid(side, marks)),
             f"showGrid({where}) returns the grid it shows, as declared, or nothing, as described (E10)",
-        ),
-        fact_checked(lambda: ops.equals(grid, make.grid(side, marks)), f"showGrid({where}) leaves the grid it shows unchanged (E10)"),
-        worth_checked(make, grid, worth, f"{where} with worth {worth} after showGrid (E10: unchanged)"),
-    )
+        )
+        check.fact(lambda: ops.equals(grid, make.grid(side, marks)), f"showGrid({where}) leaves the grid it shows unchanged (E10)")
+        check.worth(grid, worth, f"{where} with worth {worth} after showGrid (E10: unchanged)")
 
 
 # Stateful: a game's worth of updates, checked after every step ----------------------------------------
@@ -1088,25 +1104,30 @@ class GridMachine(RuleBasedStateMachine):
 
     @invariant()
     def grid_and_copies_agree_with_their_models(self):
-        """The grid's squares, worth and outcome, and each copy's squares and worth: all asked together (:meth:`Maker.together`)."""
+        """The grid's squares, worth and outcome, and each copy's squares and worth: all asked together (:class:`GridChecks`)."""
         if self.grid is None:
             return
         where = self.where()
-        self.make.together(
-            squares_checked(self.make, self.grid, self.side, self.marks, where, occupied=False),
-            worth_checked(self.make, self.grid, self.worth, where),
-            outcome_checked(self.make, self.grid, self.side, self.marks, where),
-            *(self.copy_checked(number, *copy) for number, copy in enumerate(self.copies, start=1)),
-        )
+        with self.make.checks() as check:
+            check.squares(self.grid, self.side, self.marks, where, occupied=False)
+            check.worth(self.grid, self.worth, where)
+            check.outcome(self.grid, self.side, self.marks, where)
+            for number, copy in enumerate(self.copies, start=1):
+                self.check_copy(check, number, *copy)
 
-    def copy_checked(self, number: int, copy, marks: dict, worth: int):
+    def check_copy(self, check: GridChecks, number: int, copy, marks: dict, worth: int) -> None:
+        """A clone still equals its own model, with its own worth."""
         where = f"copy {number}, {picture(self.side, marks)} with worth {worth} (after {'; '.join(self.steps)})"
         ops = self.impl
-        _, (same, same_worth) = yield (), lambda: (
+
+        def judge(_, answers):
+            same, same_worth = answers
+            expect(same, f"{where}: a clone is unaffected by updates of its source", actual=same)
+            expect(same_worth, f"getWorth of {where} is {worth}", actual=same_worth)
+
+        check.add(judge, queries=lambda: (
             ops.grid.equals(copy, self.make.grid(self.side, marks)), ops.worth.equals(ops.grid.getWorth(copy), self.make.worth(worth))
-        )
-        expect(same, f"{where}: a clone is unaffected by updates of its source", actual=same)
-        expect(same_worth, f"getWorth of {where} is {worth}", actual=same_worth)
+        ))
 
 
 @covers(
@@ -1136,7 +1157,7 @@ def test_grids_made_by_any_path_are_equal_by_their_squares(impl, first, second):
 
 
 @covers(
-    "GridType.getSymbol", "GridType.squareOccupied", "GridType.getSquare", "GridType.getDimension", "GridType.fullGrid",
+    "GridType.getSymbol", "GridType.squareOccupied", "GridType.getDimension", "GridType.fullGrid",
     "GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.draw", "GridType.gameOver",
     "GridType.evaluateGrid", "GridType.validMove",
 )
@@ -1148,17 +1169,16 @@ def test_every_observer_sees_only_the_model_of_a_grid_made_by_any_path(impl, pat
     side, marks = model.side, model.squares
     grid = paths.make(impl, path)
     where = repr(path)
-    make.together(
-        squares_checked(make, grid, side, marks, where),
-        dimension_checked(make, grid, side, where),
-        outcome_checked(make, grid, side, marks, where),
-        fact_checked(lambda: impl.grid.validMove(grid, make.location(side, side)), f"validMove of {where} at (row {side}, column {side})"),
-        fact_checked(lambda: impl.grid.validMove(grid, make.location(side + 1, 1)), f"validMove of {where} at (row {side + 1}, column 1) is False", holds=False),
-        fact_checked(
+    with make.checks() as check:
+        check.squares(grid, side, marks, where)
+        check.dimension(grid, side, where)
+        check.outcome(grid, side, marks, where)
+        check.fact(lambda: impl.grid.validMove(grid, make.location(side, side)), f"validMove of {where} at (row {side}, column {side})")
+        check.fact(lambda: impl.grid.validMove(grid, make.location(side + 1, 1)), f"validMove of {where} at (row {side + 1}, column 1) is False", holds=False)
+        check.fact(
             lambda: impl.worth.equals(impl.grid.evaluateGrid(grid, make.player(colour)), impl.grid.evaluateGrid(make.grid(side, marks), make.player(colour))),
             f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a function of the model, E24)",
-        ),
-    )
+        )
 
 
 @covers("GridType.occupySquare")

@@ -8,7 +8,8 @@ from speckit.testing import covers, expect
 
 from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
 from . import paths
-from .strategies import Build, index_numbers, offers
+from .adapter import Build, offers
+from .strategies import index_numbers
 
 
 @covers("IndexType.newIndexType", "IndexType.lessThan", "IndexType.equals")

@@ -9,12 +9,12 @@ from types import SimpleNamespace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from speckit.impl import OperationFailed
-from speckit.testing import covers, expect
+from speckit.testing import OperationFailed, covers, expect
 
 from .numeric import check_comparisons, check_equivalence, check_round_trip, check_step, clone_fault
 from . import paths
-from .strategies import Build, level_numbers, worth_numbers
+from .adapter import Build
+from .strategies import level_numbers, worth_numbers
 
 
 @covers("LevelNumberType.newLevelNumberType", "LevelNumberType.equals", "LevelNumberType.greaterThan")

@@ -5,7 +5,8 @@ from hypothesis import given
 from speckit.testing import covers, expect
 
 from . import paths
-from .strategies import Build, index_numbers, locations
+from .adapter import Build
+from .strategies import index_numbers, locations
 
 
 def check_at(impl, location, row: int, column: int, claim: str) -> None:

@@ -6,7 +6,8 @@ from hypothesis import assume, given
 from speckit.testing import covers, expect, expect_equal
 
 from . import paths
-from .strategies import Build, Read, offers, symbols
+from .adapter import Build, Read, offers
+from .strategies import symbols
 
 
 def name(model) -> str:

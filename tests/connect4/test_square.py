@@ -8,7 +8,9 @@ import adt.display as kit_display
 from speckit.testing import covers, expect, expect_equal
 
 from . import paths
-from .strategies import BLUE, RED, Build, Read, boards, drawn, locations, symbols
+from .adapter import Build, Read, drawn
+from .model import BLUE, RED
+from .strategies import boards, locations, symbols
 
 MARKS = {RED: "R", BLUE: "B"}
 

@@ -6,7 +6,8 @@ from speckit.testing import covers, expect
 
 from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
 from . import paths
-from .strategies import Build, worth_numbers
+from .adapter import Build
+from .strategies import worth_numbers
 
 
 @covers("WorthType.newWorthType", "WorthType.equals", "WorthType.lessThan", "WorthType.greaterThan")

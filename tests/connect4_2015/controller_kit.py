@@ -15,7 +15,8 @@ import attrs
 from reference_games.connect4_2015.view import RecordingView
 from speckit.testing import expect
 
-from .strategies import BLUE, EMPTY, HEIGHT, RED, WIDTH, Kit, Model
+from .adapter import Build, Read
+from .model import BLUE, EMPTY, HEIGHT, RED, WIDTH, Model
 
 PLAYER_COLOURS = (BLUE, RED)
 """players[0] is Blue, players[1] Red (erratum S12)."""
@@ -88,7 +89,7 @@ class Game:
 
     def __init__(self, impl) -> None:
         self.impl = impl
-        self.kit = Kit(impl)
+        self.build, self.read = Build(impl), Read(impl)
         self.ops = impl.controller
         self.view = RecordingView()
         self.controller = self.ops.Controller(self.view)

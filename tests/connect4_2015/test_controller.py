@@ -13,10 +13,21 @@ from hypothesis import strategies as st
 from speckit.testing import covers, expect, expect_equal
 
 from .controller_kit import FREE_PLAY, ONE_PLAYER, SAVE_FILE, TWO_PLAYERS, Game, in_scratch_folder, parse, result_said, text_of
-from .strategies import (
-    BLUE, EMPTY, HEIGHT, OTHER, RED, RESULTS, SQUARES, WIDTH, Model, choices, colours, no_four_full_grid,
-    shown, squares_text, unfinished_games, sparse_free_grids,
+from .model import (
+    BLUE,
+    EMPTY,
+    HEIGHT,
+    OTHER,
+    RED,
+    RESULTS,
+    SQUARES,
+    WIDTH,
+    Model,
+    no_four_full_grid,
+    shown,
+    squares_text,
 )
+from .strategies import choices, colours, sparse_free_grids, unfinished_games
 
 EMPTY_GRID = Model()
 RESULT_WORDS = {"Blue wins", "Red wins", "Game drawn", "Game in progress"}
@@ -74,7 +85,7 @@ def test_a_controller_starts_at_the_start_screen_and_Start_begins_on_an_empty_gr
         expect_equal(saved.computer is not None, mode == ONE_PLAYER, f"Start({mode}): a computer player exactly against the computer")
         expect_equal(game.view.screen, "board", f"Start({mode}) shows the board")
         if mode != FREE_PLAY:
-            expect(game.view.shows(game.kit.space(RED)) and game.view.shows(game.kit.space(BLUE)), "both pieces show above the board", expected="both shown", actual=game.view.visible)
+            expect(game.view.shows(game.build.space(RED)) and game.view.shows(game.build.space(BLUE)), "both pieces show above the board", expected="both shown", actual=game.view.visible)
 
 
 @covers("Controller.Start")
@@ -92,7 +103,7 @@ def test_autoClick_report_tests(impl, colour):
     with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(colour))
         game.ops.autoClick(game.controller)
-        expect(not game.view.shows(game.kit.space(colour)), f"autoClick with {colour} to move clicks the {colour} piece: it is picked up (hidden)", expected="hidden", actual="shown")
+        expect(not game.view.shows(game.build.space(colour)), f"autoClick with {colour} to move clicks the {colour} piece: it is picked up (hidden)", expected="hidden", actual="shown")
         game.ops.onGridClick(game.controller, 3, 0)
         expect_equal(game.saved().model, Model({(3, 0): colour}), f"after autoClick, {colour}'s disc drops on (3, 0)")
 
@@ -103,11 +114,11 @@ def test_piece_click_in_free_play_chooses_the_colour_bb1(impl, colour):
     with in_scratch_folder(impl):
         game = Game.started(impl, FREE_PLAY)
         game.click_piece(colour)
-        expect(not game.view.shows(game.kit.space(colour)), f"free play: clicking the {colour} piece hides it (setInvisible)", expected="hidden", actual="shown")
-        expect(game.view.shows(game.kit.space(OTHER[colour])), f"free play: the {OTHER[colour]} piece shows (setVisible)", expected="shown", actual="hidden")
+        expect(not game.view.shows(game.build.space(colour)), f"free play: clicking the {colour} piece hides it (setInvisible)", expected="hidden", actual="shown")
+        expect(game.view.shows(game.build.space(OTHER[colour])), f"free play: the {OTHER[colour]} piece shows (setVisible)", expected="shown", actual="hidden")
         game.ops.onGridClick(game.controller, 2, 4)
         expect_equal(game.saved().model, Model({(2, 4): colour}), f"free play: the clicker is {colour}, and a disc goes anywhere, supported or not (erratum S18)")
-        expect_equal(game.view.discs.get((2, 4)), game.kit.space(colour), "the view shows the disc (drawImage)")
+        expect_equal(game.view.discs.get((2, 4)), game.build.space(colour), "the view shows the disc (drawImage)")
 
 
 @covers("Controller.onRedClick", "Controller.onBlueClick", "Controller.onGridClick", "View.setPieceVisible", "View.setMessage")
@@ -118,7 +129,7 @@ def test_piece_click_in_a_regular_game_bb2_bb3(impl, colour, to_move):
         game = Game.loaded(impl, regular(to_move))
         messages = len(game.view.messages)
         game.click_piece(colour)
-        picked_up = not game.view.shows(game.kit.space(colour))
+        picked_up = not game.view.shows(game.build.space(colour))
         game.ops.onGridClick(game.controller, 0, 0)
         placed = game.saved().model
         if colour == to_move:
@@ -149,7 +160,7 @@ def test_onGridClick_bb2_bb3_bb4(impl):
         saved = game.saved()
         expect_equal(saved.model, Model({(0, 0): RED, (0, 1): BLUE}), "onGridClick bb2: the valid spot (0, 1) gets the blue disc")
         expect_equal(saved.to_move, RED, "onGridClick bb2: the turn passes to red")
-        expect_equal(game.view.discs.get((0, 1)), game.kit.space(BLUE), "the view shows the blue disc on (0, 1)")
+        expect_equal(game.view.discs.get((0, 1)), game.build.space(BLUE), "the view shows the blue disc on (0, 1)")
         expect_equal(result_said(game.view.result), "Game in progress", "the result shown is 'Game in progress' (requirement A2.2, erratum S19)")
 
 
@@ -314,8 +325,8 @@ def test_drawImage_bb1_bb2_bb3(impl):
         expect(not game.view.discs, "drawImage bb3: no pieces on the board at the start", expected="no discs", actual=game.view.discs)
         game.place(0, 0, RED)
         game.place(6, 0, BLUE)
-        expect_equal(game.view.discs.get((0, 0)), game.kit.space(RED), "drawImage bb1: a red piece appears at (0, 0)")
-        expect_equal(game.view.discs.get((6, 0)), game.kit.space(BLUE), "drawImage bb2: a blue piece appears at (6, 0) (the report's '(0, 6)', erratum S20)")
+        expect_equal(game.view.discs.get((0, 0)), game.build.space(RED), "drawImage bb1: a red piece appears at (0, 0)")
+        expect_equal(game.view.discs.get((6, 0)), game.build.space(BLUE), "drawImage bb2: a blue piece appears at (6, 0) (the report's '(0, 6)', erratum S20)")
         before = game.text()
         game.place(0, 0, BLUE)
         unchanged_text(game, before, "free play: a square that holds a disc takes no other")
@@ -342,8 +353,8 @@ def test_placePiece_report_tests(impl, mode, colour):
     with in_scratch_folder(impl):
         game = Game.started(impl, mode)
         before = game.text()
-        game.ops.placePiece(game.controller, 4, 2, game.kit.space(colour))
-        expect_equal(game.view.discs.get((4, 2)), game.kit.space(colour), f"placePiece(4, 2, {colour}) in {'free play' if mode == 0 else 'a regular game'}: the piece is a {colour}Chip")
+        game.ops.placePiece(game.controller, 4, 2, game.build.space(colour))
+        expect_equal(game.view.discs.get((4, 2)), game.build.space(colour), f"placePiece(4, 2, {colour}) in {'free play' if mode == 0 else 'a regular game'}: the piece is a {colour}Chip")
         unchanged_text(game, before, "placePiece only draws: the grid does not change")
 
 
@@ -391,7 +402,7 @@ def test_loadGame_bb1_reads_the_report_example(impl):
         saved = game.saved()
         expect_equal(saved.model, expected, "loadGame bb1: the report's file, with spaces after the commas and a blank line (erratum S12)")
         expect_equal(saved.to_move, RED, "loadGame bb1: red is to move (turn 1)")
-        expect_equal(game.view.discs, {s: game.kit.space(c) for s, c in expected.cells.items()}, "the loaded discs are drawn")
+        expect_equal(game.view.discs, {s: game.build.space(c) for s, c in expected.cells.items()}, "the loaded discs are drawn")
 
 
 @covers("Controller.stringOfBoard", "Controller.loadGame", "Controller.onGridClick")
@@ -419,7 +430,7 @@ def test_stringOfBoard_bb1_and_wb3(impl):
                          ids=["stringToSetSpace_wb1", "stringToSetSpace_wb1_blue", "stringToSetSpace_wb1_test", "stringToSetSpace_empty"])
 def test_stringToSetSpace_report_tests(impl, word, expected):
     game = Game(impl)
-    expect_equal(game.kit.name_of(game.ops.stringToSetSpace(game.controller, word)), expected, f"stringToSetSpace({word!r}) is Space.{expected} (erratum S21)")
+    expect_equal(game.read.space(game.ops.stringToSetSpace(game.controller, word)), expected, f"stringToSetSpace({word!r}) is Space.{expected} (erratum S21)")
 
 
 @covers("Controller.saveGame", "Controller.loadGame", "Controller.stringOfBoard", "Controller.onGridClick")
@@ -449,7 +460,7 @@ def test_a_saved_unfinished_game_loads_back_to_the_same_state(impl, game, kind):
         restored = Game(impl)
         restored.ops.loadGame(restored.controller)
         expect_equal(restored.saved(), before, f"{kind}: after saveGame, loadGame restores the grid, the player to move, the mode and the computer{shown(model)}")
-        expect_equal(restored.view.discs, {s: restored.kit.space(c) for s, c in model.cells.items()}, "the loaded game is drawn")
+        expect_equal(restored.view.discs, {s: restored.build.space(c) for s, c in model.cells.items()}, "the loaded game is drawn")
 
 
 BAD_FILES = {
@@ -512,7 +523,7 @@ def test_a_two_player_game_follows_the_model_and_always_shows_the_result(impl, p
             expect_equal(result_said(game.view.result), expected_result, f"after {to_move}'s disc on {square} the result shown is right{shown(model)}")
             saved = game.saved()
             expect_equal(saved.model, model, f"stringOfBoard's grid after {to_move}'s move to {square}")
-            expect_equal(game.view.discs, {s: game.kit.space(c) for s, c in model.cells.items()}, "the view shows the grid's discs")
+            expect_equal(game.view.discs, {s: game.build.space(c) for s, c in model.cells.items()}, "the view shows the grid's discs")
             if expected_result != "Game in progress":
                 break
             expect_equal(saved.to_move, OTHER[to_move], "the turn passes after each move")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from speckit.testing import covers, expect, expect_equal
 
 from .controller_kit import FREE_PLAY, ONE_PLAYER, SAVE_FILE, TWO_PLAYERS, Game, in_scratch_folder, parse, result_said, text_of
-from .strategies import BLUE, EMPTY, OTHER, RED, Model, no_four_full_grid, shown, squares_text
+from .model import BLUE, EMPTY, OTHER, RED, Model, no_four_full_grid, shown, squares_text
 from .test_controller import expected_highlights, free_play_end, unchanged_text
 
 
@@ -21,7 +21,7 @@ def regular(to_move: str, model: Model = Model(), computer: str | None = None) -
 
 
 def both_pieces_show(game: Game) -> bool:
-    return game.view.shows(game.kit.space(RED)) and game.view.shows(game.kit.space(BLUE))
+    return game.view.shows(game.build.space(RED)) and game.view.shows(game.build.space(BLUE))
 
 
 @covers("Controller.onGridClick", "Controller.autoClick", "View.setPieceVisible")
@@ -41,7 +41,7 @@ def test_a_new_or_loaded_game_shows_both_pieces_even_after_one_was_picked_up(imp
     with in_scratch_folder(impl):
         game = Game.loaded(impl, regular(BLUE))
         game.click_piece(BLUE)
-        expect(not game.view.shows(game.kit.space(BLUE)), "Blue to move clicks the blue piece: it is picked up", expected="hidden", actual="shown")
+        expect(not game.view.shows(game.build.space(BLUE)), "Blue to move clicks the blue piece: it is picked up", expected="hidden", actual="shown")
         game.ops.loadGame(game.controller)
         expect(both_pieces_show(game), "loadGame while the blue piece is picked up: the game loaded starts with both pieces above the board",
                expected="both shown", actual=game.view.visible)
@@ -57,7 +57,7 @@ def test_a_new_or_loaded_game_shows_both_pieces_even_after_one_was_picked_up(imp
 def test_free_play_starts_with_one_of_the_pieces_missing(impl):
     with in_scratch_folder(impl):
         game = Game.started(impl, FREE_PLAY)
-        shown_pieces = [c for c in (RED, BLUE) if game.view.shows(game.kit.space(c))]
+        shown_pieces = [c for c in (RED, BLUE) if game.view.shows(game.build.space(c))]
         expect_equal(len(shown_pieces), 1, "free play starts 'with one of the pieces missing' (erratum S18): exactly one piece shows")
 
 
@@ -143,5 +143,5 @@ def test_the_first_save_in_a_folder_writes_Saved_Game_txt(impl):
 def test_stringToSetSpace_maps_every_other_word_to_Empty(impl):
     game = Game(impl)
     for word in ("", "A", "Black", "Bl", "Azure", "Bluish", "Rust"):
-        expect_equal(game.kit.name_of(game.ops.stringToSetSpace(game.controller, word)), EMPTY,
+        expect_equal(game.read.space(game.ops.stringToSetSpace(game.controller, word)), EMPTY,
                      f"stringToSetSpace({word!r}): any word but Red and Blue is Empty (erratum S21)")

@@ -9,20 +9,33 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from speckit.impl import SuiteFailure
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import SuiteFailure, covers, expect, expect_equal
 
-from .strategies import (
-    BLUE, COLOURS, EMPTY, HEIGHT, OTHER, RED, SQUARES, WIDTH, Kit, Model, all_of, colours, free_grids, grid_of,
-    grids, played_grids, shown, sparse_free_grids, squares, squares_text, unfinished_games, no_four_full_grid,
+from .adapter import Build, Read
+from .model import (
+    BLUE,
+    COLOURS,
+    EMPTY,
+    HEIGHT,
+    OTHER,
+    RED,
+    SQUARES,
+    WIDTH,
+    Model,
+    all_of,
+    grid_of,
+    no_four_full_grid,
+    shown,
+    squares_text,
 )
+from .strategies import colours, free_grids, grids, played_grids, sparse_free_grids, squares, unfinished_games
 
 RISING = grid_of((3, 3), (4, 2), (5, 1), (6, 0))  # the report's downward-to-the-right four
 SUPPORT = {(x, y): (BLUE if (x + y) % 2 == 0 else RED) for x in range(WIDTH) for y in range(3)}
 
 
-def unchanged(kit, grid, model, call):
-    got = kit.read(grid)
+def unchanged(impl, grid, model, call):
+    got = Read(impl).grid(grid)
     expect(got == model, f"{call} leaves the grid as it was (the frame rule)", expected=shown(model), actual=shown(got))
 
 
@@ -50,11 +63,11 @@ IS_WIN = {
 @pytest.mark.parametrize("test", IS_WIN, ids=lambda t: f"isWin_{t}")
 def test_isWin_report_tests(impl, test):
     model, (x, y), allowed, what = IS_WIN[test]
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    state = kit.state_name(kit.logic_ops.isWin(kit.logic(), grid, x, y))
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    state = read.state(impl.game_logic.isWin(build.logic(), grid, x, y))
     expect(state in allowed, f"isWin(grid, {x}, {y}) {test}: {what}{shown(model)}", expected=" or ".join(sorted(allowed)), actual=state)
-    unchanged(kit, grid, model, f"isWin(grid, {x}, {y})")
+    unchanged(impl, grid, model, f"isWin(grid, {x}, {y})")
 
 
 IS_CONNECT4 = {
@@ -70,9 +83,9 @@ IS_CONNECT4 = {
 @pytest.mark.parametrize("test", IS_CONNECT4, ids=lambda t: f"isConnect4_{t}")
 def test_isConnect4_report_tests(impl, test):
     model, (x, y), expected, what = IS_CONNECT4[test]
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    expect_equal(kit.logic_ops.isConnect4(kit.logic(), grid, x, y), expected, f"isConnect4(grid, {x}, {y}) {test}: {what}{shown(model)}")
+    build = Build(impl)
+    grid = build.grid(model)
+    expect_equal(impl.game_logic.isConnect4(build.logic(), grid, x, y), expected, f"isConnect4(grid, {x}, {y}) {test}: {what}{shown(model)}")
 
 
 def _diagonal(length: int) -> Model:
@@ -106,8 +119,8 @@ FREE_PLAY_LINES = {
 @pytest.mark.parametrize("test", FREE_PLAY_LINES, ids=lambda t: f"isConnect4_{t}")
 def test_isConnect4_black_box_tests_end_free_play_invalid(impl, test):
     model, what = FREE_PLAY_LINES[test]
-    kit = Kit(impl)
-    found = kit.pairs(kit.logic_ops.endFreePlay(kit.logic(), kit.new_grid(model)), "endFreePlay")
+    build, read = Build(impl), Read(impl)
+    found = read.pairs(impl.game_logic.endFreePlay(build.logic(), build.grid(model)), "endFreePlay")
     required, optional = model.free_play_errors()
     expect(bool(found), f"{test}: {what} in free play is invalid: endFreePlay reports errors{shown(model)}", expected=squares_text(required), actual="[]")
     expect(required <= found <= required | optional, f"{test}: endFreePlay reports the line's squares or the square completing it{shown(model)}", expected=squares_text(required), actual=squares_text(found))
@@ -135,9 +148,9 @@ END_FREE = {
 @pytest.mark.parametrize("test", END_FREE, ids=lambda t: f"endFreePlay_{t}")
 def test_endFreePlay_report_tests(impl, test):
     model, expected, what = END_FREE[test]
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    found = kit.pairs(kit.logic_ops.endFreePlay(kit.logic(), grid), "endFreePlay")
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    found = read.pairs(impl.game_logic.endFreePlay(build.logic(), grid), "endFreePlay")
     claim = f"endFreePlay {test}: {what}{shown(model)}"
     if expected == "valid":
         expect(not found, claim, expected="[] (valid)", actual=squares_text(found))
@@ -146,19 +159,19 @@ def test_endFreePlay_report_tests(impl, test):
     else:
         _, optional = model.free_play_errors()
         expect(expected <= found <= expected | optional, claim, expected=squares_text(expected), actual=squares_text(found))
-    unchanged(kit, grid, model, "endFreePlay(grid)")
+    unchanged(impl, grid, model, "endFreePlay(grid)")
 
 
 @covers("GameLogic.endFreePlay")
 @given(model=st.one_of(sparse_free_grids, free_grids, played_grids))
 def test_endFreePlay_reports_exactly_the_errors_of_the_model(impl, model):
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    found = kit.pairs(kit.logic_ops.endFreePlay(kit.logic(), grid), "endFreePlay")
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    found = read.pairs(impl.game_logic.endFreePlay(build.logic(), grid), "endFreePlay")
     required, optional = model.free_play_errors()
     expect(required <= found, f"endFreePlay reports every error: lines of four, else unsupported discs and squares completing four{shown(model)}", expected=squares_text(required), actual=squares_text(found))
     expect(found <= required | optional, f"endFreePlay reports nothing else (errata S07, S08){shown(model)}", expected=squares_text(required), actual=squares_text(found))
-    unchanged(kit, grid, model, "endFreePlay(grid)")
+    unchanged(impl, grid, model, "endFreePlay(grid)")
 
 
 # endRegularPlay ---------------------------------------------------------------------------------
@@ -176,8 +189,8 @@ END_REGULAR = {
 @pytest.mark.parametrize("test", END_REGULAR, ids=lambda t: f"endRegularPlay_{t}")
 def test_endRegularPlay_report_tests(impl, test):
     model, expected, what = END_REGULAR[test]
-    kit = Kit(impl)
-    found = kit.pairs(kit.logic_ops.endRegularPlay(kit.logic(), kit.new_grid(model)), "endRegularPlay")
+    build, read = Build(impl), Read(impl)
+    found = read.pairs(impl.game_logic.endRegularPlay(build.logic(), build.grid(model)), "endRegularPlay")
     expect(found == expected, f"endRegularPlay {test}: {what}{shown(model)}", expected=squares_text(expected), actual=squares_text(found))
 
 
@@ -186,15 +199,15 @@ def test_endRegularPlay_report_tests(impl, test):
 @example(model=RISING, updates=[((5, 1), EMPTY)])
 def test_one_logic_answers_for_the_grid_as_it_is_now(impl, model, updates):
     """A grid reached by more setSpace calls after a question gets the answer for its new discs, not the old ones."""
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    logic, ops = kit.logic(), kit.logic_ops
+    build = Build(impl)
+    grid = build.grid(model)
+    logic, ops = build.logic(), impl.game_logic
     model = model.copy()
     history = []
     for step in [None, *updates]:
         if step is not None:
             (x, y), colour = step
-            kit.grid_ops.setSpace(grid, x, y, kit.space(colour))
+            impl.grid.setSpace(grid, x, y, build.space(colour))
             model.put(x, y, colour)
             history.append(f"setSpace({x}, {y}, {colour})")
         connected = impl.batch(lambda: [ops.isConnect4(logic, grid, x, y) for x, y in SQUARES])
@@ -206,9 +219,9 @@ def test_one_logic_answers_for_the_grid_as_it_is_now(impl, model, updates):
 @given(model=grids)
 def test_wins_and_lines_agree_with_the_model_on_every_square(impl, model):
     assume(model != all_of(RED) and model != all_of(BLUE))
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    logic, ops = kit.logic(), kit.logic_ops
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    logic, ops = build.logic(), impl.game_logic
     connected, states, fours = impl.batch(lambda: (
         [ops.isConnect4(logic, grid, x, y) for x, y in SQUARES],
         [ops.isWin(logic, grid, x, y) for x, y in SQUARES],
@@ -217,10 +230,10 @@ def test_wins_and_lines_agree_with_the_model_on_every_square(impl, model):
     for (x, y), c, s in zip(SQUARES, connected, states):
         expect_equal(c, model.in_four(x, y), f"isConnect4(grid, {x}, {y}): the disc there is in a line of four{shown(model)}")
         expected = "Win" if model.in_four(x, y) else "Draw" if model.full() else "Ongoing"
-        expect_equal(kit.state_name(s), expected, f"isWin(grid, {x}, {y}) follows its decision table{shown(model)}")
-    found = kit.pairs(fours, "endRegularPlay")
+        expect_equal(read.state(s), expected, f"isWin(grid, {x}, {y}) follows its decision table{shown(model)}")
+    found = read.pairs(fours, "endRegularPlay")
     expect(found == model.fours(), f"endRegularPlay: the squares of every line of four{shown(model)}", expected=squares_text(model.fours()), actual=squares_text(found))
-    unchanged(kit, grid, model, "isConnect4, isWin and endRegularPlay")
+    unchanged(impl, grid, model, "isConnect4, isWin and endRegularPlay")
 
 
 # The computer player's helpers -------------------------------------------------------------------
@@ -257,35 +270,35 @@ def test_connectThree_and_connectAmountOfThree_report_tests(impl, test):
     model, expected, what = CONNECT_THREE[test]
     threats = model.threats(RED)
     assert (expected in threats) if expected else (3, 3) not in threats, "the suite's grid is the report's case"
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    found = kit.logic_ops.connectThree(kit.logic(), grid, kit.space(RED))
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    found = impl.game_logic.connectThree(build.logic(), grid, build.space(RED))
     claim = f"connectThree(grid, Red) {test}: {what}{shown(model)}"
     if expected is not None:
-        expect_equal(kit.pair(found, "connectThree"), expected, claim)
+        expect_equal(read.pair(found, "connectThree"), expected, claim)
     elif not threats:
         expect(found is None, claim + "\nno square completes a red four, so None", expected=None, actual=found)
     else:
-        expect(kit.pair(found, "connectThree") in threats, claim, expected=squares_text(threats), actual=found)
-    count = kit.logic_ops.connectAmountOfThree(kit.logic(), grid, kit.space(RED))
+        expect(read.pair(found, "connectThree") in threats, claim, expected=squares_text(threats), actual=found)
+    count = impl.game_logic.connectAmountOfThree(build.logic(), grid, build.space(RED))
     expect_count(count, len(threats), f"connectAmountOfThree(grid, Red) {test}: {what}{shown(model)}")
 
 
 @covers("GameLogic.connectThree", "GameLogic.connectAmountOfThree")
 @given(model=st.one_of(played_grids, sparse_free_grids), colour=colours)
 def test_connectThree_finds_a_threat_and_connectAmountOfThree_counts_them(impl, model, colour):
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    logic = kit.logic()
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    logic = build.logic()
     threats = model.threats(colour)
-    found = kit.logic_ops.connectThree(logic, grid, kit.space(colour))
+    found = impl.game_logic.connectThree(logic, grid, build.space(colour))
     if not threats:
         expect(found is None, f"connectThree(grid, {colour}): no square completes a {colour} four, so None{shown(model)}", expected=None, actual=found)
     else:
-        pair = kit.pair(found, f"connectThree(grid, {colour})")
+        pair = read.pair(found, f"connectThree(grid, {colour})")
         expect(pair in threats, f"connectThree(grid, {colour}) returns a valid spot completing a {colour} four (erratum S10){shown(model)}", expected=squares_text(threats), actual=pair)
-    expect_count(kit.logic_ops.connectAmountOfThree(logic, grid, kit.space(colour)), len(threats), f"connectAmountOfThree(grid, {colour}) counts the squares completing a four{shown(model)}")
-    unchanged(kit, grid, model, f"connectThree and connectAmountOfThree(grid, {colour})")
+    expect_count(impl.game_logic.connectAmountOfThree(logic, grid, build.space(colour)), len(threats), f"connectAmountOfThree(grid, {colour}) counts the squares completing a four{shown(model)}")
+    unchanged(impl, grid, model, f"connectThree and connectAmountOfThree(grid, {colour})")
 
 
 def under_red_three() -> Model:
@@ -325,11 +338,11 @@ def model_dont_place(model: Model, colour: str) -> set:
 def test_unsupportedConnectThree_report_tests(impl, test):
     model, expected, what = UNSUPPORTED[test]
     assert model_dont_place(model, RED) == expected, "the suite's grid is the report's case"
-    kit = Kit(impl)
+    build, read = Build(impl), Read(impl)
     dont_place = [[6, 5]]  # a square the list already held stays in it
-    result = kit.logic_ops.unsupportedConnectThree(kit.logic(), kit.new_grid(model), dont_place, kit.space(RED))
+    result = impl.game_logic.unsupportedConnectThree(build.logic(), build.grid(model), dont_place, build.space(RED))
     expect(result is None, "unsupportedConnectThree is void: it returns None", expected=None, actual=result)
-    found = kit.pairs(dont_place, "the list dontPlace")
+    found = read.pairs(dont_place, "the list dontPlace")
     expected = expected | {(6, 5)}
     expect(found == expected, f"unsupportedConnectThree {test}: {what}, added to the list [[6, 5]]{shown(model)}", expected=squares_text(expected), actual=squares_text(found))
 
@@ -337,14 +350,14 @@ def test_unsupportedConnectThree_report_tests(impl, test):
 @covers("GameLogic.unsupportedConnectThree")
 @given(model=played_grids, colour=colours, kept=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5)), max_size=3))
 def test_unsupportedConnectThree_adds_the_squares_under_a_four_and_keeps_the_list(impl, model, colour, kept):
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
     dont_place = [list(p) for p in kept]
-    kit.logic_ops.unsupportedConnectThree(kit.logic(), grid, dont_place, kit.space(colour))
-    found = kit.pairs(dont_place, "the list dontPlace")
+    impl.game_logic.unsupportedConnectThree(build.logic(), grid, dont_place, build.space(colour))
+    found = read.pairs(dont_place, "the list dontPlace")
     expected = model_dont_place(model, colour) | set(kept)
     expect(found == expected, f"unsupportedConnectThree(grid, {kept}, {colour}) adds every valid spot below a square completing a {colour} four, keeping what the list held{shown(model)}", expected=squares_text(expected), actual=squares_text(found))
-    unchanged(kit, grid, model, "unsupportedConnectThree")
+    unchanged(impl, grid, model, "unsupportedConnectThree")
 
 
 def model_check_l(model: Model, i: int, j: int, c: str) -> bool:
@@ -376,12 +389,12 @@ BLOCK_L = {"bb1": (l_at_3_3(+1), (3, 3), "checkL(g, 3, 3, c) = True: a right L")
 def test_blockL_report_tests(impl, test):
     model, expected, what = BLOCK_L[test]
     assert {s for s in SQUARES if model_check_l(model, *s, RED)} == ({expected} if expected else set())
-    kit = Kit(impl)
-    found = kit.logic_ops.blockL(kit.logic(), kit.new_grid(model), kit.space(RED))
+    build, read = Build(impl), Read(impl)
+    found = impl.game_logic.blockL(build.logic(), build.grid(model), build.space(RED))
     if expected is None:
         expect(found is None, f"blockL(grid, Red) {test}: {what}{shown(model)}", expected=None, actual=found)
     else:
-        expect_equal(kit.pair(found, "blockL"), expected, f"blockL(grid, Red) {test}: {what}{shown(model)}")
+        expect_equal(read.pair(found, "blockL"), expected, f"blockL(grid, Red) {test}: {what}{shown(model)}")
 
 
 def l_of(column: int, side: int) -> Model:
@@ -415,27 +428,27 @@ for _column, _side in ((2, +1), (4, -1)):
 def test_blockL_keeps_to_the_bounds_of_checkL_table(impl, test):
     model, expected = L_BOUNDS[test]
     assert {s for s in SQUARES if model_check_l(model, *s, RED)} == ({expected} if expected else set())
-    kit = Kit(impl)
-    found = kit.logic_ops.blockL(kit.logic(), kit.new_grid(model), kit.space(RED))
+    build, read = Build(impl), Read(impl)
+    found = impl.game_logic.blockL(build.logic(), build.grid(model), build.space(RED))
     what = "a right L needs 0 < i < 5, a left L 1 < i < 6 (checkL's table)"
     if expected is None:
         expect(found is None, f"blockL(grid, Red) {test}: {what}{shown(model)}", expected=None, actual=found)
     else:
-        expect_equal(kit.pair(found, "blockL"), expected, f"blockL(grid, Red) {test}: {what}{shown(model)}")
+        expect_equal(read.pair(found, "blockL"), expected, f"blockL(grid, Red) {test}: {what}{shown(model)}")
 
 
 @covers("GameLogic.blockL")
 @given(model=st.one_of(played_grids, free_grids), colour=colours)
 def test_blockL_finds_an_L_exactly_when_there_is_one(impl, model, colour):
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
     ls = {s for s in SQUARES if model_check_l(model, *s, colour)}
-    found = kit.logic_ops.blockL(kit.logic(), grid, kit.space(colour))
+    found = impl.game_logic.blockL(build.logic(), grid, build.space(colour))
     if not ls:
         expect(found is None, f"blockL(grid, {colour}): no L, so None{shown(model)}", expected=None, actual=found)
     else:
-        expect(kit.pair(found, "blockL") in ls, f"blockL(grid, {colour}) returns a square of checkL's table{shown(model)}", expected=squares_text(ls), actual=found)
-    unchanged(kit, grid, model, "blockL")
+        expect(read.pair(found, "blockL") in ls, f"blockL(grid, {colour}) returns a square of checkL's table{shown(model)}", expected=squares_text(ls), actual=found)
+    unchanged(impl, grid, model, "blockL")
 
 
 # Columns: canPlaceCheck, findY, moveRight, moveLeft, findSpot ------------------------------------
@@ -457,8 +470,8 @@ CAN_PLACE = {
 @pytest.mark.parametrize("test", CAN_PLACE, ids=lambda t: f"canPlaceCheck_{t}")
 def test_canPlaceCheck_report_tests(impl, test):
     model, dont_place, x, expected, what = CAN_PLACE[test]
-    kit = Kit(impl)
-    expect_equal(kit.logic_ops.canPlaceCheck(kit.logic(), kit.new_grid(model), dont_place, x), expected, f"canPlaceCheck(grid, {dont_place}, {x}) {test}: {what}{shown(model)}")
+    build = Build(impl)
+    expect_equal(impl.game_logic.canPlaceCheck(build.logic(), build.grid(model), dont_place, x), expected, f"canPlaceCheck(grid, {dont_place}, {x}) {test}: {what}{shown(model)}")
 
 
 FIND_Y = {
@@ -474,15 +487,15 @@ FIND_Y = {
 @pytest.mark.parametrize("test", FIND_Y, ids=lambda t: f"findY_{t}")
 def test_findY_report_tests(impl, test):
     model, x, expected, what = FIND_Y[test]
-    kit = Kit(impl)
-    expect_equal(kit.logic_ops.findY(kit.logic(), kit.new_grid(model), x), expected, f"findY(grid, {x}) {test}: {what}{shown(model)}")
+    build = Build(impl)
+    expect_equal(impl.game_logic.findY(build.logic(), build.grid(model), x), expected, f"findY(grid, {x}) {test}: {what}{shown(model)}")
 
 
 @covers("GameLogic.inverseSpace")
 @pytest.mark.parametrize("c, expected", [(RED, BLUE), (BLUE, RED), (EMPTY, EMPTY)], ids=["inverseSpace_bb1", "inverseSpace_bb2", "inverseSpace_bb3"])
 def test_inverseSpace_report_tests(impl, c, expected):
-    kit = Kit(impl)
-    expect_equal(kit.name_of(kit.logic_ops.inverseSpace(kit.logic(), kit.space(c))), expected, f"inverseSpace(Space.{c}) is Space.{expected}")
+    build, read = Build(impl), Read(impl)
+    expect_equal(read.space(impl.game_logic.inverseSpace(build.logic(), build.space(c))), expected, f"inverseSpace(Space.{c}) is Space.{expected}")
 
 
 def allowed(model: Model, dont_place, x: int) -> bool:
@@ -510,10 +523,10 @@ def move_options(model: Model, dont_place, x: int, steps) -> set:
     return {(c, model.height(c)) for c in range(WIDTH) if model.height(c) >= 0} if None in moves else moves
 
 
-def call_move(kit, name: str, logic, grid, dont_place, x: int):
+def call_move(impl, name: str, logic, grid, dont_place, x: int):
     """moveRight or moveLeft with the MIS's three parameters, or with reps 0 (findSpot's call) when
     the implementation takes four (erratum S11: both arities are readings)."""
-    op = getattr(kit.logic_ops, name)
+    op = getattr(impl.game_logic, name)
     try:
         return op(logic, grid, list(dont_place), x)
     except SuiteFailure as e:
@@ -539,10 +552,10 @@ MOVES = {
 @pytest.mark.parametrize("test", MOVES, ids=lambda t: f"moveRight_moveLeft_{t}")
 def test_moveRight_and_moveLeft_report_tests(impl, test):
     model, dont_place, x, what = MOVES[test]
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
     for name, step in (("moveRight", 1), ("moveLeft", -1)):
-        found = kit.pair(call_move(kit, name, kit.logic(), grid, dont_place, x), name)
+        found = read.pair(call_move(impl, name, build.logic(), grid, dont_place, x), name)
         options = move_options(model, dont_place, x, [step])
         expect(found in options, f"{name}(grid, {dont_place}, {x}) {test}: {what}{shown(model)}", expected=squares_text(options), actual=found)
 
@@ -553,23 +566,23 @@ def test_column_choices_agree_with_the_model(impl, game, x, dont):
     """moveRight and moveLeft start from a column of the grid: wrapping a column off the grid is
     the private pieceRotate's job, which the interface does not promise (erratum S11)."""
     model = game[0]
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    logic, ops = kit.logic(), kit.logic_ops
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    logic, ops = build.logic(), impl.game_logic
     dont_place = [[c, max(model.height(c), 0)] for c in dont]
     if 0 <= x < WIDTH:
         for name, step in (("moveRight", 1), ("moveLeft", -1)):
-            found = kit.pair(call_move(kit, name, logic, grid, dont_place, x), name)
+            found = read.pair(call_move(impl, name, logic, grid, dont_place, x), name)
             options = move_options(model, dont_place, x, [step])
             expect(found in options, f"{name}(grid, {dont_place}, {x}): the first allowed column that way, wrapping around; a legal square when none is (erratum S11){shown(model)}",
                    expected=squares_text(options), actual=found)
     column = wrap(x)
     expect_equal(ops.canPlaceCheck(logic, grid, dont_place, column), allowed(model, dont_place, column), f"canPlaceCheck(grid, {dont_place}, {column}){shown(model)}")
     expect_equal(ops.findY(logic, grid, column), model.height(column), f"findY(grid, {column}): the row a disc dropped there lands on{shown(model)}")
-    spot = kit.pair(ops.findSpot(logic, grid, dont_place, column), "findSpot")
+    spot = read.pair(ops.findSpot(logic, grid, dont_place, column), "findSpot")
     options = {(column, model.height(column))} if allowed(model, dont_place, column) else move_options(model, dont_place, column, [1, -1])
     expect(spot in options, f"findSpot(grid, {dont_place}, {column}): that column if allowed, else moveRight's or moveLeft's square{shown(model)}", expected=squares_text(options), actual=spot)
-    unchanged(kit, grid, model, "the column helpers")
+    unchanged(impl, grid, model, "the column helpers")
 
 
 FIND_SPOT = {
@@ -584,9 +597,9 @@ FIND_SPOT = {
 @pytest.mark.parametrize("test", FIND_SPOT, ids=lambda t: f"findSpot_{t}")
 def test_findSpot_report_tests(impl, test):
     model, dont_place, x, what = FIND_SPOT[test]
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
     options = {(x, model.height(x))} if allowed(model, dont_place, x) else move_options(model, dont_place, x, [1, -1])
     for _ in range(10):  # the random choice, made again and again, stays within the two
-        spot = kit.pair(kit.logic_ops.findSpot(kit.logic(), grid, list(dont_place), x), "findSpot")
+        spot = read.pair(impl.game_logic.findSpot(build.logic(), grid, list(dont_place), x), "findSpot")
         expect(spot in options, f"findSpot(grid, {dont_place}, {x}) {test}: {what}{shown(model)}", expected=squares_text(options), actual=spot)

@@ -10,13 +10,11 @@ import random
 import pytest
 from hypothesis import example, given
 
-from speckit.impl import SuiteFailure
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import SuiteFailure, covers, expect, expect_equal
 
-from .strategies import (
-    BLUE, EMPTY, HEIGHT, RED, SQUARES, WIDTH, Kit, Model, all_of, free_grids, grid_of, grids, off_grid, paths,
-    played_grids, seeds, shown, spaces, squares,
-)
+from .adapter import Build, Read
+from .model import BLUE, EMPTY, HEIGHT, RED, SQUARES, WIDTH, Model, all_of, grid_of, shown
+from .strategies import free_grids, grids, off_grid, paths, played_grids, seeds, spaces, squares
 
 
 def raises_index_error(call) -> bool:
@@ -44,10 +42,9 @@ def top_row_full(model: Model) -> bool:
 
 @covers("Grid.Grid", "Grid.getWidth", "Grid.getHeight")
 def test_getWidth_is_7_and_getHeight_is_6_erratum_S01(impl):
-    kit = Kit(impl)
-    grid = kit.grid_ops.Grid()
-    expect_equal(kit.grid_ops.getWidth(grid), WIDTH, "getWidth returns BOARD_WIDTH, 7 columns (requirement A1.1)")
-    expect_equal(kit.grid_ops.getHeight(grid), HEIGHT, "getHeight returns BOARD_HEIGHT, 6 rows, not 7 (erratum S01)")
+    grid = impl.grid.Grid()
+    expect_equal(impl.grid.getWidth(grid), WIDTH, "getWidth returns BOARD_WIDTH, 7 columns (requirement A1.1)")
+    expect_equal(impl.grid.getHeight(grid), HEIGHT, "getHeight returns BOARD_HEIGHT, 6 rows, not 7 (erratum S01)")
 
 
 ISFULL = {
@@ -64,9 +61,9 @@ ISFULL = {
 @pytest.mark.parametrize("test", ISFULL, ids=lambda t: f"isFull_{t}")
 def test_isFull_report_tests(impl, test):
     model, expected, what = ISFULL[test]
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    answer = kit.grid_ops.isFull(grid)
+    build = Build(impl)
+    grid = build.grid(model)
+    answer = impl.grid.isFull(grid)
     if isinstance(expected, set):
         expect(answer in expected, f"isFull {test}: {what}{shown(model)}", expected=" or ".join(map(str, sorted(expected))), actual=answer)
     else:
@@ -88,8 +85,8 @@ VALID = {
 @pytest.mark.parametrize("test", VALID, ids=lambda t: f"isValidSpot_{t}")
 def test_isValidSpot_report_tests(impl, test):
     model, (x, y), expected, what = VALID[test]
-    kit = Kit(impl)
-    expect_equal(kit.grid_ops.isValidSpot(kit.new_grid(model), x, y), expected, f"isValidSpot({x}, {y}) {test}: {what}{shown(model)}")
+    build = Build(impl)
+    expect_equal(impl.grid.isValidSpot(build.grid(model), x, y), expected, f"isValidSpot({x}, {y}) {test}: {what}{shown(model)}")
 
 
 ALL_BUT_BOTTOM = Model({(x, y): RED for x, y in SQUARES if y > 0})
@@ -109,8 +106,8 @@ SUPPORTED = {
 @pytest.mark.parametrize("test", SUPPORTED, ids=lambda t: f"isSupported_{t}")
 def test_isSupported_report_tests(impl, test):
     model, (x, y), expected, what = SUPPORTED[test]
-    kit = Kit(impl)
-    expect_equal(kit.grid_ops.isSupported(kit.new_grid(model), x, y), expected, f"isSupported({x}, {y}) {test}: {what}{shown(model)}")
+    build = Build(impl)
+    expect_equal(impl.grid.isSupported(build.grid(model), x, y), expected, f"isSupported({x}, {y}) {test}: {what}{shown(model)}")
 
 
 @covers("Grid.isSupported")
@@ -118,10 +115,9 @@ def test_isSupported_report_tests(impl, test):
                          ids=["isSupported_wb2", "isSupported_wb3", "left_bottom", "right_bottom", "above", "below"])
 def test_isSupported_off_the_grid_erratum_S03(impl, square):
     """Off the grid: False or IndexError; on the bottom row's line, True too (the decision table's "a bottom spot")."""
-    kit = Kit(impl)
-    grid = kit.grid_ops.Grid()
+    grid = impl.grid.Grid()
     try:
-        result = kit.grid_ops.isSupported(grid, *square)
+        result = impl.grid.isSupported(grid, *square)
     except SuiteFailure as e:
         expect(is_index_error(e), f"isSupported{square} off the grid may raise IndexError (erratum S03)", expected="False or IndexError", actual=str(e).splitlines()[0])
         return
@@ -135,19 +131,19 @@ def test_isSupported_off_the_grid_erratum_S03(impl, square):
 @covers("Grid.setSpace", "Grid.getSpaceType")
 @pytest.mark.parametrize("colour", [RED, EMPTY], ids=["setSpace_wb1", "setSpace_wb2"])
 def test_setSpace_report_tests(impl, colour):
-    kit = Kit(impl)
-    grid = kit.new_grid(all_of(BLUE) if colour == EMPTY else Model())
-    kit.grid_ops.setSpace(grid, 6, 5, kit.space(colour))
-    expect_equal(kit.name_of(kit.grid_ops.getSpaceType(grid, 6, 5)), colour, f"setSpace(6, 5, Space.{colour}) sets connectFourBoard[6, 5]")
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(all_of(BLUE) if colour == EMPTY else Model())
+    impl.grid.setSpace(grid, 6, 5, build.space(colour))
+    expect_equal(read.space(impl.grid.getSpaceType(grid, 6, 5)), colour, f"setSpace(6, 5, Space.{colour}) sets connectFourBoard[6, 5]")
 
 
 @covers("Grid.setSpace", "Grid.getSpaceType")
 def test_setSpace_wb3_off_the_grid_raises_index_error_and_changes_nothing(impl):
-    kit = Kit(impl)
+    build, read = Build(impl), Read(impl)
     model = grid_of((0, 0), (6, 5))
-    grid = kit.new_grid(model)
-    expect(raises_index_error(lambda: kit.grid_ops.setSpace(grid, 6, 100, kit.space(EMPTY))), "setSpace(6, 100, Space.Empty) raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    expect(kit.read(grid) == model, "a refused setSpace changes no square", expected=shown(model), actual=shown(kit.read(grid)))
+    grid = build.grid(model)
+    expect(raises_index_error(lambda: impl.grid.setSpace(grid, 6, 100, build.space(EMPTY))), "setSpace(6, 100, Space.Empty) raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(read.grid(grid) == model, "a refused setSpace changes no square", expected=shown(model), actual=shown(read.grid(grid)))
 
 
 GET = {
@@ -163,16 +159,15 @@ GET = {
 @pytest.mark.parametrize("test", GET, ids=lambda t: f"getSpaceType_{t}")
 def test_getSpaceType_report_tests(impl, test):
     model, (x, y), expected, what = GET[test]
-    kit = Kit(impl)
-    expect_equal(kit.name_of(kit.grid_ops.getSpaceType(kit.new_grid(model), x, y)), expected, f"getSpaceType({x}, {y}) {test}: {what}")
+    build, read = Build(impl), Read(impl)
+    expect_equal(read.space(impl.grid.getSpaceType(build.grid(model), x, y)), expected, f"getSpaceType({x}, {y}) {test}: {what}")
 
 
 @covers("Grid.getSpaceType")
 @pytest.mark.parametrize("square", [(9, 2), (100, 100)], ids=["getSpaceType_bb3", "getSpaceType_wb4"])
 def test_getSpaceType_off_the_grid_raises_index_error(impl, square):
-    kit = Kit(impl)
-    grid = kit.grid_ops.Grid()
-    expect(raises_index_error(lambda: kit.grid_ops.getSpaceType(grid, *square)), f"getSpaceType{square} off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    grid = impl.grid.Grid()
+    expect(raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)), f"getSpaceType{square} off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
 
 
 IN_RANGE = {
@@ -194,8 +189,8 @@ IN_RANGE = {
 @pytest.mark.parametrize("test", IN_RANGE, ids=lambda t: f"endSpaceInRange_{t}")
 def test_endSpaceInRange_report_tests(impl, test):
     model, expected, what = IN_RANGE[test]
-    kit = Kit(impl)
-    answer = kit.grid_ops.endSpaceInRange(kit.new_grid(model))
+    build = Build(impl)
+    answer = impl.grid.endSpaceInRange(build.grid(model))
     if isinstance(expected, set):
         expect(answer in expected, f"endSpaceInRange {test}: {what}{shown(model)}", expected="True or False", actual=answer)
     else:
@@ -206,47 +201,47 @@ def test_endSpaceInRange_report_tests(impl, test):
 
 @covers("Grid.Grid", "Grid.getSpaceType", "Grid.isFull")
 def test_a_new_grid_is_empty(impl):
-    kit = Kit(impl)
-    grid = kit.grid_ops.Grid()
-    expect(kit.read(grid) == Model(), "Grid() initialises every square to Space.Empty", expected="42 Empty squares", actual=shown(kit.read(grid)))
-    expect_equal(kit.grid_ops.isFull(grid), False, "a new grid is not full")
+    read = Read(impl)
+    grid = impl.grid.Grid()
+    expect(read.grid(grid) == Model(), "Grid() initialises every square to Space.Empty", expected="42 Empty squares", actual=shown(read.grid(grid)))
+    expect_equal(impl.grid.isFull(grid), False, "a new grid is not full")
 
 
 @covers("Grid.setSpace", "Grid.getSpaceType")
 @given(model=grids, path=paths, seed=seeds)
 def test_setSpace_then_getSpaceType_reads_back_every_square_by_every_path(impl, model, path, seed):
-    kit = Kit(impl)
-    grid = kit.new_grid(model, path, random.Random(seed))
-    got = kit.read(grid)
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model, path, random.Random(seed))
+    got = read.grid(grid)
     expect(got == model, f"the grid built with setSpace ({path} path) reads back square by square", expected=shown(model), actual=shown(got))
 
 
 @covers("Grid.setSpace", "Grid.getSpaceType")
 @given(model=grids, square=squares, colour=spaces)
 def test_setSpace_changes_one_square_only_the_frame_rule(impl, model, square, colour):
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    kit.grid_ops.setSpace(grid, *square, kit.space(colour))
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    impl.grid.setSpace(grid, *square, build.space(colour))
     expected = model.copy()
     expected.put(*square, colour)
-    got = kit.read(grid)
+    got = read.grid(grid)
     expect(got == expected, f"setSpace{square + (colour,)} changes that square and no other", expected=shown(expected), actual=shown(got))
 
 
 @covers("Grid.Grid", "Grid.setSpace", "Grid.getSpaceType")
 @given(first=grids, second=grids)
 def test_two_grids_never_share_their_squares(impl, first, second):
-    kit = Kit(impl)
-    one, other = kit.new_grid(first), kit.new_grid(second)
-    expect(kit.read(one) == first and kit.read(other) == second, "two grids hold their own discs", expected="each its own", actual="shared squares")
+    build, read = Build(impl), Read(impl)
+    one, other = build.grid(first), build.grid(second)
+    expect(read.grid(one) == first and read.grid(other) == second, "two grids hold their own discs", expected="each its own", actual="shared squares")
 
 
 @covers("Grid.isFull", "Grid.isValidSpot", "Grid.isSupported", "Grid.endSpaceInRange")
 @given(model=grids)
 def test_the_predicates_agree_with_the_model_and_change_nothing(impl, model):
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    ops = kit.grid_ops
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    ops = impl.grid
     full, valid, supported, balanced = impl.batch(lambda: (
         ops.isFull(grid),
         [ops.isValidSpot(grid, x, y) for x, y in SQUARES],
@@ -265,7 +260,7 @@ def test_the_predicates_agree_with_the_model_and_change_nothing(impl, model):
         expect(balanced in (True, False), f"endSpaceInRange: blue one more than red: either (erratum S06){shown(model)}", expected="True or False", actual=balanced)
     else:
         expect_equal(balanced, lead in (0, 1), f"endSpaceInRange: red as many as blue or one more (erratum S06){shown(model)}")
-    expect(kit.read(grid) == model, "the queries change no square", expected=shown(model), actual=shown(kit.read(grid)))
+    expect(read.grid(grid) == model, "the queries change no square", expected=shown(model), actual=shown(read.grid(grid)))
 
 
 @covers("Grid.isValidSpot", "Grid.getSpaceType", "Grid.setSpace")
@@ -275,12 +270,12 @@ def test_the_predicates_agree_with_the_model_and_change_nothing(impl, model):
 @example(square=(-2, HEIGHT - 1), model=Model())
 @example(square=(WIDTH - 1, -2), model=Model())
 def test_off_the_grid_no_spot_is_valid_and_no_square_can_be_read_or_set(impl, square, model):
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    expect_equal(kit.grid_ops.isValidSpot(grid, *square), False, f"isValidSpot{square}: off the grid")
-    expect(raises_index_error(lambda: kit.grid_ops.getSpaceType(grid, *square)), f"getSpaceType{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    expect(raises_index_error(lambda: kit.grid_ops.setSpace(grid, *square, kit.space(RED))), f"setSpace{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    expect(kit.read(grid) == model, f"a refused setSpace{square} changes nothing", expected=shown(model), actual=shown(kit.read(grid)))
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    expect_equal(impl.grid.isValidSpot(grid, *square), False, f"isValidSpot{square}: off the grid")
+    expect(raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)), f"getSpaceType{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(raises_index_error(lambda: impl.grid.setSpace(grid, *square, build.space(RED))), f"setSpace{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(read.grid(grid) == model, f"a refused setSpace{square} changes nothing", expected=shown(model), actual=shown(read.grid(grid)))
 
 
 JUST_OFF = [(-1, 0), (WIDTH, 0), (0, -1), (0, HEIGHT), (-1, -1), (WIDTH, HEIGHT), (WIDTH - 1, -1), (WIDTH - 1, HEIGHT)]
@@ -289,11 +284,11 @@ JUST_OFF = [(-1, 0), (WIDTH, 0), (0, -1), (0, HEIGHT), (-1, -1), (WIDTH, HEIGHT)
 @covers("Grid.isValidSpot", "Grid.isSupported", "Grid.getSpaceType", "Grid.setSpace")
 @pytest.mark.parametrize("square", JUST_OFF, ids=lambda s: f"{s[0]}_{s[1]}")
 def test_the_squares_just_off_each_edge_are_off_the_grid(impl, square):
-    kit = Kit(impl)
+    build, read = Build(impl), Read(impl)
     for model in (Model(), all_of(RED)):
-        grid = kit.new_grid(model)
-        expect_equal(kit.grid_ops.isValidSpot(grid, *square), False, f"isValidSpot{square}: one step off the {WIDTH} x {HEIGHT} grid{shown(model)}")
-        expect(raises_index_error(lambda: kit.grid_ops.getSpaceType(grid, *square)), f"getSpaceType{square} one step off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    grid = kit.grid_ops.Grid()
-    expect(raises_index_error(lambda: kit.grid_ops.setSpace(grid, *square, kit.space(RED))), f"setSpace{square} one step off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    expect(kit.read(grid) == Model(), f"a refused setSpace{square} changes nothing", expected=shown(Model()), actual=shown(kit.read(grid)))
+        grid = build.grid(model)
+        expect_equal(impl.grid.isValidSpot(grid, *square), False, f"isValidSpot{square}: one step off the {WIDTH} x {HEIGHT} grid{shown(model)}")
+        expect(raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)), f"getSpaceType{square} one step off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    grid = impl.grid.Grid()
+    expect(raises_index_error(lambda: impl.grid.setSpace(grid, *square, build.space(RED))), f"setSpace{square} one step off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(read.grid(grid) == Model(), f"a refused setSpace{square} changes nothing", expected=shown(Model()), actual=shown(read.grid(grid)))

@@ -12,16 +12,19 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import BLUE, OTHER, RED, Kit, Model, colours, shown, squares_text, unfinished_games
+from .adapter import Build, Read
+from .model import BLUE, OTHER, RED, Model, shown, squares_text
+from .strategies import colours, unfinished_games
 
 GRAB, DROP = "WaitingForPieceClick", "WaitingForGridClick"
 
 
-def player_in(kit: Kit, state: str, colour: str, ai: bool = False):
+def player_in(impl, state: str, colour: str, ai: bool = False):
     """A player of ``colour`` brought into ``state`` by the documented methods."""
-    player = kit.impl.player.Player(kit.space(colour), ai) if ai else kit.impl.player.Player(kit.space(colour))
+    space = Build(impl).space(colour)
+    player = impl.player.Player(space, ai) if ai else impl.player.Player(space)
     if state == DROP:
-        kit.impl.player.waitForPieceDrop(player)
+        impl.player.waitForPieceDrop(player)
     return player
 
 
@@ -31,8 +34,7 @@ CLICKS = [(GRAB, RED), (GRAB, BLUE), (DROP, RED), (DROP, BLUE)]
 @covers("Player.Player", "Player.canClickRed", "Player.canClickBlue", "Player.canClickGrid", "Player.waitForPieceDrop")
 @pytest.mark.parametrize("number, state, colour", [(i + 1, s, c) for i, (s, c) in enumerate(CLICKS)], ids=lambda v: str(v))
 def test_canClickRed_canClickBlue_canClickGrid_report_tests_1_to_4(impl, number, state, colour):
-    kit = Kit(impl)
-    player = player_in(kit, state, colour)
+    player = player_in(impl, state, colour)
     ops = impl.player
     what = f"test {number}: state = Turn.{state}, pieceColour = {colour}"
     expect_equal(ops.canClickRed(player), state == GRAB and colour == RED, f"canClickRed {what}")
@@ -43,19 +45,19 @@ def test_canClickRed_canClickBlue_canClickGrid_report_tests_1_to_4(impl, number,
 @covers("Player.Player", "Player.isAI", "Player.setAI", "Player.getColour")
 @pytest.mark.parametrize("ai", [True, False], ids=["isAI_bb1", "isAI_bb2"])
 def test_isAI_report_tests(impl, ai):
-    kit = Kit(impl)
+    build, read = Build(impl), Read(impl)
     for colour in (RED, BLUE):
-        player = impl.player.Player(kit.space(colour), ai)
+        player = impl.player.Player(build.space(colour), ai)
         expect_equal(impl.player.isAI(player), ai, f"isAI: type = PlayerType.{'AI' if ai else 'Human'}")
-        expect_equal(kit.name_of(impl.player.getColour(player)), colour, f"getColour of Player(Space.{colour}, {ai})")
-    human = impl.player.Player(kit.space(RED))
+        expect_equal(read.space(impl.player.getColour(player)), colour, f"getColour of Player(Space.{colour}, {ai})")
+    human = impl.player.Player(build.space(RED))
     expect_equal(impl.player.isAI(human), False, "Player(pieceColour) without isAI is a human player")
 
 
 @covers("Player.setAI", "Player.isAI")
 def test_setAI_bb1_makes_a_computer_player_and_false_takes_no_action(impl):
-    kit = Kit(impl)
-    player = impl.player.Player(kit.space(BLUE))
+    build = Build(impl)
+    player = impl.player.Player(build.space(BLUE))
     impl.player.setAI(player, False)
     expect_equal(impl.player.isAI(player), False, "setAI(false) on a human player: no action taken, still human (erratum S14)")
     impl.player.setAI(player, True)
@@ -67,8 +69,7 @@ def test_setAI_bb1_makes_a_computer_player_and_false_takes_no_action(impl):
 @pytest.mark.parametrize("start", [DROP, GRAB], ids=["test1_from_grid_click", "test2_from_piece_click"])
 @pytest.mark.parametrize("method", ["waitForPieceDrop", "waitForPieceGrab"])
 def test_waitForPieceDrop_and_waitForPieceGrab_report_tests(impl, method, start):
-    kit = Kit(impl)
-    player = player_in(kit, start, RED)
+    player = player_in(impl, start, RED)
     result = getattr(impl.player, method)(player)
     expect(result is None, f"{method} is void", expected=None, actual=result)
     after = DROP if method == "waitForPieceDrop" else GRAB
@@ -80,20 +81,20 @@ def test_waitForPieceDrop_and_waitForPieceGrab_report_tests(impl, method, start)
 @given(turns=st.lists(st.integers(0, 42), min_size=1, max_size=5), colour=colours, ai=st.booleans())
 def test_the_turn_counter_reads_back_what_was_set_erratum_S14(impl, turns, colour, ai):
     """Only the round trip: the interface gives getTurn no meaning, so a new player's counter is free (erratum S14)."""
-    kit = Kit(impl)
-    player = impl.player.Player(kit.space(colour), ai)
+    build, read = Build(impl), Read(impl)
+    player = impl.player.Player(build.space(colour), ai)
     for turn in turns:
         impl.player.setTurn(player, turn)
         expect_equal(impl.player.getTurn(player), turn, f"getTurn after setTurn({turn})")
-    expect_equal(kit.name_of(impl.player.getColour(player)), colour, "setTurn changes nothing else: getColour")
+    expect_equal(read.space(impl.player.getColour(player)), colour, "setTurn changes nothing else: getColour")
     expect_equal(impl.player.isAI(player), ai, "setTurn changes nothing else: isAI")
 
 
 @covers("Player.waitForPieceDrop", "Player.waitForPieceGrab", "Player.canClickRed", "Player.canClickBlue", "Player.canClickGrid", "Player.setAI")
 @given(colour=colours, steps=st.lists(st.sampled_from(["waitForPieceDrop", "waitForPieceGrab", "setAI"]), max_size=8))
 def test_the_state_follows_the_last_wait_call(impl, colour, steps):
-    kit = Kit(impl)
-    player = impl.player.Player(kit.space(colour))
+    build = Build(impl)
+    player = impl.player.Player(build.space(colour))
     state = GRAB
     for step in steps:
         if step == "setAI":
@@ -109,12 +110,13 @@ def test_the_state_follows_the_last_wait_call(impl, colour, steps):
 
 # The computer's choice -----------------------------------------------------------------------------
 
-def ai_move(kit: Kit, model: Model, colour: str, claim: str):
-    grid = kit.new_grid(model)
-    player = kit.impl.player.Player(kit.space(colour), True)
-    square = kit.pair(kit.impl.player.aiTurn(player, grid), f"aiTurn {claim}")
+def ai_move(impl, model: Model, colour: str, claim: str):
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    player = impl.player.Player(build.space(colour), True)
+    square = read.pair(impl.player.aiTurn(player, grid), f"aiTurn {claim}")
     expect(model.valid(*square), f"aiTurn {claim} returns a square where a disc may be placed now{shown(model)}", expected="a valid spot", actual=square)
-    got = kit.read(grid)
+    got = read.grid(grid)
     expect(got == model, f"aiTurn {claim} leaves the grid as it was: the controller places the disc", expected=shown(model), actual=shown(got))
     return square
 
@@ -123,8 +125,7 @@ def ai_move(kit: Kit, model: Model, colour: str, claim: str):
 @given(game=unfinished_games)
 def test_aiTurn_returns_a_valid_spot_and_wins_or_blocks_first(impl, game):
     model, _, to_move = game
-    kit = Kit(impl)
-    square = ai_move(kit, model, to_move, f"for {to_move} to move")
+    square = ai_move(impl, model, to_move, f"for {to_move} to move")
     wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
     if wins:
         expect(square in wins, f"aiTurn completes its own three first: {to_move} wins at once{shown(model)}", expected=squares_text(wins), actual=square)
@@ -136,8 +137,7 @@ def test_aiTurn_returns_a_valid_spot_and_wins_or_blocks_first(impl, game):
 @given(game=unfinished_games.filter(lambda g: g[0].threats(g[2]) or g[0].threats(OTHER[g[2]])))
 def test_aiTurn_never_misses_a_win_in_one_nor_a_block(impl, game):
     model, _, to_move = game
-    kit = Kit(impl)
-    square = ai_move(kit, model, to_move, f"for {to_move} to move")
+    square = ai_move(impl, model, to_move, f"for {to_move} to move")
     wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
     expected = wins or losses
     expect(square in expected, f"aiTurn takes a win in one, else blocks an immediate loss{shown(model)}", expected=squares_text(expected), actual=square)
@@ -145,9 +145,8 @@ def test_aiTurn_never_misses_a_win_in_one_nor_a_block(impl, game):
 
 @covers("Player.aiTurn")
 def test_aiTurn_on_the_empty_grid_and_the_report_openings(impl):
-    kit = Kit(impl)
-    ai_move(kit, Model(), RED, "on the empty grid")
-    ai_move(kit, Model({(3, 0): BLUE}), RED, "after the player took (3, 0)")
+    ai_move(impl, Model(), RED, "on the empty grid")
+    ai_move(impl, Model({(3, 0): BLUE}), RED, "after the player took (3, 0)")
 
 
 @covers("Player.aiTurn")
@@ -155,16 +154,16 @@ def test_aiTurn_on_the_empty_grid_and_the_report_openings(impl):
 def test_aiTurn_asked_again_about_the_same_grid_still_answers_by_the_rules(impl, game):
     """aiTurn is a query: the controller may ask again before any disc is placed (nothing new from the opponent)."""
     model, _, to_move = game
-    kit = Kit(impl)
-    grid = kit.new_grid(model)
-    player = kit.impl.player.Player(kit.space(to_move), True)
+    build, read = Build(impl), Read(impl)
+    grid = build.grid(model)
+    player = impl.player.Player(build.space(to_move), True)
     wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
     for asked in range(1, 4):
-        square = kit.pair(kit.impl.player.aiTurn(player, grid), f"aiTurn asked {asked} times")
+        square = read.pair(impl.player.aiTurn(player, grid), f"aiTurn asked {asked} times")
         expect(model.valid(*square), f"aiTurn asked {asked} times about the same grid returns a square where a disc may be placed{shown(model)}", expected="a valid spot", actual=square)
         if wins or losses:
             expect(square in (wins or losses), f"aiTurn asked {asked} times takes a win in one, else blocks{shown(model)}", expected=squares_text(wins or losses), actual=square)
-    got = kit.read(grid)
+    got = read.grid(grid)
     expect(got == model, "aiTurn leaves the grid as it was: the controller places the disc", expected=shown(model), actual=shown(got))
 
 
@@ -172,7 +171,6 @@ def test_aiTurn_asked_again_about_the_same_grid_still_answers_by_the_rules(impl,
 @pytest.mark.parametrize("taken", [(4, 0), (2, 0)], ids=["right_of_3_0_taken", "left_of_3_0_taken"])
 def test_aiTurn_opening_beside_a_taken_square_stays_valid(impl, taken):
     """The opponent holds (3, 0) and one square beside it: the opening's random side may be taken (precondition allows it)."""
-    kit = Kit(impl)
     model = Model({(3, 0): BLUE, taken: BLUE})
     for _ in range(16):  # fresh players: both random sides are drawn
-        ai_move(kit, model, RED, f"after the opponent took (3, 0) and {taken}")
+        ai_move(impl, model, RED, f"after the opponent took (3, 0) and {taken}")

@@ -2,13 +2,13 @@
 
 from speckit.testing import covers, expect
 
-from .strategies import Kit
+from .adapter import Build
 
 
 @covers("Grid.getSpaceType", "Grid.setSpace")
 def test_space_has_three_distinct_members_that_a_grid_stores(impl):
-    kit = Kit(impl)
-    members = {name: kit.space(name) for name in ("Red", "Blue", "Empty")}
+    build = Build(impl)
+    members = {name: build.space(name) for name in ("Red", "Blue", "Empty")}
     for a in members:
         for b in members:
             expect((members[a] == members[b]) == (a == b), f"Space.{a} == Space.{b} is {a == b}", expected=a == b, actual=members[a] == members[b])
@@ -20,8 +20,8 @@ def test_space_has_three_distinct_members_that_a_grid_stores(impl):
 
 @covers("GameLogic.isWin")
 def test_game_state_has_three_distinct_members(impl):
-    kit = Kit(impl)
-    members = {name: kit.state(name) for name in ("Win", "Ongoing", "Draw")}
+    build = Build(impl)
+    members = {name: build.state(name) for name in ("Win", "Ongoing", "Draw")}
     for a in members:
         for b in members:
             expect((members[a] == members[b]) == (a == b), f"GameState.{a} == GameState.{b} is {a == b}", expected=a == b, actual=members[a] == members[b])

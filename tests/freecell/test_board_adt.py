@@ -15,32 +15,15 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import (
-    CASCADES,
-    CELLS,
-    FOUNDATIONS,
-    INVALID_INDEX,
-    MOVE_PARTS,
-    MOVES,
-    PACK,
-    SUITS,
-    Position,
-    Reach,
-    colour,
-    deals,
-    expect_position,
-    expect_raises,
-    positions,
-    raised,
-    shown,
-    won,
-)
+from .adapter import Build, Read, expect_position, expect_raises, raised
+from .model import CASCADES, CELLS, FOUNDATIONS, INVALID_INDEX, MOVES, MOVE_PARTS, PACK, SUITS, Position, colour, shown
+from .strategies import deals, positions, won
 
 SIZES = {"Col": CASCADES, "Free": CELLS, "Win": FOUNDATIONS}
 
 
-def call(reach, board, move, a, b):
-    return getattr(reach.board, move)(board, a, b)
+def call(impl, board, move, a, b):
+    return getattr(impl.board_adt, move)(board, a, b)
 
 
 # The constructor ---------------------------------------------------------------------------
@@ -49,9 +32,9 @@ def call(reach, board, move, a, b):
 @covers("BoardT.BoardT", "BoardT.getStack", "BoardT.getFree", "BoardT.getWin", "BoardT.hasWon", "BoardT.isValidMoves")
 def test_a_new_board_deals_the_52_cards_onto_the_cascades(impl):
     """The MIS deals every card of the deck onto the cascades and fixes no layout (erratum F15)."""
-    reach = Reach(impl)
+    read = Read(impl)
     board = impl.board_adt.BoardT()
-    position = reach.read_board(board)
+    position = read.board(board)
     cards = Counter(card for cascade in position.cascades for card in cascade)
     missing = [shown(c) for c in PACK if c not in cards]
     twice = [shown(c) for c, n in cards.items() if n > 1]
@@ -65,22 +48,22 @@ def test_a_new_board_deals_the_52_cards_onto_the_cascades(impl):
 
 @covers("BoardT.BoardT", "BoardT.getStack")
 def test_a_new_cascade_has_the_placeholder_at_its_bottom_or_nothing_under_its_cards(impl):
-    reach = Reach(impl)
+    read = Read(impl)
     board = impl.board_adt.BoardT()
     for i in range(CASCADES):
-        cards = reach.read_stack(impl.board_adt.getStack(board, i), f"getStack({i}) of a new board")
+        cards = read.stack(impl.board_adt.getStack(board, i), f"getStack({i}) of a new board")
         placeholders = [k for k, card in enumerate(cards) if card is None]
         expect(placeholders in ([], [0]), f"cascade {i} of a new board holds a placeholder only at its bottom (erratum F15)", expected="[] or [0]", actual=placeholders)
 
 
 @covers("BoardT.BoardT", "BoardT.moveColToFree", "BoardT.getStack")
 def test_two_boards_are_independent(impl):
-    reach = Reach(impl)
+    read = Read(impl)
     one, other = impl.board_adt.BoardT(), impl.board_adt.BoardT()
-    before = reach.read_board(other)
+    before = read.board(other)
     for i in range(CELLS):
         impl.board_adt.moveColToFree(one, i, i)
-    expect_position(reach, other, before, "moving cards on one board leaves another board as it was")
+    expect_position(read, other, before, "moving cards on one board leaves another board as it was")
 
 
 # Setting up and reading positions -------------------------------------------------------------
@@ -89,33 +72,35 @@ def test_two_boards_are_independent(impl):
 @covers("BoardT.setStack", "BoardT.setFree", "BoardT.setWin", "BoardT.getStack", "BoardT.getFree", "BoardT.getWin")
 @given(position=positions())
 def test_a_position_set_up_is_read_back(impl, position):
-    reach = Reach(impl)
-    board = reach.make_board(position)
-    expect_position(reach, board, position, "setStack, setFree and setWin set up the position that getStack, getFree and getWin read")
+    build = Build(impl)
+    read = Read(impl, build)
+    board = build.board(position)
+    expect_position(read, board, position, "setStack, setFree and setWin set up the position that getStack, getFree and getWin read")
 
 
 @covers("BoardT.setStack", "BoardT.setFree", "BoardT.setWin")
 @given(position=positions(), other=positions(), data=st.data())
 def test_each_setter_changes_its_own_place_only_and_leaves_its_argument_alone(impl, position, other, data):
-    reach = Reach(impl)
-    board = reach.make_board(position)
+    build = Build(impl)
+    read = Read(impl, build)
+    board = build.board(position)
     expected = position.copy()
     i = data.draw(st.integers(0, CASCADES - 1), label="cascade")
-    stack = reach.make_stack(other.cascades[i])
+    stack = build.stack(other.cascades[i])
     impl.board_adt.setStack(board, i, stack)
     expected.cascades[i] = list(other.cascades[i])
-    expect_equal(reach.read_stack(stack, "the stack given to setStack")[1:], other.cascades[i], "setStack leaves the stack it is given unchanged")
-    expect_position(reach, board, expected, f"setStack({i}, S) makes cascade {i} hold S's cards and changes nothing else")
+    expect_equal(read.stack(stack, "the stack given to setStack")[1:], other.cascades[i], "setStack leaves the stack it is given unchanged")
+    expect_position(read, board, expected, f"setStack({i}, S) makes cascade {i} hold S's cards and changes nothing else")
     j = data.draw(st.integers(0, CELLS - 1), label="free cell")
-    card = reach.make_card(other.cells[j])
+    card = build.card(other.cells[j])
     impl.board_adt.setFree(board, j, card)
     expected.cells[j] = other.cells[j]
-    expect_equal(reach.read_card(card, "the card given to setFree"), other.cells[j], "setFree leaves the card it is given unchanged")
-    expect_position(reach, board, expected, f"setFree({j}, C) puts C in free cell {j} and changes nothing else")
+    expect_equal(read.card(card, "the card given to setFree"), other.cells[j], "setFree leaves the card it is given unchanged")
+    expect_position(read, board, expected, f"setFree({j}, C) puts C in free cell {j} and changes nothing else")
     k = data.draw(st.integers(0, FOUNDATIONS - 1), label="foundation")
-    impl.board_adt.setWin(board, k, reach.make_card(other.foundations[k]))
+    impl.board_adt.setWin(board, k, build.card(other.foundations[k]))
     expected.foundations[k] = other.foundations[k]
-    expect_position(reach, board, expected, f"setWin({k}, C) makes C foundation {k}'s top card and changes nothing else")
+    expect_position(read, board, expected, f"setWin({k}, C) makes C foundation {k}'s top card and changes nothing else")
 
 
 BAD_CASCADES = st.sampled_from([-1, 8, 9, 100])
@@ -125,111 +110,118 @@ BAD_FOURS = st.sampled_from([-1, 4, 5, 8])
 @covers("BoardT.getStack", "BoardT.getFree", "BoardT.getWin", "BoardT.setStack", "BoardT.setFree", "BoardT.setWin")
 @given(position=positions(), column=BAD_CASCADES, cell=BAD_FOURS)
 def test_an_index_out_of_range_raises_invalid_index_and_changes_nothing(impl, position, column, cell):
-    reach = Reach(impl)
-    board = reach.make_board(position)
+    build = Build(impl)
+    read = Read(impl, build)
+    board = build.board(position)
     b = impl.board_adt
     expect_raises(impl, lambda: b.getStack(board, column), INVALID_INDEX, f"getStack({column}) raises invalid_index")
     expect_raises(impl, lambda: b.getFree(board, cell), INVALID_INDEX, f"getFree({cell}) raises invalid_index")
     expect_raises(impl, lambda: b.getWin(board, cell), INVALID_INDEX, f"getWin({cell}) raises invalid_index")
-    expect_raises(impl, lambda: b.setStack(board, column, reach.make_stack([])), INVALID_INDEX, f"setStack({column}, S) raises invalid_index")
-    expect_raises(impl, lambda: b.setFree(board, cell, reach.make_card(PACK[0])), INVALID_INDEX, f"setFree({cell}, C) raises invalid_index")
-    expect_raises(impl, lambda: b.setWin(board, cell, reach.make_card(PACK[0])), INVALID_INDEX, f"setWin({cell}, C) raises invalid_index")
-    expect_position(reach, board, position, "the board is unchanged after the refused calls")
+    expect_raises(impl, lambda: b.setStack(board, column, build.stack([])), INVALID_INDEX, f"setStack({column}, S) raises invalid_index")
+    expect_raises(impl, lambda: b.setFree(board, cell, build.card(PACK[0])), INVALID_INDEX, f"setFree({cell}, C) raises invalid_index")
+    expect_raises(impl, lambda: b.setWin(board, cell, build.card(PACK[0])), INVALID_INDEX, f"setWin({cell}, C) raises invalid_index")
+    expect_position(read, board, position, "the board is unchanged after the refused calls")
 
 
 # The moves -------------------------------------------------------------------------------------
 
 
-def check_move(reach, board, model: Position, move: str, a: int, b: int) -> None:
+def check_move(read: Read, board, model: Position, move: str, a: int, b: int) -> None:
     """Make the move on the board and on the model: its effect if legal, its exception and an
     unchanged board if not. A move onto an empty cascade may be made or refused as the MIS's
     conditions, taken literally, refuse it (erratum F20)."""
+    impl = read.impl
     before = model.describe()
     refusal = model.refusal(move, a, b)
     if refusal:
-        expect_raises(reach.impl, lambda: call(reach, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{before}")
-        expect_position(reach, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
+        expect_raises(impl, lambda: call(impl, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{before}")
+        expect_position(read, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
         return
     as_written = model.refusal_as_written(move, a, b)
-    name = raised(reach.impl, lambda: call(reach, board, move, a, b))
+    name = raised(impl, lambda: call(impl, board, move, a, b))
     if name is not None and as_written:
         expect(name in as_written, f"{move}({a}, {b}) onto the empty cascade {b} is made, or refused as the MIS's conditions say (erratum F20), on\n{before}",
                expected="no exception, or raises " + " or ".join(as_written), actual=f"raised {name}")  # fmt: skip
-        expect_position(reach, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
+        expect_position(read, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
         return
     expect(name is None, f"{move}({a}, {b}) is legal on\n{before}", expected="no exception", actual=f"raised {name}")
     model.play(move, a, b)
-    expect_position(reach, board, model, f"{move}({a}, {b}) moves one card and changes nothing else")
+    expect_position(read, board, model, f"{move}({a}, {b}) moves one card and changes nothing else")
 
 
 @covers(*(f"BoardT.{m}" for m in MOVES))
 @given(position=positions(), data=st.data())
 def test_every_legal_move_moves_one_card(impl, position, data):
-    reach = Reach(impl)
-    board = reach.make_board(position)
+    build = Build(impl)
+    read = Read(impl, build)
+    board = build.board(position)
     legal = position.legal_moves()
     for _ in range(3):
         if not legal:
             break
         move, a, b = data.draw(st.sampled_from(legal), label="move")
-        check_move(reach, board, position, move, a, b)
+        check_move(read, board, position, move, a, b)
         legal = position.legal_moves()
 
 
 @covers(*(f"BoardT.{m}" for m in MOVES))
 @given(position=positions(), move=st.sampled_from(MOVES), a=st.integers(-1, 8), b=st.integers(-1, 8))
 def test_any_move_is_made_or_refused_as_the_rules_say(impl, position, move, a, b):
-    reach = Reach(impl)
-    check_move(reach, board=reach.make_board(position), model=position, move=move, a=a, b=b)
+    build = Build(impl)
+    read = Read(impl, build)
+    check_move(read, board=build.board(position), model=position, move=move, a=a, b=b)
 
 
 @covers(*(f"BoardT.{m}" for m in MOVES))
 @settings(max_examples=15)
 @given(position=positions())
 def test_every_refused_move_raises_for_its_reason_and_changes_nothing(impl, position):
-    reach = Reach(impl)
-    board = reach.make_board(position)
+    build = Build(impl)
+    read = Read(impl, build)
+    board = build.board(position)
     for move, (source, target) in MOVE_PARTS.items():
         for a in range(-1, SIZES[source] + 1):
             for b in range(-1, SIZES[target] + 1):
                 refusal = position.refusal(move, a, b)
                 if refusal:
-                    expect_raises(impl, lambda: call(reach, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{position.describe()}")
-    expect_position(reach, board, position, "refused moves change nothing (erratum F25)")
+                    expect_raises(impl, lambda: call(impl, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{position.describe()}")
+    expect_position(read, board, position, "refused moves change nothing (erratum F25)")
 
 
 @covers("BoardT.moveColToCol", "BoardT.moveFreeToCol")
 @given(position=positions(max_home=0), data=st.data())
 def test_a_card_onto_an_empty_cascade_is_moved_or_refused_as_written(impl, position, data):
-    reach = Reach(impl)
+    build = Build(impl)
+    read = Read(impl, build)
     empty = data.draw(st.integers(0, CASCADES - 1), label="emptied cascade")
     moved = position.cascades[empty]
     position.cascades[empty] = []
     position.cascades[(empty + 1) % CASCADES] += moved
-    board = reach.make_board(position)
+    board = build.board(position)
     sources = [i for i in range(CASCADES) if position.cascades[i]]
     a = data.draw(st.sampled_from(sources), label="source cascade")
-    check_move(reach, board, position, "moveColToCol", a, empty)
+    check_move(read, board, position, "moveColToCol", a, empty)
     if position.cells[0] is None:
-        check_move(reach, board, position, "moveColToFree", (empty + 1) % CASCADES, 0)
+        check_move(read, board, position, "moveColToFree", (empty + 1) % CASCADES, 0)
     free = [i for i in range(CELLS) if position.cells[i] is not None]
     if free and not position.cascades[(empty + 3) % CASCADES]:
-        check_move(reach, board, position, "moveFreeToCol", free[0], (empty + 3) % CASCADES)
+        check_move(read, board, position, "moveFreeToCol", free[0], (empty + 3) % CASCADES)
 
 
 @covers("BoardT.moveColToWin", "BoardT.moveFreeToWin")
 @given(suit=st.sampled_from(SUITS), slot=st.integers(0, 3))
 def test_an_ace_starts_an_empty_foundation_and_only_an_ace(impl, suit, slot):
-    reach = Reach(impl)
+    build = Build(impl)
+    read = Read(impl, build)
     rest = [c for c in PACK if c[0] != suit or c[1] > 3]  # each card once (erratum F27)
     position = Position([[(suit, 1)], [(suit, 2)], rest[:20], rest[20:]] + [[]] * 4, cells=[(suit, 3), None, None, None])
-    board = reach.make_board(position)
-    check_move(reach, board, position, "moveColToWin", 1, slot)  # a two: refused
-    check_move(reach, board, position, "moveFreeToWin", 0, slot)  # a three: refused
-    check_move(reach, board, position, "moveColToWin", 0, slot)  # the ace
-    check_move(reach, board, position, "moveFreeToWin", 0, slot)  # the three: refused
-    check_move(reach, board, position, "moveColToWin", 1, slot)  # the two
-    check_move(reach, board, position, "moveFreeToWin", 0, slot)  # the three, from the free cell (erratum F22)
+    board = build.board(position)
+    check_move(read, board, position, "moveColToWin", 1, slot)  # a two: refused
+    check_move(read, board, position, "moveFreeToWin", 0, slot)  # a three: refused
+    check_move(read, board, position, "moveColToWin", 0, slot)  # the ace
+    check_move(read, board, position, "moveFreeToWin", 0, slot)  # the three: refused
+    check_move(read, board, position, "moveColToWin", 1, slot)  # the two
+    check_move(read, board, position, "moveFreeToWin", 0, slot)  # the three, from the free cell (erratum F22)
 
 
 @covers("BoardT.moveColToWin", "BoardT.moveFreeToWin")
@@ -237,15 +229,16 @@ def test_an_ace_starts_an_empty_foundation_and_only_an_ace(impl, suit, slot):
 def test_a_card_below_a_foundations_top_cannot_go_onto_it(impl, suit, top, data):
     """A position set up by the setters need not be reachable by play (erratum F27): a card of
     the foundation's suit below its top card is refused, as every card but the next one is."""
-    reach = Reach(impl)
+    build = Build(impl)
+    read = Read(impl, build)
     low, lower = data.draw(st.lists(st.integers(1, top - 1), min_size=2, max_size=2, unique=True), label="lower ranks")
     slot = data.draw(st.integers(0, FOUNDATIONS - 1), label="foundation")
     foundations = [None] * FOUNDATIONS
     foundations[slot] = (suit, top)
     position = Position([[(suit, low)]] + [[]] * (CASCADES - 1), cells=[None, (suit, lower), None, None], foundations=foundations)
-    board = reach.make_board(position)
-    check_move(reach, board, position, "moveColToWin", 0, slot)
-    check_move(reach, board, position, "moveFreeToWin", 1, slot)
+    board = build.board(position)
+    check_move(read, board, position, "moveColToWin", 0, slot)
+    check_move(read, board, position, "moveFreeToWin", 1, slot)
 
 
 # hasWon and isValidMoves ------------------------------------------------------------------------
@@ -253,36 +246,37 @@ def test_a_card_below_a_foundations_top_cannot_go_onto_it(impl, suit, top, data)
 
 @covers("BoardT.hasWon", "BoardT.isValidMoves")
 def test_a_board_with_the_four_kings_home_and_nothing_else_is_won(impl):
-    reach = Reach(impl)
-    expect_equal(impl.board_adt.hasWon(reach.make_board(won)), True, "hasWon() with the four kings on the foundations and nothing elsewhere")
+    build = Build(impl)
+    expect_equal(impl.board_adt.hasWon(build.board(won)), True, "hasWon() with the four kings on the foundations and nothing elsewhere")
     almost = won.copy()
     almost.foundations[2] = (almost.foundations[2][0], 12)
     almost.cells[1] = (almost.foundations[2][0], 13)
-    expect_equal(impl.board_adt.hasWon(reach.make_board(almost)), False, "hasWon() with a king still in a free cell")
+    expect_equal(impl.board_adt.hasWon(build.board(almost)), False, "hasWon() with a king still in a free cell")
     almost = won.copy()
     almost.foundations[0] = (almost.foundations[0][0], 12)
     almost.cascades[5] = [(almost.foundations[0][0], 13)]
-    expect_equal(impl.board_adt.hasWon(reach.make_board(almost)), False, "hasWon() with a king still on a cascade")
+    expect_equal(impl.board_adt.hasWon(build.board(almost)), False, "hasWon() with a king still on a cascade")
     twice = won.copy()
     twice.foundations[3] = twice.foundations[0]
-    expect_equal(impl.board_adt.hasWon(reach.make_board(twice)), False, "hasWon() with two kings of one suit home (FoundationComplete)")
+    expect_equal(impl.board_adt.hasWon(build.board(twice)), False, "hasWon() with two kings of one suit home (FoundationComplete)")
     short = won.copy()
     short.foundations[1] = (short.foundations[1][0], 12)
-    expect_equal(impl.board_adt.hasWon(reach.make_board(short)), False,
+    expect_equal(impl.board_adt.hasWon(build.board(short)), False,
                  "hasWon() with nothing on the cascades or in the free cells but a queen on top of a foundation (FoundationComplete; erratum F27)")  # fmt: skip
-    expect_equal(impl.board_adt.isValidMoves(reach.make_board(won)), False, "isValidMoves() on a won board: no card is left to move")
+    expect_equal(impl.board_adt.isValidMoves(build.board(won)), False, "isValidMoves() on a won board: no card is left to move")
 
 
 @covers("BoardT.hasWon", "BoardT.isValidMoves")
 @given(position=positions())
 def test_has_won_and_is_valid_moves_agree_with_the_rules(impl, position):
-    reach = Reach(impl)
-    board = reach.make_board(position)
+    build = Build(impl)
+    read = Read(impl, build)
+    board = build.board(position)
     expect_equal(impl.board_adt.hasWon(board), position.won(), f"hasWon() on\n{position.describe()}")
     answer = impl.board_adt.isValidMoves(board)
     accepted = position.is_valid_moves_answers()
     expect(answer in accepted, f"isValidMoves() on\n{position.describe()} (erratum F26)", expected=" or ".join(map(str, sorted(accepted))), actual=answer)
-    expect_position(reach, board, position, "hasWon() and isValidMoves() change nothing")
+    expect_position(read, board, position, "hasWon() and isValidMoves() change nothing")
 
 
 @st.composite
@@ -352,10 +346,10 @@ def blocked_positions(draw):
 def test_a_card_that_can_go_home_is_a_legal_move(impl, position):
     """A card that can go onto a foundation with a card counts as a legal move; an ace that
     can start an empty foundation counts as the rules say, not as the formula says (erratum F26)."""
-    reach = Reach(impl)
+    build = Build(impl)
     legal = position.legal_moves()
     expect(all(m in ("moveColToWin", "moveFreeToWin") for m, _, _ in legal), "the position allows no move but to a foundation", expected="moves home only", actual=legal)
-    answer = impl.board_adt.isValidMoves(reach.make_board(position))
+    answer = impl.board_adt.isValidMoves(build.board(position))
     accepted = position.is_valid_moves_answers()
     expect(answer in accepted, f"isValidMoves() when the only legal moves are to a foundation ({len(legal)} of them) on\n{position.describe()} (erratum F26)",
            expected=" or ".join(map(str, sorted(accepted))), actual=answer)  # fmt: skip
@@ -366,7 +360,7 @@ def test_a_card_that_can_go_home_is_a_legal_move(impl, position):
 def test_a_move_onto_a_card_counts_when_a_cascade_is_empty(impl, position, data):
     """Erratum F26 lets isValidMoves leave out moves onto an empty cascade, not the others: with
     a cascade emptied, a card one rank below another cascade's top card is put in a free cell."""
-    reach = Reach(impl)
+    build = Build(impl)
     cascades = position.cascades
     cascades[1][-1:-1] = cascades[0]  # cascade 0's cards go under cascade 1's top card
     cascades[0] = []
@@ -379,7 +373,7 @@ def test_a_move_onto_a_card_counts_when_a_cascade_is_empty(impl, position, data)
             i, j = buried[0]
             cascades[i][j], position.cells[0] = position.cells[0], cascades[i][j]
             break
-    answer = impl.board_adt.isValidMoves(reach.make_board(position))
+    answer = impl.board_adt.isValidMoves(build.board(position))
     accepted = position.is_valid_moves_answers()
     expect(answer in accepted, f"isValidMoves() with a cascade empty and a card that can go onto another on\n{position.describe()} (erratum F26)",
            expected=" or ".join(map(str, sorted(accepted))), actual=answer)  # fmt: skip
@@ -388,22 +382,22 @@ def test_a_move_onto_a_card_counts_when_a_cascade_is_empty(impl, position, data)
 @covers("BoardT.isValidMoves")
 @given(position=stuck_positions())
 def test_a_board_without_a_legal_move_says_so(impl, position):
-    reach = Reach(impl)
-    expect_equal(impl.board_adt.isValidMoves(reach.make_board(position)), False, f"isValidMoves() with no legal move on\n{position.describe()}")
+    build = Build(impl)
+    expect_equal(impl.board_adt.isValidMoves(build.board(position)), False, f"isValidMoves() with no legal move on\n{position.describe()}")
 
 
 @covers("BoardT.isValidMoves")
 @given(position=stuck_positions(free_cell=True))
 def test_a_move_into_a_free_cell_counts_as_a_legal_move(impl, position):
-    reach = Reach(impl)
-    expect_equal(impl.board_adt.isValidMoves(reach.make_board(position)), True, f"isValidMoves() when only moves into free cell 0 are legal on\n{position.describe()}")
+    build = Build(impl)
+    expect_equal(impl.board_adt.isValidMoves(build.board(position)), True, f"isValidMoves() when only moves into free cell 0 are legal on\n{position.describe()}")
 
 
 @covers("BoardT.isValidMoves")
 @given(position=stuck_positions(empty_cascade=True))
 def test_a_board_whose_only_moves_are_onto_an_empty_cascade_may_answer_either_way(impl, position):
-    reach = Reach(impl)
-    answer = impl.board_adt.isValidMoves(reach.make_board(position))
+    build = Build(impl)
+    answer = impl.board_adt.isValidMoves(build.board(position))
     expect(answer in (True, False), f"isValidMoves() when only moves onto the empty cascade 0 are legal (erratum F26) on\n{position.describe()}",
            expected="True (as ruled) or False (the formula)", actual=answer)  # fmt: skip
     expect_equal(bool(position.legal_moves()), True, "the model sees the moves onto the empty cascade")
@@ -415,19 +409,19 @@ def test_a_board_whose_only_moves_are_onto_an_empty_cascade_may_answer_either_wa
 class BoardMachine(RuleBasedStateMachine):
     """Random sequences of moves, legal and not, on a board and on the model side by side."""
 
-    def __init__(self, reach: Reach) -> None:
+    def __init__(self, read: Read) -> None:
         super().__init__()
-        self.reach = reach
+        self.impl, self.build, self.read = read.impl, read.build, read
         self.board = None
         self.model: Position | None = None
 
     @initialize(position=positions(), dealt=st.booleans())
     def set_up(self, position, dealt):
         if dealt:  # BoardT()'s own deal, read into the model
-            self.board = self.reach.board.BoardT()
-            self.model = self.reach.read_board(self.board)
+            self.board = self.impl.board_adt.BoardT()
+            self.model = self.read.board(self.board)
         else:
-            self.board = self.reach.make_board(position)
+            self.board = self.build.board(position)
             self.model = position
 
     @rule(choice=st.integers(0, 2**16))
@@ -437,17 +431,17 @@ class BoardMachine(RuleBasedStateMachine):
         legal = self.model.legal_moves()
         if legal:
             move, a, b = legal[choice % len(legal)]
-            check_move(self.reach, self.board, self.model, move, a, b)
+            check_move(self.read, self.board, self.model, move, a, b)
 
     @rule(move=st.sampled_from(MOVES), a=st.integers(-1, 8), b=st.integers(-1, 8))
     def any_move(self, move, a, b):
-        check_move(self.reach, self.board, self.model, move, a, b)
+        check_move(self.read, self.board, self.model, move, a, b)
 
     @rule()
     def ask(self):
-        expect_equal(self.reach.board.hasWon(self.board), self.model.won(), f"hasWon() on\n{self.model.describe()}")
+        expect_equal(self.impl.board_adt.hasWon(self.board), self.model.won(), f"hasWon() on\n{self.model.describe()}")
         accepted = self.model.is_valid_moves_answers()
-        answer = self.reach.board.isValidMoves(self.board)
+        answer = self.impl.board_adt.isValidMoves(self.board)
         expect(answer in accepted, f"isValidMoves() on\n{self.model.describe()} (erratum F26)", expected=accepted, actual=answer)
 
     @invariant()
@@ -459,5 +453,5 @@ class BoardMachine(RuleBasedStateMachine):
 
 @covers(*(f"BoardT.{m}" for m in MOVES), "BoardT.hasWon", "BoardT.isValidMoves", "BoardT.BoardT")
 def test_random_games_agree_with_the_model(impl):
-    reach = Reach(impl)
-    run_state_machine_as_test(lambda: BoardMachine(reach), settings=settings(max_examples=25, stateful_step_count=15))
+    read = Read(impl)
+    run_state_machine_as_test(lambda: BoardMachine(read), settings=settings(max_examples=25, stateful_step_count=15))

@@ -7,15 +7,17 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import PACK, STACK_EMPTY, Reach, expect_raises, shown
+from .adapter import Read, expect_raises
+from .model import PACK, STACK_EMPTY, shown
 
 
-def empty_out(reach, deck, where: str) -> list:
+def empty_out(read: Read, deck, where: str) -> list:
     """Every card of the deck, by draw then remCard until it is empty."""
+    impl = read.impl
     cards = []
-    for _ in range(reach.deck.size(deck)):
-        cards.append(reach.read_card(reach.deck.draw(deck), f"draw() of {where}"))
-        reach.deck.remCard(deck)
+    for _ in range(impl.deck_adt.size(deck)):
+        cards.append(read.card(impl.deck_adt.draw(deck), f"draw() of {where}"))
+        impl.deck_adt.remCard(deck)
     return cards
 
 
@@ -29,18 +31,18 @@ def expect_full_pack(cards: list, claim: str) -> None:
 
 @covers("DeckT.DeckT", "DeckT.size", "DeckT.draw", "DeckT.remCard")
 def test_a_new_deck_is_the_52_cards_each_once(impl):
-    reach = Reach(impl)
+    read = Read(impl)
     deck = impl.deck_adt.DeckT()
     expect_equal(impl.deck_adt.size(deck), 52, "size() of a new deck (erratum F04)")
-    expect_full_pack(empty_out(reach, deck, "a new deck"), "drawing and removing every card of a new deck gives each card once (erratum F04)")
+    expect_full_pack(empty_out(read, deck, "a new deck"), "drawing and removing every card of a new deck gives each card once (erratum F04)")
     expect_equal(impl.deck_adt.size(deck), 0, "size() after removing all 52 cards")
 
 
 @covers("DeckT.draw", "DeckT.remCard")
 def test_an_empty_deck_has_no_card_to_draw_or_remove(impl):
-    reach = Reach(impl)
+    read = Read(impl)
     deck = impl.deck_adt.DeckT()
-    empty_out(reach, deck, "a new deck")
+    empty_out(read, deck, "a new deck")
     expect_raises(impl, lambda: impl.deck_adt.draw(deck), STACK_EMPTY, "draw() of an empty deck raises stack_empty (errata F06, F12)")
     expect_raises(impl, lambda: impl.deck_adt.remCard(deck), STACK_EMPTY, "remCard() of an empty deck raises stack_empty (errata F06, F12)")
     expect_equal(impl.deck_adt.size(deck), 0, "size() of an empty deck after the refused calls")
@@ -49,30 +51,30 @@ def test_an_empty_deck_has_no_card_to_draw_or_remove(impl):
 @covers("DeckT.draw", "DeckT.remCard", "DeckT.size")
 @given(removed=st.integers(0, 51))
 def test_draw_shows_the_card_remcard_removes_and_changes_nothing(impl, removed):
-    reach = Reach(impl)
+    read = Read(impl)
     deck = impl.deck_adt.DeckT()
     gone = set()
     for _ in range(removed):
-        gone.add(reach.read_card(impl.deck_adt.draw(deck), "draw()"))
+        gone.add(read.card(impl.deck_adt.draw(deck), "draw()"))
         impl.deck_adt.remCard(deck)
-    first = reach.read_card(impl.deck_adt.draw(deck), f"draw() after {removed} removals")
-    again = reach.read_card(impl.deck_adt.draw(deck), "draw() asked again")
+    first = read.card(impl.deck_adt.draw(deck), f"draw() after {removed} removals")
+    again = read.card(impl.deck_adt.draw(deck), "draw() asked again")
     expect_equal(again, first, "draw() asked twice shows the same card (erratum F05)")
     expect(first not in gone, "draw() shows a card still in the deck", expected=f"not one of {sorted(map(shown, gone))}", actual=shown(first))
     expect_equal(impl.deck_adt.size(deck), 52 - removed, f"size() after {removed} removals and two draws: draw changes nothing")
     impl.deck_adt.remCard(deck)
-    rest = empty_out(reach, deck, "the rest of the deck")
+    rest = empty_out(read, deck, "the rest of the deck")
     expect(first not in rest, f"remCard() removed {shown(first)}, the card draw showed (erratum F05)", expected="not in the rest", actual=[shown(c) for c in rest])
     expect_full_pack(sorted(gone) + [first] + rest, "the cards drawn are the 52, each once")
 
 
 @covers("DeckT.shuffle", "DeckT.size")
 def test_shuffling_a_full_deck_keeps_its_52_cards(impl):
-    reach = Reach(impl)
+    read = Read(impl)
     deck = impl.deck_adt.DeckT()
     impl.deck_adt.shuffle(deck)
     expect_equal(impl.deck_adt.size(deck), 52, "size() of a new deck after shuffle (erratum F08)")
-    expect_full_pack(empty_out(reach, deck, "a shuffled deck"), "a shuffled full deck holds the 52 cards, each once (erratum F08)")
+    expect_full_pack(empty_out(read, deck, "a shuffled deck"), "a shuffled full deck holds the 52 cards, each once (erratum F08)")
 
 
 @covers("DeckT.DeckT", "DeckT.remCard", "DeckT.size")

@@ -2,8 +2,7 @@
 
 import pytest
 
-from speckit.impl import MissingOperation
-from speckit.testing import covers, expect
+from speckit.testing import MissingOperation, covers, expect
 
 NAMES = (
     "InvalidIndex", "StackEmpty", "IsEmpty", "OccupiedCell", "UnoccupiedCell",

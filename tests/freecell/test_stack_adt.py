@@ -5,7 +5,9 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import STACK_EMPTY, Reach, expect_raises, raised, real_cards, shown
+from .adapter import Build, Read, expect_raises, raised
+from .model import STACK_EMPTY, shown
+from .strategies import real_cards
 
 operations = st.lists(st.one_of(real_cards, st.none(), st.just("remove")), max_size=30)
 """A sequence of stack operations: add a card (a real card, or the placeholder None), or remove the top."""
@@ -23,7 +25,8 @@ def test_a_new_stack_holds_no_card(impl):
 @covers("StackT.addCard", "StackT.remCard", "StackT.peek", "StackT.size")
 @given(steps=operations)
 def test_the_card_added_last_is_on_top(impl, steps):
-    reach = Reach(impl)
+    build = Build(impl)
+    read = Read(impl, build)
     stack = impl.stack_adt.StackT()
     model = []
     for step in steps:
@@ -38,22 +41,23 @@ def test_the_card_added_last_is_on_top(impl, steps):
                 expect(model == [None] and name in STACK_EMPTY, f"remCard() of a stack of {len(model)} cards, {shown(model[-1])} on top, removes it",
                        expected="no exception" + (", or is_empty" if model == [None] else ""), actual=f"raised {name}")  # fmt: skip
         else:
-            card = reach.make_card(step)
+            card = build.card(step)
             impl.stack_adt.addCard(stack, card)
-            expect_equal(reach.read_card(card, "the card added"), step, f"addCard leaves its argument {shown(step)} unchanged")
+            expect_equal(read.card(card, "the card added"), step, f"addCard leaves its argument {shown(step)} unchanged")
             model.append(step)
         expect_equal(impl.stack_adt.size(stack), len(model), f"size() after {len(model)} cards remain")
         if model:
-            expect_equal(reach.read_card(impl.stack_adt.peek(stack), "peek()"), model[-1], "peek() shows the card added last (erratum F09)")
+            expect_equal(read.card(impl.stack_adt.peek(stack), "peek()"), model[-1], "peek() shows the card added last (erratum F09)")
             expect_equal(impl.stack_adt.size(stack), len(model), "peek() changes nothing")
-    expect_equal(reach.read_stack(stack, "the stack"), model, "the stack holds its cards in the order added, bottom first")
+    expect_equal(read.stack(stack, "the stack"), model, "the stack holds its cards in the order added, bottom first")
 
 
 @covers("StackT.peek", "StackT.remCard", "StackT.addCard")
 def test_a_stack_of_only_the_placeholder_shows_it_and_gives_it_up_or_counts_as_empty(impl):
-    reach = Reach(impl)
-    stack = reach.make_stack([])
-    expect_equal(reach.read_card(impl.stack_adt.peek(stack), "peek()"), None, "peek() of a stack holding only the placeholder shows it (erratum F11)")
+    build = Build(impl)
+    read = Read(impl, build)
+    stack = build.stack([])
+    expect_equal(read.card(impl.stack_adt.peek(stack), "peek()"), None, "peek() of a stack holding only the placeholder shows it (erratum F11)")
     name = raised(impl, lambda: impl.stack_adt.remCard(stack))
     expect(name is None or name in STACK_EMPTY, "remCard() of a stack holding only the placeholder removes it or raises is_empty (erratum F11)",
            expected="no exception, or " + " or ".join(STACK_EMPTY), actual=f"raised {name}")  # fmt: skip
@@ -63,8 +67,9 @@ def test_a_stack_of_only_the_placeholder_shows_it_and_gives_it_up_or_counts_as_e
 @covers("StackT.StackT", "StackT.addCard", "StackT.size")
 @given(first=st.lists(real_cards, max_size=10), second=st.lists(real_cards, max_size=10))
 def test_two_stacks_are_independent(impl, first, second):
-    reach = Reach(impl)
-    one = reach.make_stack(first, placeholder=False)
-    other = reach.make_stack(second, placeholder=False)
-    expect_equal(reach.read_stack(one, "the first stack"), first, "a stack holds only its own cards")
-    expect_equal(reach.read_stack(other, "the second stack"), second, "a stack holds only its own cards")
+    build = Build(impl)
+    read = Read(impl, build)
+    one = build.stack(first, placeholder=False)
+    other = build.stack(second, placeholder=False)
+    expect_equal(read.stack(one, "the first stack"), first, "a stack holds only its own cards")
+    expect_equal(read.stack(other, "the second stack"), second, "a stack holds only its own cards")

@@ -81,6 +81,23 @@ def patched_reference(destination: Path, module: str, find: str, replace: str) -
     return reference_copy(destination, **{module: text.replace(find, replace)})
 
 
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def plain_alternative(destination: Path) -> Path:
+    """tests/fixtures/alt_connect4_plain.toml made a package at ``destination``: alt_connect4 with every
+    value that can be a plain Python value one (colours "R" and "B", ints), with value semantics."""
+    from speckit.patches import variant_of
+
+    return variant_of(FIXTURES / "alt_connect4", FIXTURES / "alt_connect4_plain.toml", destination)
+
+
+@pytest.fixture(scope="session")
+def plain(tmp_path_factory) -> Path:
+    """The plain alternative (:func:`plain_alternative`), made once per session."""
+    return plain_alternative(tmp_path_factory.mktemp("plain") / "alt_connect4_plain")
+
+
 INCREMENT = '''def increment(index: Index) -> Index:
     """Add one to the index and return it."""
 '''

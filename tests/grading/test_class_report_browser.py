@@ -25,7 +25,7 @@ from speckit.skeleton import write_skeleton
 from speckit.zoo import load_mutants, materialise
 
 from .chromium import Browser, executable
-from .conftest import INDEX_DIMENSION_RUBRIC as RUBRIC, reference_copy
+from .conftest import INDEX_DIMENSION_RUBRIC as RUBRIC, plain_alternative, reference_copy
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +57,7 @@ def graded(tmp_path_factory) -> Path:
     reference_copy(submissions / "alice")
     fixtures = Path(__file__).resolve().parent.parent / "fixtures"
     shutil.copytree(fixtures / "alt_connect4", submissions / "bruno", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(fixtures / "alt_connect4_plain", submissions / "chen", ignore=shutil.ignore_patterns("__pycache__"))
+    plain_alternative(submissions / "chen")
     reference_copy(submissions / HOSTILE)
     mutants = {m.id: m for m in load_mutants("connect4")}
     for name, mutant in zip(("dara", "eli", "fatou", "gus"), ZOO):

@@ -31,8 +31,6 @@ from speckit.rubric import Limits, RubricError
 from .conftest import INCREMENT, INDEX_DIMENSION_RUBRIC as RUBRIC, REFERENCE, patched_reference, reference_copy
 
 CONNECT4 = spec_data.load("connect4")
-PLAIN = Path(__file__).resolve().parent.parent / "fixtures" / "alt_connect4_plain"
-"""A correct implementation whose colours are plain str and indexes plain int, with value semantics."""
 LIMITS = Limits(max_files=50, max_megabytes=1)
 
 
@@ -726,12 +724,12 @@ def test_a_classroom_assignments_cloned_repositories_are_graded_as_a_class(tmp_p
 
 
 @pytest.mark.slow
-def test_correct_submissions_get_full_marks_twice_in_the_same_bytes(tmp_path):
+def test_correct_submissions_get_full_marks_twice_in_the_same_bytes(tmp_path, plain):
     """Two legitimate representations: the alternative implementation, and plain str colours and int indexes, zipped."""
     submissions = tmp_path / "submissions"
     shutil.copytree(kit("connect4").alternative_dir, submissions / "alternative", ignore=shutil.ignore_patterns("__pycache__"))
     with zipfile.ZipFile(submissions / "plain.zip", "w") as z:
-        for path in sorted(PLAIN.glob("*.py")):
+        for path in sorted(plain.glob("*.py")):
             z.write(path, f"work/connect4/{path.name}")
     runs = [tmp_path / "first", tmp_path / "second"]
     for out in runs:
@@ -789,7 +787,7 @@ def test_a_run_that_fails_once_is_run_again_before_any_hybrid(tmp_path, monkeypa
 
 @pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no processor affinity on this system")
 def test_each_job_slot_gets_a_processor_of_its_own_when_there_are_enough():
-    from speckit.grading.grader import _processors
+    from speckit.grading.slots import processors as _processors
 
     available = sorted(os.sched_getaffinity(0))
     assert _processors(1) == [None], "one job may use any processor"

@@ -27,8 +27,8 @@ import pytest
 import adt.display as kit_display
 import adt.input as kit_input
 import spec as spec_data
-from speckit.grade import grade
-from speckit.impl import OperationFailed
+from speckit.grading import grade
+from speckit.core import OperationFailed
 from speckit.paths import REPO_ROOT
 from speckit.registry import kit
 from speckit.runner import run_suite
@@ -360,7 +360,7 @@ def test_a_forged_answer_kills_the_server(tmp_path):
 
 
 def test_an_unloadable_package_is_reported_with_the_file_that_raised(tmp_path):
-    from speckit.impl import ImplementationError
+    from speckit.core import ImplementationError
 
     package = reference_copy(tmp_path / "broken", __init__="raise ValueError('no')\n")
     with pytest.raises(ImplementationError, match=r"^__init__.py raised ValueError at import \(line 1\): no$"):

@@ -19,8 +19,8 @@ import pytest
 
 import spec as spec_data
 from speckit import rubric as rubric_module
-from speckit.grade import grade
-from speckit.impl import MissingOperation, OperationFailed
+from speckit.grading import grade
+from speckit.core import MissingOperation, OperationFailed
 from speckit.paths import REPO_ROOT
 from speckit.registry import kit
 from speckit.runner import run_suite

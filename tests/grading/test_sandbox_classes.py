@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import spec as spec_data
-from speckit.impl import OperationFailed
+from speckit.core import OperationFailed
 from speckit.registry import kit
 from speckit.sandbox import Handle, SandboxConfig, load_sandboxed
 

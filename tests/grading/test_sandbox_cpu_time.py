@@ -17,7 +17,7 @@ import time
 import pytest
 
 import spec as spec_data
-from speckit.impl import OperationFailed
+from speckit.core import OperationFailed
 from speckit.sandbox import SandboxConfig, load_sandboxed
 from speckit import watchdog as clock_watchdog
 from speckit.watchdog import wall_backstop

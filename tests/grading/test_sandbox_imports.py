@@ -26,7 +26,6 @@ TEST_PROCESS_SIDE = {
     "speckit.pytest_plugin",
     "speckit.runner",
     "speckit.registry",
-    "speckit.grade",
     "speckit.grading",
     "speckit.cli",
     "hypothesis",

@@ -1,6 +1,7 @@
 """Plain values (``str`` colours, ``int`` indexes) cross the sandbox as they are, and a forged Boolean does not.
 
-tests/fixtures/alt_connect4_plain is a correct implementation whose values are plain
+The plain alternative (tests/fixtures/alt_connect4_plain.toml, patches of alt_connect4) is a
+correct implementation whose values are plain
 Python values where they can be, with value semantics where the reference changes its
 arguments: under the sandbox its results come back by value, not as handles, so it
 exercises the paths the reference (all records) never takes (issue 12, finding 1).
@@ -13,8 +14,7 @@ from __future__ import annotations
 import pytest
 
 import spec as spec_data
-from speckit.impl import OperationFailed
-from speckit.paths import REPO_ROOT
+from speckit.core import OperationFailed
 from speckit.readings import load_readings, materialise
 from speckit.runner import run_suite
 from speckit.sandbox import Handle, SandboxConfig, load_sandboxed
@@ -22,7 +22,6 @@ from speckit.sandbox import Handle, SandboxConfig, load_sandboxed
 from .conftest import patched_reference
 
 CONNECT4 = spec_data.load("connect4")
-PLAIN = REPO_ROOT / "tests" / "fixtures" / "alt_connect4_plain"
 
 FORGED_BOOLEAN = '''
 
@@ -46,9 +45,9 @@ def lessThan(first: Index, second: Index) -> bool:
 '''
 
 
-def test_a_plain_result_of_the_last_call_of_a_message_is_kept_under_its_handle():
+def test_a_plain_result_of_the_last_call_of_a_message_is_kept_under_its_handle(plain):
     """The last pipelined call of a flushed message returned a str: a later call must still find it."""
-    implementation = load_sandboxed(PLAIN, CONNECT4, SandboxConfig(uid=61520))
+    implementation = load_sandboxed(plain, CONNECT4, SandboxConfig(uid=61520))
     try:
         colour = implementation.colour.newColourType()
         assert isinstance(colour, Handle)
@@ -65,8 +64,8 @@ def test_a_plain_result_of_the_last_call_of_a_message_is_kept_under_its_handle()
 
 
 @pytest.mark.parametrize("sandboxed", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["in-process", "sandbox"])
-def test_the_whole_suite_passes_plain_values_with_value_semantics(sandboxed):
-    run = run_suite("connect4", PLAIN, extra=("--sandbox",) if sandboxed else ())
+def test_the_whole_suite_passes_plain_values_with_value_semantics(sandboxed, plain):
+    run = run_suite("connect4", plain, extra=("--sandbox",) if sandboxed else ())
     assert not run.crash, run.crash
     assert len(run.tests) > 200, "the suite ran too few tests"
     failures = [f"{t['test']}\n{t['message']}" for t in run.failed_tests()]

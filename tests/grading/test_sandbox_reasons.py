@@ -13,7 +13,7 @@ import gc
 import pytest
 
 import spec as spec_data
-from speckit.impl import ImplementationError, MissingOperation, OperationFailed
+from speckit.core import ImplementationError, MissingOperation, OperationFailed
 from speckit.sandbox import SandboxConfig, load_sandboxed
 from speckit.trace import TRACE
 

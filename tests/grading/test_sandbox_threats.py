@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 import spec as spec_data
-from speckit.impl import OperationFailed, load
+from speckit.core import OperationFailed
+from speckit.impl import load
 from speckit.sandbox import load_sandboxed
 from speckit.paths import REPO_ROOT
 from speckit.runner import run_suite

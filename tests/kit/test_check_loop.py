@@ -18,14 +18,15 @@ import pytest
 import spec
 from speckit import impl as impl_loader
 from speckit.check import render, statuses
-from speckit.cli import _ProgressLine, main
+from speckit.cli import main
+from speckit.commands.check import _ProgressLine
 from speckit.core import Outcome, Presence, TestRecord
 from speckit.registry import kit
 from speckit.runner import SuiteRun, run_suite
 from speckit.traceability import selected_tests
 from speckit.watch import affected_types, watch
 
-from ..signals import interruptible
+from ..support.signals import interruptible
 
 SPEC = spec.load("connect4")
 

@@ -3,7 +3,8 @@
 import pytest
 
 from speckit.cli import EXIT_USAGE, main
-from speckit.impl import ImplementationError, package_directory
+from speckit.core import ImplementationError
+from speckit.impl import package_directory
 from speckit.registry import main_spec
 
 

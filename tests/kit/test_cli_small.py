@@ -57,7 +57,7 @@ def test_a_broken_review_of_equivalent_mutants_gets_a_message_naming_the_file(re
     from speckit import mutants
 
     (tmp_path / "boardadt.toml").write_text(review)
-    monkeypatch.setattr(mutants, "data_dir", lambda: tmp_path)
+    monkeypatch.setattr(mutants, "review_path", lambda spec_name: tmp_path / f"{spec_name}.toml")
     assert main(["mutants", "--report", "--spec", "boardadt"]) == 2
     err = capsys.readouterr().err
     assert complaint in err and "boardadt.toml" in err and "Traceback" not in err
@@ -82,7 +82,7 @@ def test_killing_the_zoo_leaves_no_temporary_folder_and_no_process(tmp_path):
         env=dict(os.environ, TMPDIR=str(scratch)),
     )  # fmt: skip
     deadline = time.monotonic() + 60
-    while not any(scratch.glob("speckit-run-*/output")):
+    while not any(scratch.glob("speckit-run*-*/output")):  # a run alone, or a batch of runs
         assert time.monotonic() < deadline and child.poll() is None, "the zoo never started a run"
         time.sleep(0.1)
     child.terminate()

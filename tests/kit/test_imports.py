@@ -89,8 +89,9 @@ def test_the_import_graph_of_speckit_has_no_cycle():
 def test_the_scanner_sees_relative_absolute_and_deferred_imports():
     edges = graph()
     assert "speckit.core" in edges["speckit.impl"]  # from .core import ...
-    assert "speckit.registry" in edges["speckit.cli"]  # from . import registry
-    assert "speckit.runner" in edges["speckit.cli"]  # inside a function: from .runner import run_suite
+    assert "speckit.registry" in edges["speckit.commands.check"]  # from .. import registry
+    assert "speckit.runner" in edges["speckit.commands.check"]  # inside a function: from ..runner import run_suite
+    assert "speckit.commands" in edges["speckit.commands.check"]  # from . import EXIT_OK
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
 

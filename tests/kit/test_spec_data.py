@@ -113,3 +113,91 @@ def test_results_by_value_must_name_specified_operations(tmp_path, monkeypatch):
     monkeypatch.setattr(loader, "DATA_ROOT", tmp_path)
     with pytest.raises(loader.SpecDataError, match=r"\[kit\] results_by_value names 'GridType.vertwin', which is not specified"):
         loader.load.__wrapped__("connect4")  # not the cached specification
+
+
+# A misspelt key is refused in every kind of table, never read as absent ---------------------------------
+
+TYPOS = [
+    # (specification, file, text the typo follows or replaces, the text with the typo, the message's start)
+    ("boardadt", "spec.toml", "title = ", "titel = ", "spec.toml: unknown keys ['titel']"),
+    ("boardadt", "spec.toml", "[kit]\n", "[kit]\nzoos = 'x'\n", "spec.toml: [kit] has unknown keys ['zoos']"),
+    ("xplus", "spec.toml", "[[rule]]\n", "[[rule]]\nforbid_name = ['dict']\n", "spec.toml: rule ?: unknown keys ['forbid_name']"),
+    ("boardadt", "board_adt.toml", "[[constant]]\n", "[[constants]]\nname = 'x'\n[[constant]]\n", "board_adt.toml: unknown keys ['constants']"),
+    ("boardadt", "board_adt.toml", "[type]\n", "[type]\npurpose_ = 'x'\n", "board_adt.toml: [type]: unknown keys ['purpose_']"),
+    ("boardadt", "board_adt.toml", "[[operation]]\n", "[[operation]]\nprecondition = ['x']\n", "board_adt.toml: operation ?: unknown keys ['precondition']"),
+    ("boardadt", "board_adt.toml", "[[constant]]\n", "[[constant]]\nmeening = 'x'\n", "board_adt.toml: constant ?: unknown keys ['meening']"),
+    ("freecell", "card_adt.toml", "[[enumeration]]\n", "[[enumeration]]\nmember = ['x']\n", "card_adt.toml: enumeration ?: unknown keys ['member']"),
+    ("freecell", "exceptions.toml", "[[exception]]\n", "[[exception]]\nalias = ['x']\n", "exceptions.toml: exception ?: unknown keys ['alias']"),
+    ("boardadt", "errata.toml", "[[erratum]]\n", "[[errata]]\nid = 'x'\n[[erratum]]\n", "errata.toml: unknown keys ['errata']"),
+    ("boardadt", "errata.toml", "[[erratum]]\n", "[[erratum]]\nruled = 'x'\n", "errata.toml: erratum ?: unknown keys ['ruled']"),
+    ("boardadt", "errata.toml", '{ where = "the interface", says', '{ where = "the interface", said', "errata.toml: erratum ?: side: unknown keys ['said']"),
+]
+
+
+def _load_with(tmp_path: Path, monkeypatch, name: str, filename: str, anchor: str, typo: str) -> spec.Specification:
+    """Load a copy of the specification ``name`` whose ``filename`` has ``typo`` in place of the first ``anchor``."""
+    import shutil
+
+    shutil.copytree(loader.DATA_ROOT / name, tmp_path / name)
+    path = tmp_path / name / filename
+    text = path.read_text(encoding="utf-8")
+    assert anchor in text, f"{filename} of {name} no longer holds {anchor!r}: choose another place for the typo"
+    path.write_text(text.replace(anchor, typo, 1), encoding="utf-8")
+    monkeypatch.setattr(loader, "DATA_ROOT", tmp_path)
+    return loader.load.__wrapped__(name)  # not the cached specification
+
+
+@pytest.mark.parametrize(("name", "filename", "anchor", "typo", "message"), TYPOS, ids=[t[-1].split(": unknown")[0] for t in TYPOS])
+def test_a_misspelt_key_is_refused_naming_the_file_the_table_and_the_key(name, filename, anchor, typo, message, tmp_path, monkeypatch):
+    head, _, keys = message.partition("?")
+    with pytest.raises(spec.SpecDataError) as refused:
+        _load_with(tmp_path, monkeypatch, name, filename, anchor, typo)
+    text = str(refused.value)
+    assert text.startswith(head) and keys in text and "(known: [" in text, text
+
+
+def test_every_table_kind_has_a_typo_test():
+    from spec import model
+
+    table_kinds = {"spec.toml", "kit", "rule", "type file", "type", "operation", "constant", "enumeration", "exception",
+                   "errata.toml", "erratum", "side"}
+    described = {"spec.toml: unknown": "spec.toml", "[kit]": "kit", "rule": "rule", "board_adt.toml: unknown": "type file",
+                 "[type]": "type", "operation": "operation", "constant ": "constant", "enumeration": "enumeration",
+                 "exception ": "exception", "errata.toml: unknown": "errata.toml", "erratum ?: unknown": "erratum", "side": "side"}
+    covered = {kind for fragment, kind in described.items() if any(fragment in t[-1] for t in TYPOS)}
+    assert covered == table_kinds
+    assert model.tables_of(model.TypeSpec) == {"operation", "constant", "enumeration", "exception"}
+
+
+def test_kinds_are_enumerations_and_an_unknown_kind_is_refused(tmp_path, monkeypatch):
+    from spec.model import ErratumKind, OperationKind
+
+    boardadt = spec.load("boardadt")
+    assert all(isinstance(op.kind, OperationKind) for op in boardadt.operations(extensions=True))
+    assert all(isinstance(e.kind, ErratumKind) for e in boardadt.errata)
+    assert OperationKind.CONSTRUCTOR == "constructor" and f"{OperationKind.CONSTRUCTOR}" == "constructor"
+    with pytest.raises(spec.SpecDataError, match="board_adt.toml: operation .*: kind 'constructer' is not one of"):
+        _load_with(tmp_path, monkeypatch, "boardadt", "board_adt.toml", 'kind = "constructor"', 'kind = "constructer"')
+
+
+def test_the_mutants_register_is_declared_in_the_kit_table():
+    from speckit import mutants
+    from speckit.registry import kit
+
+    for name in spec.available():
+        register = kit(name).mutants_path
+        assert register is not None and register.is_file(), f"{name}: [kit] mutants names no register"
+        assert mutants.results_path(name) == register.with_name(f"{register.stem}-results.json")
+
+
+@pytest.mark.parametrize(
+    ("filename", "anchor", "typo", "message"),
+    [
+        ("board_adt.toml", "[[operation]]\n", "[[operation]]\npreconditions = 'the board is empty'\n", "preconditions must be a list"),
+        ("board_adt.toml", "[type]\n", "[type]\nsupplied = 'no'\n", r"\[type\]: supplied must be true or false"),
+        ("spec.toml", 'mutants = "tests/mutants/boardadt.toml"', "mutants = ['tests/mutants/boardadt.toml']", r"\[kit\] mutants must be text"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_refused_not_read_letter_by_letter(filename, anchor, typo, message, tmp_path, monkeypatch):
+    with pytest.raises(spec.SpecDataError, match=f"{filename}: .*{message}"):
+        _load_with(tmp_path, monkeypatch, "boardadt", filename, anchor, typo)

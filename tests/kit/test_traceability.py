@@ -27,10 +27,10 @@ def test_the_scanner_sees_the_markers_of_a_known_test():
 
 def test_tests_outside_the_suite_count_where_the_spec_data_says():
     coverage = covering_tests(spec.load("connect4"))
-    driver = [t for t in coverage["GameTreeType.chooseBest"] if t.startswith("tests/driver/")]
+    driver = [t for t in coverage["GameTreeType.chooseBest"] if t.startswith("tests/programs/connect4/")]
     assert driver, "the driver's tests of chooseBest are not in the map"
     suite_only = covering_tests(spec.load("connect4"), suite_only=True)
-    assert not any(t.startswith("tests/driver/") for ids in suite_only.values() for t in ids)
+    assert not any(t.startswith("tests/programs/connect4/") for ids in suite_only.values() for t in ids)
 
 
 def test_every_test_that_declares_coverage_is_counted_for_some_specification():

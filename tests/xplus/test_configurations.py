@@ -11,26 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spec
-from speckit.rules import obey
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import covers, expect, expect_equal, obey
 
-from .strategies import (
-    COMPUTER,
-    EMPTY,
-    HUMAN,
-    PLUS_ARMS,
-    SIZES,
-    UNDECIDED,
-    X_ARMS,
-    BoardModel,
-    boards,
-    configuration_of,
-    expect_squares,
-    new_configurations,
-    play_sequences,
-    scores,
-    shaped_boards,
-)
+from .adapter import Build, configuration_of, expect_squares
+from .model import COMPUTER, EMPTY, HUMAN, PLUS_ARMS, SIZES, UNDECIDED, X_ARMS, BoardModel
+from .strategies import boards, play_sequences, scores, shaped_boards
 
 XPLUS = spec.load("xplus")
 
@@ -51,7 +36,7 @@ def board_variable(impl, configurations, n):
 @given(n=st.sampled_from(list(SIZES)), k=st.integers(1, 17), levels=st.integers(1, 6))
 def test_a_new_board_is_empty_and_undecided(impl, n, k, levels):
     model = BoardModel(n, k)
-    configurations = new_configurations(impl, model, levels)
+    configurations = Build(impl).configurations(model, levels)
     expect_squares(impl, configurations, model, f"Configurations({n}, {k}, {levels})")
     ops = impl.configurations
     expect_equal(ops.wins(configurations, HUMAN), False, "nobody wins on an empty board: wins('X')")
@@ -94,7 +79,7 @@ def test_the_configuration_is_the_board_row_by_row(impl, data, n):
 @covers("Configurations.repeatedConfiguration", "Configurations.createDictionary", "HashDictionary.put")
 @given(model=boards(), score=scores, decoy=scores)
 def test_repeated_configuration_finds_the_board_and_nothing_else(impl, model, score, decoy):
-    configurations = new_configurations(impl, model)
+    configurations = Build(impl).configurations(model)
     ops = impl.configurations
     dictionary = ops.createDictionary(configurations)
     expect_equal(ops.repeatedConfiguration(configurations, dictionary), -1, "repeatedConfiguration of a board not in the dictionary is -1")
@@ -110,7 +95,7 @@ def test_repeated_configuration_finds_the_board_and_nothing_else(impl, model, sc
 @covers("Configurations.createDictionary", "Configurations.addConfiguration", "Configurations.repeatedConfiguration")
 @given(model=boards(), score=st.integers(0, 3))
 def test_create_dictionary_makes_fresh_independent_dictionaries(impl, model, score):
-    configurations = new_configurations(impl, model)
+    configurations = Build(impl).configurations(model)
     ops = impl.configurations
     first, second = ops.createDictionary(configurations), ops.createDictionary(configurations)
     expect_equal(impl.hash_dictionary.numRecords(first), 0, "createDictionary returns an empty dictionary")
@@ -122,7 +107,7 @@ def test_create_dictionary_makes_fresh_independent_dictionaries(impl, model, sco
 
 
 def expect_rules(impl, model: BoardModel) -> None:
-    configurations = new_configurations(impl, model)
+    configurations = Build(impl).configurations(model)
     ops = impl.configurations
     where = f"on the board\n{model.picture()}\n"
     for symbol in (HUMAN, COMPUTER):

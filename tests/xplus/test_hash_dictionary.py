@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 import spec
-from speckit.rules import obey
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import covers, expect, expect_equal, obey
 
-from .strategies import BoardModel, configs, play_sequences, raises_dictionary_exception, scores
+from .adapter import raises_dictionary_exception
+from .model import BoardModel
+from .strategies import configs, play_sequences, scores
 
 XPLUS = spec.load("xplus")
 

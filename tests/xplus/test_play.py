@@ -12,7 +12,8 @@ from reference_games.xplus.configurations import Configurations as ReferenceConf
 from reference_games.xplus.play import Play as ReferencePlay
 from speckit.testing import covers, expect, expect_equal
 
-from .strategies import COMPUTER, COMPUTER_WINS, HUMAN, HUMAN_WINS, BoardModel, expect_squares, new_configurations
+from .adapter import Build, expect_squares
+from .model import COMPUTER, COMPUTER_WINS, HUMAN, HUMAN_WINS, BoardModel
 
 
 @st.composite
@@ -58,7 +59,7 @@ def reference_choice(model: BoardModel, levels: int, board_class=ReferenceConfig
 @settings(max_examples=25)
 @given(model=games_in_progress(), levels=st.integers(1, 3))
 def test_the_search_on_the_students_board_chooses_as_on_the_reference(impl, model, levels):
-    configurations = new_configurations(impl, model, levels)
+    configurations = Build(impl).configurations(model, levels)
     game = impl.play.Play(configurations, model.n, levels)
     reply = impl.play.computerPlay(game, COMPUTER, HUMAN_WINS, COMPUTER_WINS, 0)
     got = (impl.pos_play.getScore(reply), impl.pos_play.getRow(reply), impl.pos_play.getCol(reply))

@@ -1,1 +1,0 @@
-"""Tests of the reference's game and text driver: scripted games, and sessions in a real terminal."""

@@ -1,0 +1,1 @@
+"""BoardADT (001): the kit's programs play_two and connect, the turtle board, the solver, --impl."""

@@ -1,0 +1,1 @@
+"""X+ (004): the program xplus and what it tells a player."""
