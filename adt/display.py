@@ -41,8 +41,14 @@ def newDisplayType(out: TextIO | None = None) -> Display:
 
 def showMark(display: Display, row: int, column: int, mark: str) -> Display:
     """Place a one-character mark on the square at (row, column) of the board being drawn."""
-    require(row >= 1 and column >= 1, "DisplayType.showMark", f"row and column must be at least 1 (got {row}, {column})")
-    require(len(mark) == 1 and mark.isprintable(), "DisplayType.showMark", f"the mark must be one printable character (got {mark!r})")
+    require(
+        row >= 1 and column >= 1, "DisplayType.showMark", f"row and column must be at least 1 (got {row}, {column})"
+    )
+    require(
+        len(mark) == 1 and mark.isprintable(),
+        "DisplayType.showMark",
+        f"the mark must be one printable character (got {mark!r})",
+    )
     display.marks[(row, column)] = mark
     return display
 
@@ -73,7 +79,11 @@ def _count(index_ops: Any, index: Any) -> int:
     """The whole number of an index: how many steps from newIndexType() reach it, plus one."""
     current, number = index_ops.newIndexType(), 1
     while not index_ops.equals(current, index):
-        require(number < MAX_INDEX, "DisplayType.showMarkAt", f"the index is not reached by {MAX_INDEX} increments from newIndexType()")
+        require(
+            number < MAX_INDEX,
+            "DisplayType.showMarkAt",
+            f"the index is not reached by {MAX_INDEX} increments from newIndexType()",
+        )
         current, number = index_ops.increment(current), number + 1
     return number
 

@@ -73,14 +73,22 @@ def _options(argv: Sequence[str] | None) -> argparse.Namespace:
         help=f"how many moves the computer looks ahead, at most {limits} (more is slower)",
     )
     parser.add_argument(
-        "--seed", type=int, metavar="N", help="seed for random numbers (the computer's play is deterministic: sessions replay)"
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed for random numbers (the computer's play is deterministic: sessions replay)",
     )
     parser.add_argument(
-        "--impl", metavar="PATH", help="play on the package at PATH (checked against the specification first) instead of the reference"
+        "--impl",
+        metavar="PATH",
+        help="play on the package at PATH (checked against the specification first) instead of the reference",
     )
     options = parser.parse_args(argv)
     if options.impl is not None and (options.size, options.first, options.lookahead) != (None, None, None):
-        parser.error("--size, --first and --lookahead answer the reference's questions: with --impl, the package's newConnect4Type asks them")
+        parser.error(
+            "--size, --first and --lookahead answer the reference's questions: "
+            "with --impl, the package's newConnect4Type asks them"
+        )
     if options.size is not None and options.lookahead is not None:
         limit = LOOK_AHEAD_LIMITS[options.size]
         if options.lookahead > limit:

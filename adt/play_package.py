@@ -35,7 +35,9 @@ def main(argv: Sequence[str] | None = None, *, input: Input | None = None, displ
         description="Play Connect-4 against the computer with your own package: its newConnect4Type asks the "
         "questions and its play plays, on the supplied display and input.",
     )
-    parser.add_argument("--impl", metavar="PATH", help="your package's folder (checked against the specification first)")
+    parser.add_argument(
+        "--impl", metavar="PATH", help="your package's folder (checked against the specification first)"
+    )
     parser.add_argument("--seed", type=int, metavar="N", help="seed for random numbers, should your package use them")
     options = parser.parse_args(argv)
     if options.impl is None:
@@ -46,7 +48,9 @@ def main(argv: Sequence[str] | None = None, *, input: Input | None = None, displ
     return session(package_game(options.impl), input=input, display=display)
 
 
-def session(game: Callable[[Input, Display], None], *, input: Input | None = None, display: Display | None = None) -> int:
+def session(
+    game: Callable[[Input, Display], None], *, input: Input | None = None, display: Display | None = None
+) -> int:
     """Play games with ``game`` until the person declines another; the exit status.
 
     The input and display are the terminal's unless given (tests pass scripted ones).
@@ -96,6 +100,7 @@ def package_game(path: str) -> Callable[[Input, Display], None]:
             raise
         except Exception as e:  # noqa: BLE001 - whatever the package's code raised, said in one line
             where = _where(e, implementation.package.__path__[0])
-            raise PackageFailed(f"the package's Connect4Type.{operation} raised {type(e).__name__}{where}: {e}") from None
+            raised = f"{type(e).__name__}{where}"
+            raise PackageFailed(f"the package's Connect4Type.{operation} raised {raised}: {e}") from None
 
     return play

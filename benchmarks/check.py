@@ -24,10 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import spec as spec_data  # noqa: E402
-from speckit.check import ok, statuses  # noqa: E402
-from speckit.runner import run_suite, user_bytecode_cache  # noqa: E402
-from speckit.traceability import selected_tests  # noqa: E402
+import spec as spec_data
+from speckit.check import ok, statuses
+from speckit.runner import run_suite, user_bytecode_cache
+from speckit.traceability import selected_tests
 
 TARGETS = {"one type": 2.0, "whole suite": 8.0}
 
@@ -73,10 +73,12 @@ def main() -> int:
         rows = statuses(specification, run, types)
         verdict = "all passed" if ok(rows) and not run.crash else "NOT ALL PASSED"
         target = TARGETS[label]
+        tests = f"{args.type_name}, {len(run.tests)} tests" if types else f"{len(run.tests)} tests"
         print(
-            f"  {label + (f' ({args.type_name}, {len(run.tests)} tests)' if types else f' ({len(run.tests)} tests)'):<34}"
+            f"  {f'{label} ({tests})':<34}"
             f"{wall:6.2f} s / {cpu:6.2f} s   {wall / baseline[0]:5.1f}x baseline   "
-            f"target {target:g} s: wall {'met' if wall <= target else 'NOT met'}, processor {'met' if cpu <= target else 'NOT met'}"
+            f"target {target:g} s: wall {'met' if wall <= target else 'NOT met'}, "
+            f"processor {'met' if cpu <= target else 'NOT met'}"
             f"   ({verdict})"
         )
     return 0

@@ -43,12 +43,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference_games.boardadt import solver  # noqa: E402
-from reference_games.connect4_2015.game_logic import GameLogic  # noqa: E402
-from reference_games.connect4_2015.game_state import GameState  # noqa: E402
-from reference_games.connect4_2015.grid import Grid  # noqa: E402
-from reference_games.connect4_2015.player import Player  # noqa: E402
-from reference_games.connect4_2015.space import Space  # noqa: E402
+from reference_games.boardadt import solver
+from reference_games.connect4_2015.game_logic import GameLogic
+from reference_games.connect4_2015.game_state import GameState
+from reference_games.connect4_2015.grid import Grid
+from reference_games.connect4_2015.player import Player
+from reference_games.connect4_2015.space import Space
 
 
 class RandomPlayer:
@@ -160,7 +160,8 @@ def match(games: int, opponent, seed: int, name: str, max_seconds: float | None 
         f" {time.perf_counter() - started:.0f} s"
     )
     print(
-        f"  time per move: report player {mean_ours:.3f} ms, {name} {mean_theirs:.3f} ms ({len(ours)} and {len(theirs)} moves)"
+        f"  time per move: report player {mean_ours:.3f} ms, "
+        f"{name} {mean_theirs:.3f} ms ({len(ours)} and {len(theirs)} moves)"
     )
     return mean_ours, mean_theirs
 

@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reference_games.freecell import solver  # noqa: E402
-from reference_games.freecell.deals import deal  # noqa: E402
+from reference_games.freecell import solver
+from reference_games.freecell.deals import deal
 
 TARGET_MEAN, TARGET_MAX = 1.0, 30.0
 """The issue's targets: mean time at most 1 s, no deal above 30 s."""
@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     rate = sum(states) / sum(times)
     mean, worst = statistics.mean(times), max(times)
     print(
-        f"Freecell solver on deals {args.first}..{args.last} ({len(numbers)} deals, budget {args.max_states:,} positions, "
+        f"Freecell solver on deals {args.first}..{args.last} ({len(numbers)} deals, "
+        f"budget {args.max_states:,} positions, "
         f"{args.jobs} job(s), {wall:.0f} s wall)"
     )
     print(
@@ -126,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         f"max <= {TARGET_MAX} s {'met' if worst <= TARGET_MAX else 'MISSED'}"
     )
     print(
-        f"  positions:       mean {statistics.mean(states):,.0f}, median {statistics.median(states):,.0f}, max {max(states):,}"
+        f"  positions:       mean {statistics.mean(states):,.0f}, median {statistics.median(states):,.0f}, "
+        f"max {max(states):,}"
     )
     print(f"  positions/s:     {rate:,.0f}")
     if args.baseline_rev and args.sample > 0:
@@ -136,8 +138,10 @@ def main(argv: list[str] | None = None) -> int:
             sample = numbers[::step][: args.sample]
             old, new, old_solved, new_solved = compare(module, sample, args.max_states)
             print(
-                f"  baseline:        {len(sample)} deals of the range ({sample[0]}, {sample[1] if len(sample) > 1 else ''}...): "
-                f"solver at {args.baseline_rev} {old:.2f} s ({old_solved} solved), this one {new:.2f} s ({new_solved} solved), "
+                f"  baseline:        {len(sample)} deals of the range ({sample[0]}, "
+                f"{sample[1] if len(sample) > 1 else ''}...): "
+                f"solver at {args.baseline_rev} {old:.2f} s ({old_solved} solved), "
+                f"this one {new:.2f} s ({new_solved} solved), "
                 f"{old / new:.2f} x faster"
             )
     if args.unsolvable:

@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from adt.connect4 import LOOK_AHEAD_LIMITS  # noqa: E402
+from adt.connect4 import LOOK_AHEAD_LIMITS
 
 OFFERED = [(side, look) for side, deepest in LOOK_AHEAD_LIMITS.items() for look in range(1, deepest + 1)]
 DEEPEST = list(LOOK_AHEAD_LIMITS.items())
@@ -187,7 +187,7 @@ def _before_case(side: int, look_ahead: int) -> dict:
 
 
 def _memory_case(side: int, look_ahead: int) -> dict:
-    from adt import game_tree  # noqa: F401  (imported before measuring)
+    from adt import game_tree  # noqa: F401 - imported before measuring, so its own memory is not counted
 
     gc.collect()
     tracemalloc.start()
@@ -233,7 +233,8 @@ def _report(cases, memory: bool, before: bool) -> int:
     print("and a flat list holding them (memory).")
     print()
     header = (
-        f"{'grid':>5} {'look':>4} {'nodes':>9} {'nodes/s':>9} {'move s':>7} {'max s':>6} {'cpu s':>6} {'within 2 s':>10} "
+        f"{'grid':>5} {'look':>4} {'nodes':>9} {'nodes/s':>9} {'move s':>7} "
+        f"{'max s':>6} {'cpu s':>6} {'within 2 s':>10} "
         f"{'before s':>8} {'x before':>8} {'x flat':>6} {'peak MB':>7} {'x flat':>6}"
     )
     print(header)

@@ -33,10 +33,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from speckit import registry  # noqa: E402
-from speckit import rubric as rubric_module  # noqa: E402
-from speckit.grading import Grader, grade  # noqa: E402
-from speckit.registry import kit  # noqa: E402
+from speckit import registry
+from speckit import rubric as rubric_module
+from speckit.grading import Grader, grade
+from speckit.registry import kit
 
 TARGET_SECONDS = 10.0
 """Seconds one Connect-4 submission may take, graded two at a time (300 in 25 minutes)."""
@@ -153,14 +153,22 @@ def main() -> int:
         print(f"{g.name:<12} {g.total:>6.2f}/{g.max_score:<3g} {g.seconds:>8.1f} {g.seconds / base:>11.2f}")
     mean = sum(g.seconds for g in grades) / len(grades)
     print(
-        f"\nmean per submission: {mean:.1f} s = {mean / base:.2f} x baseline (each graded in the sandbox, {args.jobs} at a time)"
+        f"\nmean per submission: {mean:.1f} s = {mean / base:.2f} x baseline "
+        f"(each graded in the sandbox, {args.jobs} at a time)"
     )
-    print(f"total: {total:.1f} s for {len(grades)} submissions with --jobs {args.jobs}; "
-          f"{total / (base * len(grades) / args.jobs):.2f} x the baseline's time for the same work in {args.jobs} parallel streams")  # fmt: skip
+    print(
+        f"total: {total:.1f} s for {len(grades)} submissions with --jobs {args.jobs}; "
+        f"{total / (base * len(grades) / args.jobs):.2f} x the baseline's time "
+        f"for the same work in {args.jobs} parallel streams"
+    )
     if args.spec == "connect4":
         per = total * args.jobs / len(grades)
-        print(f"target: {TARGET_SECONDS:.0f} s a submission with 2 jobs (300 in 25 minutes): {per:.1f} s, {'met' if per <= TARGET_SECONDS else 'NOT met'}; "
-              f"at most {TARGET_RATIO} x baseline: {mean / base:.2f} x, {'met' if mean / base <= TARGET_RATIO else 'NOT met'}")  # fmt: skip
+        print(
+            f"target: {TARGET_SECONDS:.0f} s a submission with 2 jobs (300 in 25 minutes): {per:.1f} s, "
+            f"{'met' if per <= TARGET_SECONDS else 'NOT met'}; "
+            f"at most {TARGET_RATIO} x baseline: {mean / base:.2f} x, "
+            f"{'met' if mean / base <= TARGET_RATIO else 'NOT met'}"
+        )
     else:
         print(f"no speed target is set for {args.spec} (the grading issue's target is for connect4)")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")

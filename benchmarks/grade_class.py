@@ -33,15 +33,15 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grade import baseline  # noqa: E402
+from grade import baseline
 
-import spec as spec_data  # noqa: E402
-from speckit import registry  # noqa: E402
-from speckit import rubric as rubric_module  # noqa: E402
-from speckit.grading import Grader, grade  # noqa: E402
-from speckit.registry import kit  # noqa: E402
-from speckit.skeleton import reference_copy, write_skeleton  # noqa: E402
-from speckit.zoo import load_mutants  # noqa: E402
+import spec as spec_data
+from speckit import registry
+from speckit import rubric as rubric_module
+from speckit.grading import Grader, grade
+from speckit.registry import kit
+from speckit.skeleton import reference_copy, write_skeleton
+from speckit.zoo import load_mutants
 
 MIX = (("correct", 0.25), ("faulty", 0.40), ("half", 0.20), ("empty", 0.10), ("unimportable", 0.05))
 """The kinds of submission in a class, and their shares."""
@@ -189,11 +189,17 @@ def main() -> int:
             worst = max(worst, mean / correct)
             print(f"{kind:<13} {len(times):>3} {mean:>8.1f} {max(times):>8.1f} {mean / correct:>10.2f}")
     print(f"\ntotal: {total:.1f} s ({total / 60:.1f} min) for {len(grades)} submissions with --jobs {args.jobs}")
-    print(f"sandbox overhead: a correct submission {correct:.1f} s in the sandbox against {in_process:.1f} s for one in-process"
-          f" pytest run of the same suite on the reference: {correct / in_process:.2f} x")  # fmt: skip
+    print(
+        f"sandbox overhead: a correct submission {correct:.1f} s in the sandbox against {in_process:.1f} s "
+        f"for one in-process pytest run of the same suite on the reference: {correct / in_process:.2f} x"
+    )
     if args.spec == "connect4" and args.size == 40 and args.jobs == 2:
-        print(f"targets: every kind at most {TARGET_RATIO} x the correct kind: worst {worst:.2f} x, {'met' if worst <= TARGET_RATIO else 'NOT met'}; "
-              f"the class within {TARGET_MINUTES:g} minutes: {total / 60:.1f}, {'met' if total <= TARGET_MINUTES * 60 else 'NOT met'}")  # fmt: skip
+        print(
+            f"targets: every kind at most {TARGET_RATIO} x the correct kind: worst {worst:.2f} x, "
+            f"{'met' if worst <= TARGET_RATIO else 'NOT met'}; "
+            f"the class within {TARGET_MINUTES:g} minutes: {total / 60:.1f}, "
+            f"{'met' if total <= TARGET_MINUTES * 60 else 'NOT met'}"
+        )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     wrong = [g.name for g in grades if kinds[g.name] == "correct" and (g.total < g.max_score or g.reason)]
     if wrong:

@@ -131,8 +131,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from reference_games.boardadt import solver as solver_module  # noqa: E402
-from reference_games.boardadt.solver import (  # noqa: E402
+from reference_games.boardadt import solver as solver_module
+from reference_games.boardadt.solver import (
     BOARD_MASK,
     BOTTOM,
     BOTTOM_MASK,
@@ -524,7 +524,8 @@ def compare_perfect(cases, budget_s: float) -> None:
     positions = [position for _moves, position, _score in cases if needs_search(position)]
     print()
     print(
-        f'The level "perfect" ({budget_s:g} s a move, wall-clock) on {len(positions)} random positions that need a search:'
+        f'The level "perfect" ({budget_s:g} s a move, wall-clock) '
+        f"on {len(positions)} random positions that need a search:"
     )
     header = f"{'version':<8} {'proven':>13} {'slowest move':>13} {'mean move':>10}"
     print(header)
@@ -539,7 +540,8 @@ def compare_perfect(cases, budget_s: float) -> None:
             proven += ok
         share = f"{proven}/{len(positions)}"
         print(
-            f"{label:<8} {share:>8} {proven / len(positions):4.0%} {format_time(max(times)):>13} {format_time(sum(times) / len(times)):>10}"
+            f"{label:<8} {share:>8} {proven / len(positions):4.0%} "
+            f"{format_time(max(times)):>13} {format_time(sum(times) / len(times)):>10}"
         )
     print("'before' counts a move proven when its strong search finished in half the budget; 'after' when")
     print("the weak solve proved the move keeps the value (then the strong one looks for the quickest win).")
@@ -641,7 +643,8 @@ def main(argv: list[str] | None = None) -> int:
 
     mode = "weak" if args.weak else "strong"
     print(
-        f"Connect Four solver benchmark ({mode} solve, {args.clock} time, Python {sys.version.split()[0]}), sets from {args.dir}"
+        f"Connect Four solver benchmark ({mode} solve, {args.clock} time, "
+        f"Python {sys.version.split()[0]}), sets from {args.dir}"
     )
     print(f"Each position may take {args.budget:g} s; 'slowest' and 'mean' are over the positions solved in time.")
     header = (
@@ -666,7 +669,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{name:<8} {solved:>7}/{len(cases):<4} {solved / len(cases):3.0%} {result['correct']:>7} {slowest:>9} "
             f"{format_time(mean_time) if solved else '-':>10} {mean_nodes:>15,.1f} "
-            f"{f'{published:,.1f}' if published else '-':>11} {f'{mean_nodes / published:6.2f}' if comparable else '-':>6} {rate:>12,.0f}",
+            f"{f'{published:,.1f}' if published else '-':>11} "
+            f"{f'{mean_nodes / published:6.2f}' if comparable else '-':>6} {rate:>12,.0f}",
             flush=True,
         )
     print("'x pub' is our mean over Pons' published mean, shown when every position of the whole set was solved.")
@@ -681,7 +685,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  before = our solver at {args.before}, before issue 15's speed work (Pons' algorithm, Pons' node counts)"
         )
-        header = f"{'set':<8} {'solver':<7} {'correct':>9} {'mean positions':>15} {'mean time':>11} {'slowest':>9} {'positions/s':>12}"
+        header = (
+            f"{'set':<8} {'solver':<7} {'correct':>9} {'mean positions':>15} "
+            f"{'mean time':>11} {'slowest':>9} {'positions/s':>12}"
+        )
         print(header)
         print("-" * len(header))
         ratios = []
@@ -722,7 +729,8 @@ def main(argv: list[str] | None = None) -> int:
         compare_perfect(randoms[: args.perfect], 1.0)
     if elapsed["cpu"]:
         print(
-            f"\nWall-clock time was {elapsed['wall'] / elapsed['cpu']:.2f}x CPU time (1.00 = the machine was otherwise idle)."
+            f"\nWall-clock time was {elapsed['wall'] / elapsed['cpu']:.2f}x CPU time "
+            f"(1.00 = the machine was otherwise idle)."
         )
     if not ok:
         print("\nSOME SCORES ARE WRONG", file=sys.stderr)

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from speckit.registry import kit  # noqa: E402
-from speckit.runner import run_suite  # noqa: E402
+from speckit.registry import kit
+from speckit.runner import run_suite
 
 TARGET_SECONDS = 60.0
 

@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference_games.xplus.configurations import TABLE_SIZE, Configurations  # noqa: E402
-from reference_games.xplus.data import Data  # noqa: E402
-from reference_games.xplus.hash_dictionary import HashDictionary  # noqa: E402
-from reference_games.xplus.play import COMPUTER, COMPUTER_WINS, HUMAN, HUMAN_WINS, Play  # noqa: E402
+from reference_games.xplus.configurations import TABLE_SIZE, Configurations
+from reference_games.xplus.data import Data
+from reference_games.xplus.hash_dictionary import HashDictionary
+from reference_games.xplus.play import COMPUTER, COMPUTER_WINS, HUMAN, HUMAN_WINS, Play
 
 
 def random_average(n: int, m: int) -> float:
@@ -80,7 +80,8 @@ def hash_figures(quick: bool) -> None:
     got, expected = collisions(keys, 13441), random_average(len(keys), 13441)
     print("(a) collisions of the reference hash (Horner, base 193, reduced mod the table size at every step)")
     print(
-        f"  TestDict workload, 10000 keys in 13441 slots: {got} collisions; random hash {expected:.0f}; ratio {got / expected:.3f} (target: at most 1000)"
+        f"  TestDict workload, 10000 keys in 13441 slots: {got} collisions; "
+        f"random hash {expected:.0f}; ratio {got / expected:.3f} (target: at most 1000)"
     )
     rng = random.Random(2210)
     settings = {3: (3, 9), 4: (4, 4), 5: (5, 3), 6: (5, 2)}

@@ -11,7 +11,7 @@ from pathlib import Path
 DOCS = Path(__file__).resolve().parent
 sys.path[:0] = [str(DOCS.parent), str(DOCS / "_ext")]
 
-import speckit  # noqa: E402
+import speckit
 
 project = "speckit"
 author = "the speckit authors"

@@ -17,6 +17,7 @@ import re
 import tomllib
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from speckit.core import UserError
 
@@ -38,6 +39,9 @@ from .model import (
     shapes_of,
     tables_of,
 )
+
+Table = dict[str, Any]
+"""A TOML table as :mod:`tomllib` reads it."""
 
 DATA_ROOT = Path(__file__).parent
 """The folder of the kit's own specifications."""
@@ -98,7 +102,7 @@ def load(name: str) -> Specification:
     return spec
 
 
-def _load_kit(table: dict | None) -> KitDeclaration:
+def _load_kit(table: Table | None) -> KitDeclaration:
     if not table:
         raise SpecDataError("spec.toml: no [kit] table (reference, suite, zoo, readings, alternative, rubric)")
     known = keys_of(KitDeclaration)
@@ -133,7 +137,7 @@ def _load_kit(table: dict | None) -> KitDeclaration:
 RULE_SYNTAX = frozenset({"dict", "set"})
 
 
-def _load_rule(entry: dict) -> CodeRule:
+def _load_rule(entry: Table) -> CodeRule:
     where = f"spec.toml: rule {entry.get('id', '?')}"
     _checked(where, entry, CodeRule)
     try:
@@ -156,7 +160,7 @@ def _load_rule(entry: dict) -> CodeRule:
     return rule
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> Table:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
@@ -204,7 +208,7 @@ def _load_type(path: Path) -> TypeSpec:
 ENUMERATION_BASES = ("Enum", "IntEnum")
 
 
-def _load_enumeration(filename: str, entry: dict) -> Enumeration:
+def _load_enumeration(filename: str, entry: Table) -> Enumeration:
     where = f"{filename}: enumeration {entry.get('name', '?')!r}"
     _checked(where, entry, Enumeration)
     try:
@@ -228,7 +232,7 @@ def _load_enumeration(filename: str, entry: dict) -> Enumeration:
     return Enumeration(name, members, meaning, base, values)
 
 
-def _load_exception(filename: str, entry: dict) -> ExceptionClass:
+def _load_exception(filename: str, entry: Table) -> ExceptionClass:
     where = f"{filename}: exception {entry.get('name', '?')!r}"
     _checked(where, entry, ExceptionClass)
     try:
@@ -244,7 +248,7 @@ def _load_exception(filename: str, entry: dict) -> ExceptionClass:
 _SHAPE_WORDS = {list: "a list", str: "text", bool: "true or false", dict: "a table"}
 
 
-def _known_keys(where: str, entry: dict, known: set[str] | frozenset[str], cls: type | None = None) -> None:
+def _known_keys(where: str, entry: Table, known: set[str] | frozenset[str], cls: type | None = None) -> None:
     """A SpecDataError naming ``where`` (the file and the table) and the keys of ``entry`` not in ``known``,
     or, given the model class ``cls``, a key whose value has not the TOML type its field needs."""
     if not isinstance(entry, dict):
@@ -257,12 +261,12 @@ def _known_keys(where: str, entry: dict, known: set[str] | frozenset[str], cls: 
             raise SpecDataError(f"{where}: {key} must be {_SHAPE_WORDS[shape]}")
 
 
-def _checked(where: str, entry: dict, cls: type) -> None:
+def _checked(where: str, entry: Table, cls: type) -> None:
     """``entry`` holds only keys of ``cls``'s table (:func:`spec.model.keys_of`), each of the TOML type it needs."""
     _known_keys(where, entry, keys_of(cls), cls)
 
 
-def _load_constant(filename: str, entry: dict) -> Constant:
+def _load_constant(filename: str, entry: Table) -> Constant:
     where = f"{filename}: constant {entry.get('name', '?')!r}"
     _checked(where, entry, Constant)
     try:
@@ -276,7 +280,7 @@ def _load_constant(filename: str, entry: dict) -> Constant:
     return Constant(name, value, meaning)
 
 
-def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
+def _load_operation(filename: str, type_name: str, entry: Table) -> Operation:
     where = f"{filename}: operation {entry.get('name', '?')!r}"
     _checked(where, entry, Operation)
     try:
@@ -302,7 +306,9 @@ def _load_operation(filename: str, type_name: str, entry: dict) -> Operation:
     if len(names) != len(longest):
         raise SpecDataError(f"{where}: {len(names)} parameter names for {len(longest)} parameters")
     shortest = len(forms[0][1])
-    params = tuple(Parameter(name=n, type=t, optional=i >= shortest) for i, (n, t) in enumerate(zip(names, longest)))
+    params = tuple(
+        Parameter(name=n, type=t, optional=i >= shortest) for i, (n, t) in enumerate(zip(names, longest, strict=True))
+    )
     return Operation(
         type_name=type_name,
         name=name,
@@ -394,7 +400,8 @@ def _check_references(spec: Specification) -> None:
         for form in erratum.optional_forms:
             if form not in forms:
                 raise SpecDataError(
-                    f"erratum {erratum.id}: optional form {form!r} is no documented form of its operations ({', '.join(sorted(forms))})"
+                    f"erratum {erratum.id}: optional form {form!r} is no documented form of its operations "
+                    f"({', '.join(sorted(forms))})"
                 )
 
 

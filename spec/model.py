@@ -19,12 +19,12 @@ DERIVED = {"key": None}
 """Field metadata: the field is not a key of its table (the loader works it out)."""
 
 
-def key(name: str) -> dict:
+def key(name: str) -> dict[str, str | None]:
     """Field metadata: the field is read from the key ``name`` of its table."""
     return {"key": name}
 
 
-def table(name: str) -> dict:
+def table(name: str) -> dict[str, str | None]:
     """Field metadata: the field is read from the array of tables ``[[name]]`` of the file, not from a key."""
     return {"key": None, "table": name}
 

@@ -207,7 +207,8 @@ def _status(
             others, shown = diagnosis.suspects[qualname]
             return status(
                 Outcome.SUSPECT,
-                f"{shown.test}\nIt cannot tell which of these broke: {', '.join((qualname, *others))}.\n{shown.message}",
+                f"{shown.test}\nIt cannot tell which of these broke: "
+                f"{', '.join((qualname, *others))}.\n{shown.message}",
                 others,
             )
         for cause in diagnosis.causes.get(test.test, ()):
@@ -259,11 +260,8 @@ def render(
             out.append(f"  ! {problem}")
         for row in block:
             name = row.qualname.split(".")[1] + (" [extension]" if row.extension else "")
-            label = (
-                f"blocked by {', '.join(o.split('.')[-1] if o.split('.')[0] == type_spec.name else o for o in row.blocked_by)}"
-                if row.status is Outcome.BLOCKED
-                else str(row.status)
-            )
+            blockers = (o.split(".")[-1] if o.split(".")[0] == type_spec.name else o for o in row.blocked_by)
+            label = f"blocked by {', '.join(blockers)}" if row.status is Outcome.BLOCKED else str(row.status)
             out.append(f"  {name:<{width + 12}} {label:<22} {row.tests} test{'s' if row.tests != 1 else ''}")
             if row.status in (Outcome.FAILED, Outcome.SUSPECT) and row.explanation:
                 out.extend(f"      | {line}" for line in clipped(row.explanation, explain_lines))

@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
     if argv[:2] == ["grade", "report"]:
         argv = [GRADE_REPORT, *argv[2:]]  # a command of its own, under grade's name (see _parser)
-    parser, subcommands = _parser(), {}
+    parser = _parser()
+    subcommands: dict[str | None, argparse.ArgumentParser] = {}
     for action in parser._subparsers._group_actions if parser._subparsers else ():
         subcommands.update(getattr(action, "choices", None) or {})
     args, unknown = parser.parse_known_args(argv)

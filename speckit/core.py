@@ -9,6 +9,8 @@ results with it, so the two sides of the sandbox agree without importing each ot
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
@@ -139,6 +141,11 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+def _names(names: Iterable[str]) -> tuple[str, ...]:
+    """A record's names as a tuple (attrs' converter: a typed one, which mypy can check)."""
+    return tuple(names)
+
+
 @attrs.frozen
 class TestRecord:
     """One test's result, as the report plugin writes it and ``check``, the zoo and grading read it."""
@@ -147,7 +154,7 @@ class TestRecord:
 
     test: str
     """The pytest node id (``tests/connect4/test_index.py::test_increment_gives_the_next_index``)."""
-    covers: tuple[str, ...] = attrs.field(converter=tuple)
+    covers: tuple[str, ...] = attrs.field(converter=_names)
     """The documented operations the test declares it checks."""
     outcome: Outcome = attrs.field(converter=Outcome)
     """:attr:`Outcome.PASSED`, :attr:`Outcome.FAILED` or :attr:`Outcome.SKIPPED`."""
@@ -161,22 +168,22 @@ class TestRecord:
     operation: str = ""
     """The operation (``Type.operation``) whose own call failed the test, or that the failed check
     names; "" when the failure cannot tell."""
-    suspects: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    suspects: tuple[str, ...] = attrs.field(default=(), converter=_names)
     """For a failure, the documented operations the failing example called, in the order first called:
     any of them may have broken it."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self, value_serializer=lambda _, __, v: v.value if isinstance(v, enum.Enum) else v)
 
     @classmethod
-    def from_json(cls, data: dict) -> TestRecord:
+    def from_json(cls, data: dict[str, Any]) -> TestRecord:
         return cls(**data)
 
     # Read access by key, for callers written against the records' former dict form.
-    def __getitem__(self, key: str):
+    def __getitem__(self, key: str) -> Any:
         if key not in attrs.fields_dict(type(self)):
             raise KeyError(key)
         return getattr(self, key)
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         return self[key] if key in attrs.fields_dict(type(self)) else default

@@ -27,22 +27,21 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
-import inspect
-import os
 import importlib
 import importlib.util
+import inspect
+import os
 import signal
 import sys
 import tempfile
 import textwrap
 import traceback
 import types
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from spec import Operation, Specification
-
-from .trace import TRACE
 
 from .core import (  # noqa: F401 - re-exported: the names the suite and the sandbox use
     DEFAULT_LIMITS,
@@ -56,10 +55,12 @@ from .core import (  # noqa: F401 - re-exported: the names the suite and the san
     SuiteFailure,
     TimeLimitReached,
 )
-from .watchdog import WallClockAlarm as _Alarm, on_wall_alarm
+from .trace import TRACE
+from .watchdog import WallClockAlarm as _Alarm
+from .watchdog import on_wall_alarm
 
 
-def load(target: str | Path, spec: Specification) -> "Implementation":
+def load(target: str | Path, spec: Specification) -> Implementation:
     """Import the implementation at ``target``, a package directory or an importable module name,
     into this process."""
     if Path(target).exists():
@@ -78,14 +79,16 @@ def load(target: str | Path, spec: Specification) -> "Implementation":
     return Implementation(package, spec, origin=text)
 
 
-def package_directory(target: str | Path) -> Path:
+def package_directory(target: str | os.PathLike[str]) -> Path:
     """``target`` as an implementation's package directory, resolved: a folder holding Python
     modules (``__init__.py`` optional). The one check of a package folder, worded once."""
     path = Path(target)
     if not path.exists():
         raise ImplementationError(f"{target}: no such folder")
     if not path.is_dir():
-        raise ImplementationError(f"{target}: not a package directory (it is a file; expected a folder of Python modules)")
+        raise ImplementationError(
+            f"{target}: not a package directory (it is a file; expected a folder of Python modules)"
+        )
     if not any(path.glob("*.py")):
         raise ImplementationError(f"{target}: not a package directory (the folder has no Python modules)")
     return path.resolve()
@@ -100,10 +103,13 @@ def _import_directory(path: Path) -> types.ModuleType:
     init = path / "__init__.py"
     if init.is_file():
         module_spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(path)])
+        # a .py file always has a spec with a loader (the source file loader)
+        assert module_spec is not None and module_spec.loader is not None
+        loader = module_spec.loader
         package = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = package
         try:
-            _with_import_limit(lambda: module_spec.loader.exec_module(package))
+            _with_import_limit(lambda: loader.exec_module(package))
         except TimeLimitReached as e:
             sys.modules.pop(name, None)
             raise ImplementationError(
@@ -114,14 +120,20 @@ def _import_directory(path: Path) -> types.ModuleType:
             sys.modules.pop(name, None)
             file = Path(e.filename).name if e.filename and not e.filename.startswith("<") else "__init__.py"
             if file == "__init__.py":
-                raise ImplementationError(f"{path}/__init__.py has a syntax error at line {e.lineno}: {e.msg}") from None
-            raise ImplementationError(f"{path}/__init__.py could not be imported: {file} has a syntax error at line {e.lineno}: {e.msg}") from None
+                raise ImplementationError(
+                    f"{path}/__init__.py has a syntax error at line {e.lineno}: {e.msg}"
+                ) from None
+            raise ImplementationError(
+                f"{path}/__init__.py could not be imported: {file} has a syntax error at line {e.lineno}: {e.msg}"
+            ) from None
         except KeyboardInterrupt:
             sys.modules.pop(name, None)
             raise
         except BaseException as e:  # noqa: BLE001 - report, don't crash the suite
             sys.modules.pop(name, None)
-            raise ImplementationError(f"{path}/__init__.py could not be imported{_where(e, path)}: {type(e).__name__}: {e}") from None
+            raise ImplementationError(
+                f"{path}/__init__.py could not be imported{_where(e, path)}: {type(e).__name__}: {e}"
+            ) from None
     else:
         package = types.ModuleType(name)
         package.__path__ = [str(path)]
@@ -174,7 +186,7 @@ def _where(error: BaseException, folder: str | Path) -> str:
 class Implementation:
     """An implementation under test: its modules, reached through the specification."""
 
-    operation_class: type["TracedOperation"]
+    operation_class: type[TracedOperation]
     """The class of its traced operations (set below; the sandbox uses its own)."""
 
     def __init__(self, package: types.ModuleType, spec: Specification, origin: str):
@@ -218,7 +230,9 @@ class Implementation:
         except BaseException as e:  # noqa: BLE001 - any failure while importing is the module's
             if isinstance(e, KeyboardInterrupt):
                 raise
-            return MissingOperation(f"module {module_name} could not be imported{_where(e, self._folder())}: {type(e).__name__}: {e}")
+            return MissingOperation(
+                f"module {module_name} could not be imported{_where(e, self._folder())}: {type(e).__name__}: {e}"
+            )
 
     def _folder(self) -> str:
         """The folder of the implementation's package (its first search location)."""
@@ -228,7 +242,7 @@ class Implementation:
         """Why each module that was tried and could not be imported failed, by module name."""
         return {name: str(problem) for name, problem in self._modules.items() if isinstance(problem, SuiteFailure)}
 
-    def __getattr__(self, module_name: str) -> "ModuleFacade":
+    def __getattr__(self, module_name: str) -> ModuleFacade:
         """``impl.grid`` is the grid module's operations, traced: ``impl.grid.occupySquare(g, l, s)``."""
         return module_facade(self, module_name)
 
@@ -290,7 +304,8 @@ class Implementation:
             module = self.module(type_spec.module)
         except SuiteFailure:
             return None
-        owner, name = module, op.name
+        owner: object = module
+        name = op.name
         if type_spec.class_name:
             owner = getattr(module, type_spec.class_name, None)
             if not isinstance(owner, type):
@@ -314,7 +329,12 @@ def _only_raises_not_implemented(function: Any) -> bool:
     if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     body = definition.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
     if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
         return False
@@ -343,7 +363,7 @@ class ModuleFacade:
         self._type_name = type_name
         self._module_name = module_name
 
-    def __getattr__(self, name: str) -> "TracedOperation":
+    def __getattr__(self, name: str) -> TracedOperation:
         if name.startswith("_"):
             raise AttributeError(name)
         try:
@@ -382,7 +402,9 @@ class TracedOperation:
             return self._method(module, class_name)
         function = getattr(module, self.operation.name, None)
         if function is None:
-            raise MissingOperation(f"module {self.module_name} has no function {self.operation.name} ({qualname})", qualname)
+            raise MissingOperation(
+                f"module {self.module_name} has no function {self.operation.name} ({qualname})", qualname
+            )
         if not callable(function):
             raise MissingOperation(f"{self.label} is not a function", qualname)
         return function
@@ -462,7 +484,10 @@ def failure_of(qualname: str, error: BaseException, time_limit: float) -> tuple[
     if isinstance(error, NotImplementedError):
         return NOT_IMPLEMENTED, f"{qualname} is not implemented yet (it raises NotImplementedError)"
     if isinstance(error, TimeLimitReached):
-        return HUNG, f"{qualname} did not return within {time_limit:g} s (an endless loop?); it is not called again in this run"
+        return (
+            HUNG,
+            f"{qualname} did not return within {time_limit:g} s (an endless loop?); it is not called again in this run",
+        )
     if isinstance(error, RecursionError):
         return FAILED, f"{qualname} recursed without end (RecursionError)"
     if isinstance(error, SystemExit):

@@ -29,6 +29,7 @@ import tomllib
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -118,7 +119,8 @@ def review_path(spec_name: str) -> Path:
     path = kit(spec_name).mutants_path
     if path is None:
         raise UserError(
-            f'{spec_name}: its spec.toml\'s [kit] table names no register of mutants (mutants = "tests/mutants/{spec_name}.toml")'
+            f"{spec_name}: its spec.toml's [kit] table names no register of mutants "
+            f'(mutants = "tests/mutants/{spec_name}.toml")'
         )
     return path
 
@@ -232,12 +234,13 @@ def _mutate(source: str, operator: str, occurrence: int) -> str | None:
 
 def _changed_lines(source: str, mutated: str) -> tuple[str, str]:
     old, new = source.splitlines(), mutated.splitlines()
-    start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    start = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
     end_old, end_new = len(old), len(new)
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
         end_old, end_new = end_old - 1, end_new - 1
-    return " / ".join(l.strip() for l in old[start:end_old] if l.strip()), " / ".join(
-        l.strip() for l in new[start:end_new] if l.strip()
+    return (
+        " / ".join(line.strip() for line in old[start:end_old] if line.strip()),
+        " / ".join(line.strip() for line in new[start:end_new] if line.strip()),
     )
 
 
@@ -261,7 +264,8 @@ class _Places:
         self.functions, self.annotations, self.uses = functions, annotations, uses
 
     def reached_from(self, name: str) -> set[str]:
-        """The module's functions and classes that ``name`` uses, directly or through others (methods by their own name)."""
+        """The module's functions and classes that ``name`` uses, directly or through others
+        (methods by their own name)."""
         seen, todo = set(), [name]
         while todo:
             for used in self.uses.get(todo.pop(), ()):
@@ -280,21 +284,21 @@ class _Places:
 
 def _places(source: str) -> _Places:
     tree = ast.parse(source)
-    functions, annotations = [], []
+    functions: list[tuple[int, int, str]] = []
+    annotations: list[tuple[tuple[int, int], tuple[int, int]]] = []
 
     def visit(node: ast.AST, prefix: str) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 name = f"{prefix}{child.name}"
                 first = min([child.lineno] + [d.lineno for d in getattr(child, "decorator_list", [])])
-                functions.append((first, child.end_lineno, name))
+                functions.append((first, child.end_lineno or child.lineno, name))
                 visit(child, f"{name}.")
             else:
                 visit(child, prefix)
             for annotation in _annotations_of(child):
-                annotations.append(
-                    ((annotation.lineno, annotation.col_offset), (annotation.end_lineno, annotation.end_col_offset))
-                )
+                end = (annotation.end_lineno or annotation.lineno, annotation.end_col_offset or annotation.col_offset)
+                annotations.append(((annotation.lineno, annotation.col_offset), end))
 
     visit(tree, "")
     defined = {name.rsplit(".", 1)[-1] for _, _, name in functions}
@@ -308,7 +312,7 @@ def _places(source: str) -> _Places:
     return _Places(functions, annotations, uses)
 
 
-def _annotations_of(node: ast.AST) -> list[ast.AST]:
+def _annotations_of(node: ast.AST) -> list[ast.expr]:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         arguments = (
             node.args.posonlyargs
@@ -355,9 +359,10 @@ def run(
         def one(numbered: tuple[int, Mutant]) -> tuple[str, dict]:
             number, mutant = numbered
             package = reference_copy(spec_name, Path(scratch) / f"mutant_{number}")
-            (package / f"{mutant.module}.py").write_text(
-                _mutate(sources[mutant.module], mutant.operator, mutant.occurrence), encoding="utf-8"
-            )
+            mutated = _mutate(sources[mutant.module], mutant.operator, mutant.occurrence)
+            if mutated is None:
+                raise UserError(f"{mutant.module}.py changed since its mutants were listed: list them again")
+            (package / f"{mutant.module}.py").write_text(mutated, encoding="utf-8")
             tests = tests_for(mutant, coverage, specification)
             outcome = run_suite(
                 spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT,
@@ -397,7 +402,9 @@ def module_digest(spec_name: str, module: str) -> str:
 def save_results(spec_name: str, module_results: dict[str, dict], path: Path | None = None) -> Path:
     """Store the results of the modules just run, replacing earlier results of the same modules."""
     path = path or results_path(spec_name)
-    stored = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"spec": spec_name, "modules": {}}
+    stored: dict[str, Any] = (
+        json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"spec": spec_name, "modules": {}}
+    )
     for module, results in module_results.items():
         stored["modules"][module] = {"source": module_digest(spec_name, module), "results": results}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -466,14 +473,16 @@ def report(spec_name: str, stored: dict, review: Review) -> str:
         target = "" if s.target is None else f"{s.target:.0f} %"
         mark = "" if s.met else "  below target"
         lines.append(
-            f"{s.type_name:<18} {s.generated:>9} {s.killed:>7} {s.generated - s.killed:>8} {s.equivalent:>10} {s.percent:>6.1f}% {target:>7}{mark}"
+            f"{s.type_name:<18} {s.generated:>9} {s.killed:>7} "
+            f"{s.generated - s.killed:>8} {s.equivalent:>10} {s.percent:>6.1f}% {target:>7}{mark}"
         )
     total_generated = sum(s.generated for s in rows)
     total_killed = sum(s.killed for s in rows)
     total_equivalent = sum(s.equivalent for s in rows)
     judged = total_generated - total_equivalent
     lines.append(
-        f"{'all':<18} {total_generated:>9} {total_killed:>7} {total_generated - total_killed:>8} {total_equivalent:>10} "
+        f"{'all':<18} {total_generated:>9} {total_killed:>7} "
+        f"{total_generated - total_killed:>8} {total_equivalent:>10} "
         f"{(100.0 * total_killed / judged if judged else 100.0):>6.1f}%"
     )
     survivors = [r for s in rows for r in s.survivors]
@@ -482,7 +491,8 @@ def report(spec_name: str, stored: dict, review: Review) -> str:
         for r in survivors:
             m = r["mutant"]
             lines.append(
-                f"  {m['module']}.py line {m['line']} in {m['function']} ({m['operator']}): {m['before']}  ->  {m['after']}"
+                f"  {m['module']}.py line {m['line']} in {m['function']} ({m['operator']}): "
+                f"{m['before']}  ->  {m['after']}"
             )
     if stale:
         lines += ["", f"Stale: the reference changed since these modules were run: {', '.join(sorted(stale))}"]

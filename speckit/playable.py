@@ -49,7 +49,7 @@ class Refused(SystemExit):
 
 
 def load_for_play(
-    path: str | os.PathLike, spec_name: str, *, program: str, types: Iterable[str] = ()
+    path: str | os.PathLike[str], spec_name: str, *, program: str, types: Iterable[str] = ()
 ) -> Implementation:
     """The package at ``path``, loaded, once it passes the check of the types ``program`` uses.
 
@@ -156,7 +156,8 @@ def first_failing(spec_name: str, folder: Path, types: list[str], program: str) 
 
 class CheckProgress:
     """Says which type the check has reached, "IndexType (1 of 9 types, 12 of 340 tests)": one line each on a
-    terminal, rewritten in place; elsewhere a line for each type the samples of progress reach (a log keeps them all)."""
+    terminal, rewritten in place; elsewhere a line for each type the samples of progress reach (a log keeps
+    them all)."""
 
     def __init__(self, specification, types: list[str], program: str, stream=None) -> None:
         self.stream = stream or sys.stderr

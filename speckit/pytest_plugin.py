@@ -19,6 +19,7 @@ import functools
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -26,11 +27,13 @@ from hypothesis import HealthCheck, Phase, settings
 import spec as spec_data
 
 from . import impl as impl_loader
-from . import registry, structure
-from .core import MissingOperation, NotImplementedOperation, SuiteFailure
+from . import registry, suspects
+from .core import MissingOperation, NotImplementedOperation
 from .interface import TestedImplementation
 from .registry import kit
-from .testing import use_spec
+from .suspects import without_shrinking
+from .testing import structure, use_spec
+from .trace import TRACE
 
 CHECK_EXAMPLES = 10
 """Examples per property test in the ``check`` profile (the grading profile tries 20)."""
@@ -46,7 +49,7 @@ GRADING = dict(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 
-PROFILES = {
+PROFILES: dict[str, dict[str, Any]] = {
     "grading": GRADING,
     # What a student's `speckit check` and the games' check of `--impl` run: the grading
     # profile with fewer examples per test, so the check loop is quick. Every test still
@@ -63,6 +66,26 @@ PROFILES = {
 
 for _name, _options in PROFILES.items():
     settings.register_profile(f"speckit-{_name}", **_options)
+
+
+def _examples_from_the_tests_alone() -> None:
+    """Keep the literals of loaded modules out of the examples Hypothesis generates.
+
+    Hypothesis (from 6.131) sometimes draws a constant found in the source of any loaded module
+    that is not installed: the kit's, the specification's and, in process, the student's own.
+    A test's examples would then depend on what the student wrote (two packages alike in
+    behaviour could be tried on different examples), differ between a run in process and one in
+    the sandbox (where the student's modules load elsewhere), and change with any edit of the
+    kit. Its pool of such constants is kept empty, so that a test's examples depend on the test
+    alone. A Hypothesis without the pool is left as it is.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:
+        return
+    if hasattr(providers, "_get_local_constants") and hasattr(providers, "Constants"):
+        none = providers.Constants()
+        providers._get_local_constants = lambda: none
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -98,6 +121,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATTERN",
         help="tests hidden from the student (a rubric's ``hidden`` patterns): in the sandbox they run after "
         "the others, in a fresh operation server of their own",
+    )
+    group.addoption(
+        "--shrink-every-failure",
+        action="store_true",
+        default=False,
+        help="shrink every failing test's example to its smallest, suspects too (slower on faulty code; "
+        "verdicts are the same)",
     )
     group.addoption(
         "--profile",
@@ -137,6 +167,9 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.register_profile(f"{profile}-examples", settings.get_profile(profile), max_examples=examples)
         profile = f"{profile}-examples"
     settings.load_profile(profile)
+    suspects.register_unreduced(profile)
+    _session(config).profile = profile
+    _examples_from_the_tests_alone()
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -155,6 +188,10 @@ class _Session:
         """The implementations loaded in this session, by specification name."""
         self.reference_folder: Path | None = None
         """Where this session's shaped references are; removed when it ends."""
+        self.profile = ""
+        """The Hypothesis profile loaded for this session."""
+        self.suspects = suspects.Suspects()
+        """The failures so far, which make later, wider tests suspects (:mod:`speckit.suspects`)."""
 
     def sandboxed(self) -> list:
         """The loaded implementations that run in the grading sandbox."""
@@ -210,19 +247,23 @@ def _shaped_reference(session: _Session, name: str) -> Path:
 
 
 class _NoOtherExample(BaseException):
-    """Carries a failure that no other example could avoid out of Hypothesis at once.
+    """Carries a failure whose example is not to be shrunk out of Hypothesis at once, with a note
+    saying why if the reason is not the failure itself.
 
     Hypothesis shrinks any failing example (an Exception), which for a large input can take
     a minute; an operation that is missing or not implemented yet fails every example alike,
-    so its test stops at the first. A BaseException is not one Hypothesis shrinks.
+    so its test stops at the first, and so does a suspect (:mod:`speckit.suspects`) whose
+    example calls an operation of another type that has already failed. A BaseException is
+    not one Hypothesis shrinks.
     """
 
-    def __init__(self, failure: SuiteFailure):
+    def __init__(self, failure: Exception, note: str = ""):
         super().__init__(str(failure))
         self.failure = failure
+        self.note = note
 
 
-def _stop_at_unrunnable(inner_test, session: _Session):
+def _stop_at_unrunnable(inner_test, session: _Session, specification, operations: frozenset[str]):
     # wraps: Hypothesis derives a derandomized test's examples from the source of the function
     # it runs; without it every test would get this wrapper's examples (the same ones).
     @functools.wraps(inner_test)
@@ -237,10 +278,18 @@ def _stop_at_unrunnable(inner_test, session: _Session):
         except (MissingOperation, NotImplementedOperation) as failure:
             raise _NoOtherExample(failure) from failure
         except Exception as failure:
+            # Only once a test has failed: failing examples are many while Hypothesis shrinks.
+            explaining = (
+                specification is not None
+                and session.suspects.failed
+                and session.suspects.called_and_failed(TRACE.operations(specification), operations)
+            )
+            if explaining:
+                raise _NoOtherExample(failure, suspects.note_called(*explaining)) from failure
             _let_go_of_values(failure)
             raise
 
-    run_example._speckit_stops_at_unrunnable = True
+    run_example._speckit_stops_at_unrunnable = True  # type: ignore[attr-defined]  # a mark on the function object
     return run_example
 
 
@@ -262,7 +311,8 @@ def _let_go_of_values(failure: BaseException) -> None:
             return
     except Exception:  # noqa: BLE001 - outside Hypothesis, nothing keeps the exception
         return
-    chain, seen = [failure], set()
+    chain: list[BaseException | None] = [failure]
+    seen: set[int] = set()
     while chain:
         error = chain.pop()
         if error is not None and id(error) not in seen:
@@ -293,12 +343,33 @@ def is_hidden(node_id: str, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatchcase(node_id, p) or fnmatch.fnmatchcase(module, p) for p in patterns)
 
 
+def _suite_spec(item: pytest.Item):
+    """The specification whose suite holds ``item``, or None for a test of no suite (the kit's own)."""
+    try:
+        return spec_data.load(spec_of(item))
+    except pytest.UsageError:
+        return None
+
+
+def _type_rank(item: pytest.Item) -> int | None:
+    """Where the type that ``item``'s module checks (``test_<module>.py``) comes in its specification."""
+    specification = _suite_spec(item)
+    if specification is None:
+        return None
+    module = item.path.stem.removeprefix("test_")
+    return next((i for i, t in enumerate(specification.types) if t.module == module), None)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The types that others use are tested first, so that their failures explain the others' (suspects).
+    items[:] = suspects.in_type_order(items, _type_rank)
     hidden = config.getoption("--hidden-tests", default=[])
     if hidden and sandbox_config(config) is not None:
         # Hidden tests last, so nothing a hidden test showed the implementation can reach a
         # visible test's message: the server is replaced before the first of them.
-        items[:] = [i for i in items if not is_hidden(i.nodeid, hidden)] + [i for i in items if is_hidden(i.nodeid, hidden)]
+        items[:] = [i for i in items if not is_hidden(i.nodeid, hidden)] + [
+            i for i in items if is_hidden(i.nodeid, hidden)
+        ]
         for item in items:
             if is_hidden(item.nodeid, hidden):
                 item.stash[_FIRST_HIDDEN] = True
@@ -307,8 +378,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         handle = getattr(getattr(item, "obj", None), "hypothesis", None)
         inner = getattr(handle, "inner_test", None)
-        if inner is not None and not getattr(inner, "_speckit_stops_at_unrunnable", False):
-            handle.inner_test = _stop_at_unrunnable(inner, _session(config))
+        if handle is not None and inner is not None and not getattr(inner, "_speckit_stops_at_unrunnable", False):
+            handle.inner_test = _stop_at_unrunnable(inner, _session(config), _suite_spec(item), _covered(item))
 
 
 _FIRST_HIDDEN = pytest.StashKey[bool]()
@@ -323,26 +394,52 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             implementation.fresh_server()
 
 
+def _covered(item: pytest.Item) -> frozenset[str]:
+    """The operations a test checks (its ``covers`` marks)."""
+    return frozenset(name for mark in item.iter_markers("covers") for name in mark.args)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
-    """In the sandbox, pipelined calls still pending when a test ends are run, and fail it if they fail."""
+    """In the sandbox, pipelined calls still pending when a test ends are run, and fail it if they fail.
+
+    A test a narrower failure earlier in the run explains (:mod:`speckit.suspects`) is run without
+    shrinking, and its failure says why its example is not the smallest."""
     session = _session(item.config)
+    explaining = session.suspects.explained_by(_covered(item))
     for implementation in session.sandboxed():
         implementation.begin_test()
     try:
-        result = yield
+        with without_shrinking(getattr(item, "obj", None), session.profile) if explaining else contextlib.nullcontext():
+            result = yield
     except BaseException as error:
         for implementation in session.sandboxed():
-            try:
+            # the test already failed: its own failure is the one reported
+            with contextlib.suppress(impl_loader.SuiteFailure):
                 implementation.end_test()
-            except impl_loader.SuiteFailure:
-                pass  # the test already failed: its own failure is the one reported
         if isinstance(error, _NoOtherExample):
+            if error.note:
+                error.failure.add_note(error.note)
             raise error.failure from error.failure.__cause__
+        if explaining and isinstance(error, Exception):
+            error.add_note(suspects.note(explaining))
         raise
     for implementation in session.sandboxed():
         implementation.end_test()
     return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failed test is remembered with the operations it checks, to explain later failures; not a
+    hidden one, whose name a later visible test's message would show, and none under
+    ``--shrink-every-failure``."""
+    report = yield
+    hidden = item.config.getoption("--hidden-tests", default=[])
+    remembered = not item.config.getoption("--shrink-every-failure") and not (hidden and is_hidden(item.nodeid, hidden))
+    if call.when == "call" and report.failed and remembered:
+        _session(item.config).suspects.record_failure(item.nodeid, _covered(item))
+    return report
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -366,11 +463,13 @@ def spec_of(node: pytest.Item | pytest.Collector) -> str:
     for name in registry.names():
         if path.is_relative_to(registry.kit(name).suite_dir.resolve()):
             return name
-    raise pytest.UsageError(f"{node.nodeid} uses the implementation but is in no specification's suite folder; say which with --spec")
+    raise pytest.UsageError(
+        f"{node.nodeid} uses the implementation but is in no specification's suite folder; say which with --spec"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """The structure test (:mod:`speckit.structure`) gets one case per operation of the test's specification."""
+    """The structure test (:mod:`speckit.testing.structure`) gets one case per operation of the test's specification."""
     structure.parametrize(metafunc, spec_of)
 
 

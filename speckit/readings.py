@@ -145,11 +145,10 @@ def run_readings(
         if sandbox:
             # In the sandbox a batch was slower, not quicker (CI, 28 November 2026: 953 s against 603 s
             # for every reading run alone): each run's operation server costs more than pytest's start.
-            outcomes |= run_each(
-                runs.items(),
-                lambda item, name=spec_name: (item[0], run_alone(name, item[1], bytecode_cache=cache)),
-                jobs=jobs,
-            )
+            def alone(item: tuple[str, PlannedRun], name: str = spec_name) -> tuple[str, SuiteRun]:
+                return item[0], run_alone(name, item[1], bytecode_cache=cache)
+
+            outcomes |= run_each(runs.items(), alone, jobs=jobs)
         else:
             outcomes |= run_batched(spec_name, runs, jobs=jobs, bytecode_cache=cache)
     return {r.key: outcomes[r.key] for r in readings}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-_progress = {"file": None, "total": 0, "done": 0}
+_progress: dict[str, Any] = {"file": None, "total": 0, "done": 0}
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -71,7 +72,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo) -> TestRecord:
     covers = [name for mark in item.iter_markers("covers") for name in mark.args]
     outcome = Outcome(report.outcome)
-    kind, message, operation, suspects = outcome, "", "", ()
+    kind, message, operation = outcome, "", ""
+    suspects: tuple[str, ...] = ()
     if report.skipped:
         message = _skip_reason(report)
     elif report.failed:
@@ -94,17 +96,7 @@ def _record(item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo)
 
 def _called(spec_name: str) -> tuple[str, ...]:
     """The documented operations the failing example called (the trace of its last run), first call first."""
-    specification = spec_data.load(spec_name)
-    found: dict[str, None] = {}
-    for entry in TRACE.entries:
-        module, _, name = entry.label.rpartition(".")
-        try:
-            qualname = f"{specification.type(module).name}.{name}"
-            specification.operation(qualname)
-        except KeyError:
-            continue
-        found.setdefault(qualname)
-    return tuple(found)
+    return TRACE.operations(spec_data.load(spec_name))
 
 
 def _kind(error: BaseException | None) -> Outcome:

@@ -43,8 +43,9 @@ from __future__ import annotations
 
 import fnmatch
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 
@@ -137,7 +138,8 @@ def load(path: str | Path | None = None, spec_name: str | None = None) -> Rubric
         path = default_path(spec_name)
         if not path.is_file():
             raise RubricError(
-                f"the kit has no rubric for {spec_name!r}: grading is the instructor's work (give the rubric with --rubric);"
+                f"the kit has no rubric for {spec_name!r}: "
+                f"grading is the instructor's work (give the rubric with --rubric);"
                 " to see how your own package does, run `speckit check`"
             )
     path = Path(path)
@@ -152,7 +154,7 @@ def load(path: str | Path | None = None, spec_name: str | None = None) -> Rubric
 
 
 def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None = None) -> Rubric:
-    def fail(message: str):
+    def fail(message: str) -> NoReturn:
         raise RubricError(f"{source}: {message}")
 
     _known(data, {"spec", "title", "grading", "limits", "types"}, "top level", fail)
@@ -175,12 +177,15 @@ def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None 
     hidden = _strings(grading.get("hidden", []), "[grading] hidden", fail)
 
     limit_data = data.get("limits", {})
-    fields = {f.name: f for f in attrs.fields(Limits) if f.name not in NOT_IN_RUBRIC}
-    _known(limit_data, set(fields), "[limits]", fail)
+    # each limit's type, from its default: a whole number of files stays an int
+    kinds: dict[str, Callable[[Any], Any]] = {
+        f.name: type(f.default) for f in attrs.fields(Limits) if f.name not in NOT_IN_RUBRIC
+    }
+    _known(limit_data, set(kinds), "[limits]", fail)
     for key, value in limit_data.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
             fail(f"[limits] {key} must be a positive number (got {value!r})")
-    limits = Limits(**{k: type(fields[k].default)(v) for k, v in limit_data.items()})
+    limits = Limits(**{k: kinds[k](v) for k, v in limit_data.items()})
 
     types = []
     seen = set()
@@ -226,7 +231,7 @@ def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None 
     )
 
 
-def _known(table: Any, allowed: set[str], where: str, fail) -> None:
+def _known(table: Any, allowed: set[str], where: str, fail: Callable[[str], NoReturn]) -> None:
     if not isinstance(table, dict):
         fail(f"{where} must be a table")
     unknown = sorted(set(table) - allowed)
@@ -234,7 +239,7 @@ def _known(table: Any, allowed: set[str], where: str, fail) -> None:
         fail(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
 
 
-def _strings(value: Any, where: str, fail) -> tuple[str, ...]:
+def _strings(value: Any, where: str, fail: Callable[[str], NoReturn]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         fail(f"{where} must be a list of strings")
     return tuple(value)

@@ -12,7 +12,7 @@ type's module that is missing or does not parse, since no rule can be read from 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +141,7 @@ def _sibling_imports(tree: ast.Module, folder: Path) -> list[str]:
 def _forbidden(rule: CodeRule, module: str, tree: ast.Module) -> list[Violation]:
     found = []
     names, imports, allowed = set(rule.forbid_names), set(rule.forbid_imports), set(rule.allow_imports)
-    syntax = tuple(kind for s in rule.forbid_syntax for kind in SYNTAX[s])
+    syntax: tuple[type[ast.expr], ...] = tuple(kind for s in rule.forbid_syntax for kind in SYNTAX[s])
 
     def banned(dotted: str) -> bool:
         parts = dotted.split(".")
@@ -315,7 +315,7 @@ def _instance_assignments(cls: ast.ClassDef) -> set[str]:
     return assigned
 
 
-def _unpacked(targets: list[ast.expr]) -> Iterator[ast.expr]:
+def _unpacked(targets: Iterable[ast.expr]) -> Iterator[ast.expr]:
     """Assignment targets with tuples and lists opened (``self.a, self.b = ...``), subscripts left whole."""
     for target in targets:
         if isinstance(target, (ast.Tuple, ast.List)):

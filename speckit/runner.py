@@ -16,10 +16,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
@@ -97,10 +97,8 @@ def run_each(items: Iterable[T], run: Callable[[T], tuple[str, R]], *, jobs: int
 
 
 def _kill(child: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(child.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def user_bytecode_cache() -> Path | None:
@@ -123,7 +121,7 @@ def run_suite(
     spec_name: str,
     implementation: str | Path | None = None,
     *,
-    tests: list[str | Path] | None = None,
+    tests: Sequence[str | Path] | None = None,
     profile: str = "grading",
     timeout: float = 900.0,
     extra: tuple[str, ...] = (),
@@ -183,11 +181,16 @@ def pytest_arguments(
     """The arguments of pytest for one run of the suite (after ``python -m pytest``)."""
     # The plugins, the markers left out and the root are given here, not left to a
     # pytest configuration file: an installed kit has none, and a grader's copy of the suite may not.
+    # --tb=line: a run's verdicts and messages come from its report (speckit.report), never from
+    # pytest's tracebacks, and a long traceback parses every file it passes through: that was three
+    # quarters of the time of a run where most tests fail (an unfinished package). One line a failure
+    # is still printed, and errors of collection keep their own traceback (a crash's reason).
     arguments = [
         *map(str, selected),
         "-p", "speckit.pytest_plugin", "-p", "speckit.report", f"--speckit-report={report}",
         f"--rootdir={package_base(selected[0])}", "-m", "not slow",
         f"--spec={spec_name}", f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
+        "--tb=line",
         *extra,
     ]  # fmt: skip
     if implementation is not None:
@@ -244,6 +247,10 @@ def _run(
                 code = child.wait(timeout=0.2)
                 break
             except subprocess.TimeoutExpired:
+                if _stopping.is_set():
+                    # Stopped between this run's own check and its registration: stop_all
+                    # never saw the child, so it is killed here (in the finally below).
+                    raise Interrupted() from None
                 if time.monotonic() > deadline:
                     return None
                 if tick:
@@ -289,7 +296,8 @@ class PlannedRun:
     (None: the reference)."""
 
     implementation: str | Path | None
-    tests: tuple[Path, ...]
+    tests: tuple[str | Path, ...]
+    """Test files, folders or ids (``file::test``), as pytest takes them."""
     extra: tuple[str, ...] = ()
     temporary_folder: Path | None = None
     """The run's ``TMPDIR`` (the caller makes it and removes it)."""
@@ -328,7 +336,7 @@ def run_suites(
         raise Interrupted()
     with tempfile.TemporaryDirectory(prefix="speckit-runs-") as scratch:
         folder = Path(scratch)
-        planned = []
+        planned: list[dict[str, Any]] = []
         for index, run in enumerate(runs):
             selected = [Path(t) for t in run.tests]
             report = folder / f"report-{index}.json"
@@ -340,8 +348,14 @@ def run_suites(
             })  # fmt: skip
         collect = sorted({str(t) for run in runs for t in run.tests})
         shared = pytest_arguments(spec_name, [Path(t) for t in collect], folder / "collected.json", profile, (), None)
-        plan = {"collect": [a for a in shared if not a.startswith("--speckit-report=")], "runs": planned,
-                "seconds": seconds, "since": since, "run_seconds": run_seconds, "status": str(folder / "status")}  # fmt: skip
+        plan = {
+            "collect": [a for a in shared if not a.startswith("--speckit-report=")],
+            "runs": planned,
+            "seconds": seconds,
+            "since": since,
+            "run_seconds": run_seconds,
+            "status": str(folder / "status"),
+        }
         (folder / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
         command = [sys.executable, "-m", "speckit.suite_batch", str(folder / "plan.json")]
         left = max(0.0, seconds - (time.monotonic() - since))
@@ -354,7 +368,7 @@ def run_suites(
                     entry = json.loads(line)
                     statuses[entry["index"]] = entry
         results: list[BatchResult | None] = []
-        for index, run in enumerate(planned):
+        for index, planned_run in enumerate(planned):
             status = statuses.get(index)
             if status is None:
                 results.append(None)
@@ -369,13 +383,14 @@ def run_suites(
                 )
             else:
                 printed = (
-                    Path(run["output"]).read_text(encoding="utf-8", errors="replace")
-                    if Path(run["output"]).is_file()
+                    Path(planned_run["output"]).read_text(encoding="utf-8", errors="replace")
+                    if Path(planned_run["output"]).is_file()
                     else ""
                 )
                 results.append(
                     BatchResult(
-                        _outcome(spec_name, Path(run["report"]), printed, status["returncode"]), status["seconds"]
+                        _outcome(spec_name, Path(planned_run["report"]), printed, status["returncode"]),
+                        status["seconds"],
                     )
                 )
         return results
@@ -414,7 +429,7 @@ def run_batched(
         results = run_suites(spec_name, [runs[key] for key in share], seconds=seconds, since=time.monotonic(),
                              run_seconds=run_seconds, profile=profile, bytecode_cache=bytecode_cache)  # fmt: skip
         done = []
-        for key, result in zip(share, results):
+        for key, result in zip(share, results, strict=True):
             if result is None or result.run is None:
                 run = runs[key]
                 alone = run_alone(spec_name, run, profile=profile, timeout=run_seconds, bytecode_cache=bytecode_cache)

@@ -79,7 +79,9 @@ def fill_skeleton(spec: Specification, dest: Path, force: bool = False) -> Skele
             " (existing files are kept)"
         )
     dest.mkdir(parents=True, exist_ok=True)
-    written, unchanged, kept = [], [], []
+    written: list[Path] = []
+    unchanged: list[Path] = []
+    kept: list[Path] = []
     for name, text in skeleton_files(spec, dest.name).items():
         path = dest / name
         try:
@@ -139,8 +141,9 @@ def supplied_source(t: TypeSpec, kit_module: str) -> str:
     return (
         f"{doc}\n\n"
         f"import {kit_module} as _kit\n"
-        f"from {kit_module} import *  # noqa: F401,F403\n"
-        f"from {kit_module} import {', '.join(names)}  # noqa: F401\n\n"
+        f"from {kit_module} import *  # noqa: F401,F403 -- re-exports the kit's module, all of it\n"
+        f"from {kit_module} import {', '.join(names)}"
+        "  # noqa: F401 -- the names the specification gives, re-exported\n\n"
         f"__all__ = sorted({{*getattr(_kit, '__all__', ()), {', '.join(repr(n) for n in names)}}})\n"
     )
 
@@ -242,7 +245,7 @@ def enumeration_source(enumeration: Enumeration) -> str:
     """An enumeration as its class: an ``Enum``'s members numbered in order (any distinct
     values would do), an ``IntEnum``'s with the numbers the specification gives."""
     values = enumeration.values or range(1, len(enumeration.members) + 1)
-    members = [f"    {name} = {value}" for name, value in zip(enumeration.members, values)]
+    members = [f"    {name} = {value}" for name, value in zip(enumeration.members, values, strict=True)]
     doc = _docstring(_fill(enumeration.meaning), "    ")
     return f"class {enumeration.name}({enumeration.base}):\n{doc}\n\n" + "\n".join(members)
 

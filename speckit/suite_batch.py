@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         for index, run in enumerate(plan["runs"]):
             left = plan["seconds"] - (time.monotonic() - plan["since"])
             if left <= 0:
-                entry = {"index": index, "started": False}
+                entry: dict[str, object] = {"index": index, "started": False}
             else:
                 timeout = max(1.0, round(min(plan["run_seconds"], left)))
                 returncode = _fork_run(pytest, run, timeout)

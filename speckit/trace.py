@@ -80,6 +80,21 @@ class Trace:
         self.entries.append(entry)
         return entry
 
+    def operations(self, specification: Any) -> tuple[str, ...]:
+        """The documented operations (``Type.operation``) of ``specification`` the calls so far made,
+        first call first, each once."""
+        self._follow_example()
+        found: dict[str, None] = {}
+        for entry in self.entries:
+            module, _, name = entry.label.rpartition(".")
+            try:
+                qualname = f"{specification.type(module).name}.{name}"
+                specification.operation(qualname)
+            except KeyError:
+                continue
+            found.setdefault(qualname)
+        return tuple(found)
+
     def render(self) -> str:
         """The calls as numbered lines, the middle elided when there are many.
 

@@ -102,7 +102,7 @@ def _scan(path: Path, relative: str):
             elif class_marks:
                 # A Hypothesis state machine's TestCase class: the class itself is the test.
                 yield f"{relative}::{node.name}", class_marks
-        elif isinstance(node, ast.Assign) and _is_state_machine_test(node):
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and _is_state_machine_test(node):
             target = node.targets[0].id
             yield f"{relative}::{target}", module_marks + _assigned_marks(tree, target)
 

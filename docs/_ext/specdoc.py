@@ -119,7 +119,8 @@ def write_type_pages(app) -> None:
     """``builder-inited``: bring the type stubs in line with the specification."""
     if not app.config.specdoc_spec:
         raise ExtensionError(
-            f"conf.py: set specdoc_spec to the specification whose type pages go in {PAGES_DIR}/ (one of {', '.join(specdata.available())})"
+            f"conf.py: set specdoc_spec to the specification whose type pages go in {PAGES_DIR}/ "
+            f"(one of {', '.join(specdata.available())})"
         )
     sync_type_pages(specdata.load(app.config.specdoc_spec), Path(app.srcdir))
 
@@ -446,7 +447,7 @@ class SpecType(SpecDirective):
             enumerations = []
             for e in t.enumerations:
                 members = ", ".join(
-                    m if not e.values else f"{m} = {v}" for m, v in zip(e.members, e.values or e.members)
+                    m if not e.values else f"{m} = {v}" for m, v in zip(e.members, e.values or e.members, strict=True)
                 )
                 shown = f"class {e.name}({e.base}): {members}"
                 enumerations.append([nodes.literal(shown, shown), nodes.Text(": "), *rich(spec, e.meaning)])
@@ -778,7 +779,7 @@ class ImportableModules(SphinxDirective):
             full = f"{package.__name__}.{name}"
             try:
                 importlib.import_module(full)
-            except Exception as error:  # a module being written may not import yet
+            except Exception as error:  # noqa: BLE001 - a module being written may not import yet, whatever it raises
                 missing.append(f"``{full}`` ({type(error).__name__})")
                 continue
             lines += [f"``{full}``", "-" * (len(full) + 4), "", f".. automodule:: {full}", "   :members:", ""]

@@ -38,7 +38,9 @@ def level(text: str) -> str:
     prefix, _, depth = text.partition(":")
     if prefix == "depth" and depth.isdigit() and int(depth) >= 1:
         return text
-    raise argparse.ArgumentTypeError(f"{text!r} is not a level: use random, greedy, depth:N (N a positive whole number) or perfect")
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not a level: use random, greedy, depth:N (N a positive whole number) or perfect"
+    )
 
 
 MAX_BUDGET = 60.0
@@ -63,14 +65,16 @@ def main(argv: list[str] | None = None) -> int:
         "--level",
         type=level,
         default=player.DEFAULT_LEVEL,
-        help=f"how the computer plays: random, greedy, depth:N (N plies, or as deep as the budget allows) or perfect (default: {player.DEFAULT_LEVEL})",
+        help="how the computer plays: random, greedy, depth:N (N plies, or as deep as the budget allows) or perfect "
+        f"(default: {player.DEFAULT_LEVEL})",
     )
     options.add_argument(
         "--budget",
         type=budget,
         default=player.DEFAULT_BUDGET,
         metavar="SECONDS",
-        help=f"seconds a perfect or depth:N move may take, above 0 and at most {MAX_BUDGET:g} (default {player.DEFAULT_BUDGET})",
+        help=f"seconds a perfect or depth:N move may take, above 0 and at most {MAX_BUDGET:g} "
+        f"(default {player.DEFAULT_BUDGET})",
     )
     options.add_argument("--seed", type=int, default=None, help="seed for the computer's random choices")
     args = options.parse_args(argv)
@@ -99,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         while True:
             machine = pieces.other(person)
             console.legend = (
-                f"Legend: you are {name(person)} ({letter(person)}), the computer is {name(machine)} ({letter(machine)})."
+                f"Legend: you are {name(person)} ({letter(person)}), "
+                f"the computer is {name(machine)} ({letter(machine)})."
             )
             seats = [
                 Seat(person, f"You ({name(person)})", you, plays="play"),

@@ -58,7 +58,12 @@ class Console:
     """The terminal, and optionally a turtle-graphics window showing the same board."""
 
     def __init__(
-        self, graphics=None, *, pieces: Pieces | None = None, ansi: bool | None = None, ask: Callable[[str], str] = input
+        self,
+        graphics=None,
+        *,
+        pieces: Pieces | None = None,
+        ansi: bool | None = None,
+        ask: Callable[[str], str] = input,
     ) -> None:
         self.graphics = graphics
         self.pieces = pieces or reference()
@@ -102,7 +107,9 @@ class Console:
         """The colour the person chooses, one of the pieces' two."""
         red, blue = self.pieces.red, self.pieces.blue
         answers = {"r": red, "red": red, "b": blue, "blue": blue}
-        return self.ask(prompt, lambda answer: (answers.get(answer.strip().lower()), "Please answer r (red) or b (blue)."))
+        return self.ask(
+            prompt, lambda answer: (answers.get(answer.strip().lower()), "Please answer r (red) or b (blue).")
+        )
 
     def close(self) -> None:
         if self.graphics is not None:

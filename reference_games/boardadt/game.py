@@ -60,7 +60,9 @@ def parser(prog: str, description: str) -> argparse.ArgumentParser:
     """The options both programs take."""
     result = argparse.ArgumentParser(prog=prog, description=description)
     result.add_argument(
-        "--impl", metavar="PATH", help="play on the package at PATH (checked against the specification first) instead of the reference"
+        "--impl",
+        metavar="PATH",
+        help="play on the package at PATH (checked against the specification first) instead of the reference",
     )
     result.add_argument(
         "--graphics",

@@ -61,7 +61,8 @@ def of_package(path: str, program: str) -> Pieces:
 
     implementation = load_for_play(path, "boardadt", program=program, types=["board_type"])
     color = implementation.module("color")
-    return Pieces(implementation.module("board_adt").Board, color.red, color.blue, implementation.module("square").Square)
+    board, square = implementation.module("board_adt"), implementation.module("square")
+    return Pieces(board.Board, color.red, color.blue, square.Square)
 
 
 def chosen(path: str | None, program: str) -> Pieces:

@@ -622,7 +622,9 @@ def _ordered_moves(cur: int, mask: int, moves_bits: int) -> list[int]:
     return [move for _, _, move in scored]
 
 
-def _depth_search(position: Position, depth: int, deadline: float | None = None, first: int | None = None) -> tuple[int, int]:
+def _depth_search(
+    position: Position, depth: int, deadline: float | None = None, first: int | None = None
+) -> tuple[int, int]:
     """Best column and its value by alpha-beta to ``depth`` plies (>= 1).
 
     Values of decided lines are exact (see ``_WIN``); undecided leaves are
@@ -815,6 +817,8 @@ def _parse_level(level: str) -> int | None:
     raise ValueError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)} (N >= 1)")
 
 
-def choose_move_1based(position: Position, level: str = "perfect", budget_s: float = 1.0, rng: random.Random | None = None, **kwargs) -> int:
+def choose_move_1based(
+    position: Position, level: str = "perfect", budget_s: float = 1.0, rng: random.Random | None = None, **kwargs
+) -> int:
     """:func:`choose_move` with a 1-based column, as in move strings."""
     return choose_move(position, level, budget_s, rng, **kwargs) + 1

@@ -13,6 +13,7 @@ The window needs a display. :func:`open_turtle_board` raises
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -52,7 +53,9 @@ def centre(column: int, row: int) -> tuple[float, float]:
 def open_turtle_board(title: str) -> TurtleBoard:
     """A new window showing the board; :class:`GraphicsUnavailable` when there is no display."""
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
-        raise GraphicsUnavailable("no display to draw on ($DISPLAY is not set); leave out --graphics turtle to play on the text board")
+        raise GraphicsUnavailable(
+            "no display to draw on ($DISPLAY is not set); leave out --graphics turtle to play on the text board"
+        )
     try:
         import tkinter
         import turtle
@@ -121,7 +124,5 @@ class TurtleBoard:
         """Close the window (nothing happens if it is already closed)."""
         if self.open:
             self.open = False
-            try:
+            with contextlib.suppress(self._closed_window_errors):
                 self.screen.bye()
-            except self._closed_window_errors:
-                pass

@@ -26,7 +26,10 @@ Connect Four (Team Static Void, 2015)
   q  Quit
 """
 HELP_GAME = "Type a column 0-6 to drop a disc, or: save, load, end or q (back to the menu), help."
-HELP_FREE = "Type 'red X Y' or 'blue X Y' to place a disc on column X, row Y (0 is the bottom), or: save, load, end (check the board), help."
+HELP_FREE = (
+    "Type 'red X Y' or 'blue X Y' to place a disc on column X, row Y (0 is the bottom), "
+    "or: save, load, end (check the board), help."
+)
 LEAVE_GAME = ("end", "quit", "q", "exit")
 
 TERMINAL_WORDS = (
@@ -189,5 +192,7 @@ class Session:
         self.show()
 
 
-def run_console(make_controller: Callable, name: Callable = colour_name, saved: str = "Saved_Game.txt in the working folder") -> int:
+def run_console(
+    make_controller: Callable, name: Callable = colour_name, saved: str = "Saved_Game.txt in the working folder"
+) -> int:
     return Session(make_controller, name=name, saved=saved).run()

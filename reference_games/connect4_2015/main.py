@@ -21,7 +21,8 @@ from .view import colour_name
 
 
 def default_save_file() -> Path:
-    """``Saved_Game.txt`` in the program's folder of the user's data folder (``$XDG_DATA_HOME``, else ~/.local/share)."""
+    """``Saved_Game.txt`` in the program's folder of the user's data folder (``$XDG_DATA_HOME``, else
+    ~/.local/share)."""
     data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(data) / "connect4-2015" / "Saved_Game.txt"
 
@@ -40,7 +41,10 @@ def controller_factory(args: argparse.Namespace) -> tuple[Callable, Callable]:
         from .controller import Controller
 
         saved = save_file(args)
-        return (lambda view, **kw: Controller(view, seed=args.seed, strength=args.strength, save_path=saved, **kw)), colour_name
+        def controller(view, **kw):
+            return Controller(view, seed=args.seed, strength=args.strength, save_path=saved, **kw)
+
+        return controller, colour_name
     from speckit.playable import load_for_play
 
     implementation = load_for_play(args.impl, "connect4_2015", program="connect4-2015", types=["controller"])
@@ -61,7 +65,9 @@ def controller_factory(args: argparse.Namespace) -> tuple[Callable, Callable]:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="connect4-2015", description="Connect Four as Team Static Void designed it in 2015.")
+    p = argparse.ArgumentParser(
+        prog="connect4-2015", description="Connect Four as Team Static Void designed it in 2015."
+    )
     p.add_argument("--gui", action="store_true", help="play in a window (tkinter) instead of the terminal")
     p.add_argument("--impl", metavar="PATH", help="play on the package at PATH instead of the reference")
     p.add_argument("--seed", type=int, help="seed for who starts and the computer's random choices (reference only)")
@@ -77,7 +83,10 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.impl is not None and (args.seed is not None or args.strength != "report" or args.save_file):
-        print("connect4-2015: --seed, --strength and --save-file apply to the reference only; ignored with --impl", file=sys.stderr)
+        print(
+            "connect4-2015: --seed, --strength and --save-file apply to the reference only; ignored with --impl",
+            file=sys.stderr,
+        )
     try:
         make, name = controller_factory(args)
     except OSError as e:

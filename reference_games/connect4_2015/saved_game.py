@@ -56,10 +56,13 @@ def parse(text: str) -> SavedGame:
     if len(lines) < BOARD_HEIGHT + 2:
         for number, line in lines[:BOARD_HEIGHT]:
             _board_line(number, line)  # a line that is no board line says more than where the file ends
-        raise SavedGameError(last, f"the file ends too early: a saved game has {BOARD_HEIGHT} board lines, then the turn and the mode")
+        raise SavedGameError(
+            last, f"the file ends too early: a saved game has {BOARD_HEIGHT} board lines, then the turn and the mode"
+        )
     if len(lines) > BOARD_HEIGHT + 3:
         number = lines[BOARD_HEIGHT + 3][0]
-        raise SavedGameError(number, f"unexpected text {lines[BOARD_HEIGHT + 3][1][:30]!r} after the last line of a saved game")
+        extra = lines[BOARD_HEIGHT + 3][1][:30]
+        raise SavedGameError(number, f"unexpected text {extra!r} after the last line of a saved game")
     grid = Grid()
     for y, (number, line) in enumerate(lines[:BOARD_HEIGHT]):
         for x, space in enumerate(_board_line(number, line)):
@@ -80,7 +83,9 @@ def _board_line(number: int, line: str) -> list:
     """The squares (Space members) of a board line, or SavedGameError naming what is wrong with it."""
     words = [w.strip() for w in line.split(",")]
     if len(words) != BOARD_WIDTH:
-        raise SavedGameError(number, f"a board line has {BOARD_WIDTH} squares separated by commas, this one has {len(words)}")
+        raise SavedGameError(
+            number, f"a board line has {BOARD_WIDTH} squares separated by commas, this one has {len(words)}"
+        )
     squares = []
     for name in words:
         if name not in WORDS:
@@ -114,7 +119,10 @@ def _check_reachable(grid: Grid, turn: int, row_lines: list[int], turn_line: int
     fours = GameLogic().endRegularPlay(grid)
     if fours:
         x, y = fours[0]
-        raise SavedGameError(row_lines[y], f"the game is already won (a line of four through ({x}, {y})): only unfinished games are saved")
+        raise SavedGameError(
+            row_lines[y],
+            f"the game is already won (a line of four through ({x}, {y})): only unfinished games are saved",
+        )
     if grid.isFull():
         raise SavedGameError(row_lines[-1], "the grid is full: the game is over, and only unfinished games are saved")
 

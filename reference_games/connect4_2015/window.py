@@ -57,8 +57,15 @@ class TkView(View):
         cx, cy = centre(int(x), int(y))
         canvas = self.window.canvas
         canvas.delete(f"disc{x}_{y}")
-        canvas.create_oval(cx - RADIUS, cy - RADIUS, cx + RADIUS, cy + RADIUS, fill=COLOURS.get(self.name(colour), "grey"),
-                           outline="", tags=("disc", f"disc{x}_{y}"))
+        canvas.create_oval(
+            cx - RADIUS,
+            cy - RADIUS,
+            cx + RADIUS,
+            cy + RADIUS,
+            fill=COLOURS.get(self.name(colour), "grey"),
+            outline="",
+            tags=("disc", f"disc{x}_{y}"),
+        )
         self.window.show_board()
 
     def clearBoard(self):
@@ -114,7 +121,9 @@ class GameWindow:
         tk.Label(self.start, textvariable=self.message, fg="#9d0208", wraplength=360).pack(pady=(12, 0))
 
         self.board = tk.Frame(self.root)
-        self.canvas = tk.Canvas(self.board, width=CANVAS_WIDTH, height=CANVAS_HEIGHT, highlightthickness=0, background="#f8f9fa")
+        self.canvas = tk.Canvas(
+            self.board, width=CANVAS_WIDTH, height=CANVAS_HEIGHT, highlightthickness=0, background="#f8f9fa"
+        )
         self.canvas.pack()
         self._draw_frame()
         tk.Label(self.board, textvariable=self.result, font=("Helvetica", 16, "bold")).pack()
@@ -133,11 +142,14 @@ class GameWindow:
 
     def _draw_frame(self) -> None:
         canvas = self.canvas
-        canvas.create_rectangle(LEFT, TOP, LEFT + SPACE_WIDTH * WIDTH, TOP + SPACE_HEIGHT * HEIGHT, fill=BOARD, outline="")
+        right, bottom = LEFT + SPACE_WIDTH * WIDTH, TOP + SPACE_HEIGHT * HEIGHT
+        canvas.create_rectangle(LEFT, TOP, right, bottom, fill=BOARD, outline="")
         for x in range(WIDTH):
             for y in range(HEIGHT):
                 cx, cy = centre(x, y)
-                canvas.create_oval(cx - RADIUS, cy - RADIUS, cx + RADIUS, cy + RADIUS, fill=HOLE, outline="", tags=("hole",))
+                canvas.create_oval(
+                    cx - RADIUS, cy - RADIUS, cx + RADIUS, cy + RADIUS, fill=HOLE, outline="", tags=("hole",)
+                )
         for name, (cx, cy) in PIECES.items():
             canvas.create_oval(cx - RADIUS, cy - RADIUS, cx + RADIUS, cy + RADIUS, fill=COLOURS[name], outline="",
                                tags=("piece", f"piece{name}"))
@@ -200,7 +212,10 @@ def run_window(make_controller: Callable, *, ai_delay: float = 1.0, name: Callab
     try:
         import tkinter
     except ImportError:
-        print("connect4-2015 --gui: this Python has no tkinter (install python3-tk), or play on the terminal", file=sys.stderr)
+        print(
+            "connect4-2015 --gui: this Python has no tkinter (install python3-tk), or play on the terminal",
+            file=sys.stderr,
+        )
         return 2
     try:
         window = GameWindow(make_controller, ai_delay=ai_delay, name=name)

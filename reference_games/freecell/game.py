@@ -101,7 +101,8 @@ class Table:
 
 
 def load_table(path: str | None) -> Table:
-    """The reference's modules, or those of the package at ``path``; SystemExit with a message if they cannot be used."""
+    """The reference's modules, or those of the package at ``path``; SystemExit with a message if they cannot be
+    used."""
     if path is None:
         from . import board_adt, card_adt, stack_adt
 
@@ -181,7 +182,9 @@ class Game:
         position = self.position
         move = self._plan.next_move(position) if self._plan else None
         if move is None:
-            found = self._unsolved.get(guide.key(position)) or guide.plan(position, self.twin, max_states=self.max_states)
+            found = self._unsolved.get(guide.key(position)) or guide.plan(
+                position, self.twin, max_states=self.max_states
+            )
             if isinstance(found, guide.NoPlan):
                 self._unsolved[guide.key(position)] = found
                 if found.proven:
@@ -192,7 +195,8 @@ class Game:
         return f"try {move}" if move is not None else "you have won"
 
     def twin(self, position: solver.Position) -> Game:
-        """A game on the reference from ``position``, playing home moves as this one does: where plans are worked out."""
+        """A game on the reference from ``position``, playing home moves as this one does: where plans are worked
+        out."""
         return Game(load_table(None), position, auto=self.auto)
 
 
@@ -241,7 +245,8 @@ def reason(exception: str, move: Move, position: solver.Position, *, ascii: bool
     if exception == "UnoccupiedCell":
         return f"{words}: free cell {CELL_NAMES[move.source_index]} is empty"
     if exception == "OccupiedCell":
-        return f"{words}: free cell {CELL_NAMES[move.target_index]} already holds {card_name(position.cells[move.target_index])}"
+        held = card_name(position.cells[move.target_index])
+        return f"{words}: free cell {CELL_NAMES[move.target_index]} already holds {held}"
     if move.target == "col":
         top = position.cascades[move.target_index][-1] if position.cascades[move.target_index] else None
         return f"{words}: {name} cannot go on {card_name(top)}"
@@ -267,7 +272,8 @@ def render(position: solver.Position, *, colour: bool = False, ascii: bool = Fal
 
     lines = ["free cells          foundations"]
     lines.append("".join(f"  {c} " for c in CELL_NAMES) + "    " + "".join("  h " for _ in range(4)))
-    lines.append("".join(f"{show(c)} " for c in position.cells) + "    " + "".join(f"{show(c)} " for c in position.foundations))
+    cells, foundations = ("".join(f"{show(c)} " for c in row) for row in (position.cells, position.foundations))
+    lines.append(cells + "    " + foundations)
     lines.append("")
     lines.append("".join(f"  {i} " for i in range(1, 9)))
     height = max((len(c) for c in position.cascades), default=0)
@@ -306,13 +312,36 @@ def played_on(table: Table, position: solver.Position, plan: guide.Plan, *, auto
 
 
 def _arguments(argv):
-    parser = argparse.ArgumentParser(prog="freecell", description="Play Freecell on the terminal: Microsoft's numbered deals, the standard notation.")
-    parser.add_argument("--deal", type=int, metavar="N", help=f"the deal to play, {deals.FIRST} to {deals.LAST:,} (default: a random one up to 32000)")
-    parser.add_argument("--impl", metavar="PATH", help="play on this package's card_adt, stack_adt and board_adt (default: the reference)")
-    parser.add_argument("--solve", action="store_true", help="print a solution of the deal, as typed into the game, and exit (with --impl: played on the package too)")
-    parser.add_argument("--max-states", type=int, default=500_000, metavar="N", help="how many positions the solver may search (default 500,000)")
+    parser = argparse.ArgumentParser(
+        prog="freecell", description="Play Freecell on the terminal: Microsoft's numbered deals, the standard notation."
+    )
+    parser.add_argument(
+        "--deal",
+        type=int,
+        metavar="N",
+        help=f"the deal to play, {deals.FIRST} to {deals.LAST:,} (default: a random one up to 32000)",
+    )
+    parser.add_argument(
+        "--impl",
+        metavar="PATH",
+        help="play on this package's card_adt, stack_adt and board_adt (default: the reference)",
+    )
+    parser.add_argument(
+        "--solve",
+        action="store_true",
+        help="print a solution of the deal, as typed into the game, and exit (with --impl: played on the package too)",
+    )
+    parser.add_argument(
+        "--max-states",
+        type=int,
+        default=500_000,
+        metavar="N",
+        help="how many positions the solver may search (default 500,000)",
+    )
     parser.add_argument("--no-auto", action="store_true", help="do not move cards home automatically")
-    parser.add_argument("--no-colour", action="store_true", help="no colour (also when NO_COLOR is set or output is not a terminal)")
+    parser.add_argument(
+        "--no-colour", action="store_true", help="no colour (also when NO_COLOR is set or output is not a terminal)"
+    )
     parser.add_argument("--ascii", action="store_true", help="suits as letters S, C, H, D instead of symbols")
     args = parser.parse_args(argv)
     if args.deal is not None and not deals.FIRST <= args.deal <= deals.LAST:
@@ -392,7 +421,8 @@ def _solve(args, number: int, start: solver.Position, table: Table, out) -> int:
         return EXIT_FAILED
     if args.impl is not None:
         trouble = played_on(table, start, plan, auto=auto)
-        print(f"Played on {args.impl}: " + ("the solution wins." if trouble is None else f"{trouble}."), file=out, flush=True)
+        verdict = "the solution wins." if trouble is None else f"{trouble}."
+        print(f"Played on {args.impl}: {verdict}", file=out, flush=True)
         return EXIT_OK if trouble is None else EXIT_FAILED
     return EXIT_OK
 

@@ -48,7 +48,7 @@ def weighted(*weights: int) -> Estimate:
     """The estimate that weighs :func:`counts` with ``weights``, in the same order."""
 
     def estimate(position: State) -> int:
-        return sum(w * n for w, n in zip(weights, counts(position)))
+        return sum(w * n for w, n in zip(weights, counts(position), strict=True))
 
     estimate.__qualname__ = f"weighted{weights}"
     return estimate

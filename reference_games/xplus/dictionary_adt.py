@@ -14,7 +14,8 @@ class DictionaryADT(ABC):
 
     @abstractmethod
     def put(self, record) -> int:
-        """Add ``record``; 1 if its slot already held a record, else 0. DictionaryException if its configuration is stored."""
+        """Add ``record``; 1 if its slot already held a record, else 0. DictionaryException if its configuration is
+        stored."""
 
     @abstractmethod
     def remove(self, config: str) -> None:

@@ -69,7 +69,9 @@ class Play:
                         return PosPlay(value, best_row, best_col)
         return PosPlay(value, best_row, best_col)
 
-    def _score(self, row: int, col: int, symbol: str, opponent: str, highestScore: int, lowestScore: int, level: int) -> PosPlay:
+    def _score(
+        self, row: int, col: int, symbol: str, opponent: str, highestScore: int, lowestScore: int, level: int
+    ) -> PosPlay:
         """The score of the play just made on (row, col): evaluated, looked up, or searched and stored."""
         board = self.configurations
         if board.wins(symbol) or board.isDraw() or level + 1 >= self.max_levels:

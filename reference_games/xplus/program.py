@@ -185,19 +185,29 @@ def configurations_class(impl: str | None):
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="xplus",
-        description="Play the X+Game against the computer: form an X-shape or a +shape of at least LENGTH tiles to win.",
+        description=(
+            "Play the X+Game against the computer: form an X-shape or a +shape of at least LENGTH tiles to win."
+        ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("size", type=int, metavar="SIZE", help="the number of rows and columns of the board")
     parser.add_argument("length", type=int, metavar="LENGTH", help="the length of shape that wins (at least 1)")
-    parser.add_argument("max_levels", type=int, metavar="MAX_LEVELS", help="how many levels deep the computer searches (at least 1)")
+    parser.add_argument(
+        "max_levels", type=int, metavar="MAX_LEVELS", help="how many levels deep the computer searches (at least 1)"
+    )
     parser.add_argument("--impl", metavar="PATH", help="play on the Configurations of the package at PATH")
-    parser.add_argument("--stats", action="store_true",
-                        help="after each computer move, show the hash dictionary of its search: records, table size, load factor, collisions, longest chain")
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="after each computer move, show the hash dictionary of its search: records, table size, load factor, "
+        "collisions, longest chain",
+    )
     args = parser.parse_args(argv)
     if not MIN_SIZE <= args.size <= MAX_SIZE:
-        parser.error(f"SIZE must be from {MIN_SIZE} to {MAX_SIZE} (got {args.size}): the smallest shape needs a 3 x 3 board")
+        parser.error(
+            f"SIZE must be from {MIN_SIZE} to {MAX_SIZE} (got {args.size}): the smallest shape needs a 3 x 3 board"
+        )
     if args.length < 1:
         parser.error(f"LENGTH must be at least 1 (got {args.length})")
     if args.max_levels < 1:
@@ -209,9 +219,14 @@ def goal(size: int, length: int) -> str:
     """What wins, in words, with what LENGTH means on this board."""
     text = f"Form an X-shape or a +shape of at least {length} tiles to win."
     if length <= SMALLEST_SHAPE:
-        text = f"Form an X-shape or a +shape to win: every shape has at least {SMALLEST_SHAPE} tiles, so any shape will do."
+        text = (
+            "Form an X-shape or a +shape to win: "
+            f"every shape has at least {SMALLEST_SHAPE} tiles, so any shape will do."
+        )
     elif length > 2 * size - 1:
-        text += f" No shape that long fits on a {size} x {size} board (at most {2 * size - 1} tiles): every game is a draw."
+        text += (
+            f" No shape that long fits on a {size} x {size} board (at most {2 * size - 1} tiles): every game is a draw."
+        )
     return text
 
 

@@ -45,7 +45,8 @@ def submitted_zip(submission: Path) -> Path | None:
     if len(zips) > 1:
         names = ", ".join(path.relative_to(submission).as_posix() for path in zips)
         raise Ambiguous(
-            f"The submission holds several .zip files and no .py file ({names}): upload one .zip of your package, or its .py files."
+            f"The submission holds several .zip files and no .py file ({names}): "
+            f"upload one .zip of your package, or its .py files."
         )
     return zips[0] if zips else None
 

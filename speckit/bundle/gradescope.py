@@ -1,8 +1,8 @@
 """A Gradescope autograder: a zip in Gradescope's documented layout.
 
 The zip's root holds ``setup.sh`` (run once when Gradescope builds the autograder's
-image: it installs Python and bubblewrap when missing, and the kit without its dev extra), ``run_autograder`` (run for each
-submission: it grades ``/autograder/submission`` into
+image: it installs Python and bubblewrap when missing, and the kit without its dev extra),
+``run_autograder`` (run for each submission: it grades ``/autograder/submission`` into
 ``/autograder/results/results.json``), the rubric, and the kit itself, hidden tests
 included: Gradescope never shows an autograder's files to students.
 """
@@ -26,7 +26,8 @@ set -euo pipefail
 root="${AUTOGRADER_ROOT:-/autograder}"
 find_python() {
     for candidate in python3.13 python3.12 python3.11 python3; do
-        if command -v "$candidate" > /dev/null && "$candidate" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2> /dev/null; then
+        if command -v "$candidate" > /dev/null \\
+            && "$candidate" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2> /dev/null; then
             echo "$candidate"; return
         fi
     done
@@ -51,7 +52,8 @@ RUN = """\
 # Gradescope runs this for each submission: grade /autograder/submission into
 # /autograder/results/results.json. AUTOGRADER_ROOT and SPECKIT_PYTHON are for testing.
 root="${{AUTOGRADER_ROOT:-/autograder}}"
-exec "${{SPECKIT_PYTHON:-$root/venv/bin/python}}" -m speckit.bundle.autograder --root "$root" --spec {spec} --rubric "$root/source/rubric.toml"
+exec "${{SPECKIT_PYTHON:-$root/venv/bin/python}}" -m speckit.bundle.autograder \\
+    --root "$root" --spec {spec} --rubric "$root/source/rubric.toml"
 """
 
 

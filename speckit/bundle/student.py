@@ -111,7 +111,8 @@ def _copy_supplied(stage: Path, kit: registry.Kit) -> list[str]:
             continue
         if module in contract:
             raise BundleError(
-                f"the supplied modules or the student programs import {module}, a module students write: it cannot go into a student bundle"
+                f"the supplied modules or the student programs import {module}, a module students write: "
+                f"it cannot go into a student bundle"
             )
         seen.append(module)
         path = REPO_ROOT.joinpath(*module.split(".")).with_suffix(".py")

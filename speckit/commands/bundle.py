@@ -9,9 +9,11 @@ from .. import registry
 from . import spec_option
 
 KINDS = {
-    "student": "an installable package and docs site for students: the specification, the supplied modules and the visible tests, no solution and no hidden test",
+    "student": "an installable package and docs site for students: the specification, the supplied modules "
+    "and the visible tests, no solution and no hidden test",
     "gradescope": "a Gradescope autograder zip: setup.sh, run_autograder, the rubric and the kit with its hidden tests",
-    "classroom": "a GitHub Classroom starter repository: the skeleton, a README for students and an autograding workflow",
+    "classroom": "a GitHub Classroom starter repository: the skeleton, "
+    "a README for students and an autograding workflow",
 }
 
 
@@ -42,16 +44,19 @@ def run(args: argparse.Namespace) -> int:
     if args.kind == "student":
         built = student.build(spec_name, out)
         print(
-            f"Wrote {built.wheel.name} and the docs site to {out}; left out {len(built.hidden_tests)} hidden test(s), the reference, the zoo and the rubric."
+            f"Wrote {built.wheel.name} and the docs site to {out}; "
+            f"left out {len(built.hidden_tests)} hidden test(s), the reference, the zoo and the rubric."
         )
     elif args.kind == "gradescope":
         gradescope.build(spec_name, out, rubric=args.rubric)
         print(
-            f"Wrote {out}: upload it as the assignment's autograder (Gradescope: Configure Autograder, zip file upload)."
+            f"Wrote {out}: upload it as the assignment's autograder "
+            f"(Gradescope: Configure Autograder, zip file upload)."
         )
     else:
         classroom.build(spec_name, out)
         print(
-            f"Wrote the starter repository to {out}: push it to GitHub and make it the assignment's template in GitHub Classroom."
+            f"Wrote the starter repository to {out}: "
+            f"push it to GitHub and make it the assignment's template in GitHub Classroom."
         )
     return 0

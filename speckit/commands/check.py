@@ -34,13 +34,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--spec",
         choices=registry.names(),
-        help=f"the specification (default: the one whose modules the package has; without PATH, {main}, the kit's main one)",
+        help=f"the specification (default: the one whose modules the package has; without PATH, "
+        f"{main}, the kit's main one)",
     )
     check.add_argument(
         "--profile",
         choices=["check", "grading", "dev"],
         default="check",
-        help="Hypothesis profile: check (default: deterministic, fewer examples, quick), grading (exactly as the grader runs), dev",
+        help="Hypothesis profile: check (default: deterministic, fewer examples, quick), "
+        "grading (exactly as the grader runs), dev",
     )
     check.add_argument(
         "--lines",
@@ -61,7 +63,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--watch",
         action="store_true",
-        help="keep watching the package and check again, the types whose modules changed, whenever a file of it is saved",
+        help="keep watching the package and check again, the types whose modules changed, "
+        "whenever a file of it is saved",
     )
     check.set_defaults(run=run)
 
@@ -72,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         args.spec = _spec_of(args.path, target) if target else registry.main_spec()
     if target is None and not kit(args.spec).reference:
         raise UserError(
-            "this kit carries no reference implementation (a student bundle): give your package's folder, as in `speckit check mypackage`"
+            "this kit carries no reference implementation (a student bundle): "
+            "give your package's folder, as in `speckit check mypackage`"
         )
     specification = spec_data.load(args.spec)
     types = _types(specification, args.types)
@@ -200,16 +204,23 @@ def _implementation_path(text: str) -> Path | str:
         raise ImplementationError(
             f"{text}: no such folder here (and {text} is Python's own module, not an implementation)"
         )
-    if text.isidentifier() and importlib.util.find_spec(text) is not None:
+    if text.isidentifier() and _installed_package(text) is not None:
         return text
     raise ImplementationError(f"{text}: no such folder, and no importable package of that name")
 
 
+def _installed_package(name: str) -> Path | None:
+    """The folder of the importable package ``name``; None if there is none (or it is a lone module)."""
+    found = importlib.util.find_spec(name)
+    if found is None or not found.submodule_search_locations:
+        return None
+    return Path(found.submodule_search_locations[0])
+
+
 def _spec_of(text: str, target: Path | str) -> str:
     """The specification a package follows, judged by its modules; a UserError asking for --spec if that is unclear."""
-    folder = (
-        target if isinstance(target, Path) else Path(importlib.util.find_spec(target).submodule_search_locations[0])
-    )
+    folder = target if isinstance(target, Path) else _installed_package(target)
+    assert folder is not None  # _implementation_path accepted only an installed package
     fits = registry.fitting(folder)
     if len(fits) == 1:
         return fits[0]

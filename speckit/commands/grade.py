@@ -13,7 +13,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     """Add ``speckit grade`` and, under its name, ``speckit grade report``."""
     grade = commands.add_parser(
         "grade",
-        help="grade a folder of student submissions (folders or .zip files) against a rubric, safely; 'grade report DIR' rebuilds a run's class report",
+        help="grade a folder of student submissions (folders or .zip files) against a rubric, safely; "
+        "'grade report DIR' rebuilds a run's class report",
         description=(
             "Grade every submission in SUBMISSIONS (each a folder or a .zip file holding a package that "
             "follows the contract, possibly in a folder below) against a rubric. Student code runs in a "
@@ -25,12 +26,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     grade.add_argument(
         "submissions", metavar="SUBMISSIONS", nargs="+",
-        help="the folder of submissions; or 'merge OUT1 OUT2 ...': merge the output folders of the shards of one class into --out",
+        help="the folder of submissions; or 'merge OUT1 OUT2 ...': "
+        "merge the output folders of the shards of one class into --out",
     )  # fmt: skip
     grade.add_argument("--out", default="grades", metavar="DIR", help="the output folder (default: ./grades)")
     grade.add_argument(
         "--shard", default=None, metavar="K/N",
-        help="grade only the Kth of N slices of the submissions (every Nth by sorted name, from the Kth) and write shard.json for 'speckit grade merge'",
+        help="grade only the Kth of N slices of the submissions (every Nth by sorted name, from the Kth) "
+        "and write shard.json for 'speckit grade merge'",
     )  # fmt: skip
     grade.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     grade.add_argument(

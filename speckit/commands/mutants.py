@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``speckit mutants``: exit 0 when every type meets its target and no survivor is unreviewed."""
     if not kit(args.spec).reference:
         raise UserError(
-            "this kit carries no reference to mutate (a student bundle): mutation analysis is for the kit's maintainers; students check their package with `speckit check`"
+            "this kit carries no reference to mutate (a student bundle): "
+            "mutation analysis is for the kit's maintainers; students check their package with `speckit check`"
         )
     if not args.report and importlib.util.find_spec("cosmic_ray") is None:
         raise UserError(
@@ -76,14 +77,16 @@ def run(args: argparse.Namespace) -> int:
             if m in digests
         }
         by_module: dict[str, dict] = {m: kept.get(m, {}) for m in digests}
-        pending = [
-            m for m in mutants
-            if f"{m.key} #{m.occurrence}" not in by_module[m.module]
-            or (args.survivors and not by_module[m.module][f"{m.key} #{m.occurrence}"]["killed"] and not review.equivalent(m))
-        ]  # fmt: skip
+
+        def wanted(m: Mutant) -> bool:
+            result = by_module[m.module].get(f"{m.key} #{m.occurrence}")
+            return result is None or (args.survivors and not result["killed"] and not review.equivalent(m))
+
+        pending = [m for m in mutants if wanted(m)]
         if len(pending) < len(mutants):
             print(
-                f"{len(mutants) - len(pending)} mutants already have results; running the other {len(pending)} (--fresh runs all)",
+                f"{len(mutants) - len(pending)} mutants already have results; "
+                f"running the other {len(pending)} (--fresh runs all)",
                 file=sys.stderr,
             )
         started, done, lock = time.perf_counter(), [], threading.Lock()
@@ -96,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
                     save_results(args.spec, by_module)
                 mark = "killed " if result["killed"] else "SURVIVED"
                 print(
-                    f"[{len(done)}/{len(pending)}] {mark} {mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}",
+                    f"[{len(done)}/{len(pending)}] {mark} "
+                    f"{mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}",
                     file=sys.stderr,
                     flush=True,
                 )

@@ -29,7 +29,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     skeleton = commands.add_parser(
         "skeleton",
         help="write a package with every module and operation of a specification, ready to implement",
-        description="Write a student skeleton: every module and function of the contract, with docstrings from the specification and bodies that raise NotImplementedError.",
+        description="Write a student skeleton: every module and function of the contract, "
+        "with docstrings from the specification and bodies that raise NotImplementedError.",
     )
     skeleton.add_argument("directory", help="the folder to create (must be empty or absent)")
     spec_option(skeleton)

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import argparse
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from .. import registry
 from ..core import UserError
 from ..registry import kit
 from . import EXIT_FAILED, EXIT_OK, spec_option
+
+T = TypeVar("T")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -31,13 +35,21 @@ def register(commands: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="examples per property test instead of the grading profile's (does the suite still catch every variant with N?)",
+        help="examples per property test instead of the grading profile's "
+        "(does the suite still catch every variant with N?)",
+    )
+    zoo.add_argument(
+        "--only",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="only this member (repeat for several; `speckit zoo` lists every member's id)",
     )
     zoo.add_argument(
         "--blame",
         action="store_true",
-        help="instead, check each variant as a student would (the tests of its types, the check profile) and say whether "
-        "check blames exactly the operation it breaks: that one failed, no other",
+        help="instead, check each variant as a student would (the tests of its types, the check profile) and say "
+        "whether check blames exactly the operation it breaks: that one failed, no other",
     )
     zoo.set_defaults(run=_zoo)
 
@@ -68,6 +80,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="run the whole suite on each reading, not only the tests of the types its patches can reach",
     )
+    readings.add_argument(
+        "--only",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="only this reading, by its id or SPEC/ID (repeat for several)",
+    )
     readings.set_defaults(run=_readings)
 
 
@@ -80,7 +99,7 @@ def _zoo(args: argparse.Namespace) -> int:
         raise UserError("--examples must be at least 1")
     if not kit(args.spec).declaration.zoo:
         raise UserError("this kit carries no zoo of faulty variants (a student bundle)")
-    mutants = load_mutants(args.spec)
+    mutants = only(load_mutants(args.spec), args.only, lambda m: {m.id}, f"{args.spec}'s zoo")
     if args.blame:
         return _zoo_blame(args, mutants)
     with tempfile.TemporaryDirectory(prefix="speckit-zoo-") as scratch:
@@ -106,6 +125,7 @@ def _readings(args: argparse.Namespace) -> int:
     if args.spec and not kit(args.spec).declaration.readings:
         raise UserError("this kit carries no register of readings (a student bundle)")
     readings = [r for name in names if kit(name).declaration.readings for r in load_readings(name)]
+    readings = only(readings, args.only, lambda r: {r.id, r.key}, "the register of readings")
     with tempfile.TemporaryDirectory(prefix="speckit-readings-") as scratch:
         runs = run_readings(readings, Path(scratch), sandbox=args.sandbox, jobs=args.jobs, whole_suite=args.whole_suite)
     width = max((len(r.key) for r in readings), default=0)
@@ -117,6 +137,18 @@ def _readings(args: argparse.Namespace) -> int:
     tests = "the whole suite" if args.whole_suite else "the tests their patches can reach"
     print(f"\n{len(readings) - failed} of {len(readings)} readings passed {tests} ({mode}).")
     return EXIT_OK if not failed else EXIT_FAILED
+
+
+def only(items: list[T], chosen: list[str] | None, names_of: Callable[[T], set[str]], where: str) -> list[T]:
+    """The items ``--only`` chose (all when it was not given), in their register's order; an id no item has is
+    a :class:`UserError` naming it."""
+    if not chosen:
+        return items
+    wanted = set(chosen)
+    unknown = sorted(wanted - {name for item in items for name in names_of(item)})
+    if unknown:
+        raise UserError(f"--only: {', '.join(unknown)} is not in {where}")
+    return [item for item in items if names_of(item) & wanted]
 
 
 def _zoo_blame(args: argparse.Namespace, mutants) -> int:

@@ -17,11 +17,15 @@ import io
 import math
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 INSTALL_HINT = "pip install 'speckit[report]'"
 """How to get the charts where matplotlib is missing."""
 
-RC = {
+RC: dict[RcKeyType, Any] = {
     "svg.hashsalt": "speckit-class-report",
     "svg.fonttype": "path",
     "text.parse_math": False,
@@ -31,7 +35,8 @@ RC = {
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
-"""matplotlib settings of every chart: the ones that make the SVG deterministic and self-contained, and a quiet style."""
+"""matplotlib settings of every chart: the ones that make the SVG deterministic and self-contained,
+and a quiet style."""
 
 BLOCK, EDGE, ACCENT = "#4c72b0", "#ffffff", "#c44e52"
 CMAP = "RdYlBu"
@@ -66,7 +71,8 @@ def _svg(figure, prefix: str) -> str:
 
 
 def totals_histogram(prefix: str, totals: Sequence[float], maximum: float, marks: dict[str, float]) -> str:
-    """A histogram of the totals in which each student is one block, with the given marks (mean, median, ...) as lines."""
+    """A histogram of the totals in which each student is one block, with the given marks (mean,
+    median, ...) as lines."""
     import matplotlib
     from matplotlib.patches import Rectangle
 
@@ -102,7 +108,8 @@ def totals_histogram(prefix: str, totals: Sequence[float], maximum: float, marks
 
 
 def type_points(prefix: str, types: Sequence[tuple[str, float, Sequence[float]]]) -> str:
-    """One box plot per type (name, maximum, each student's points) of the share of its points earned, with the mean as a dot."""
+    """One box plot per type (name, maximum, each student's points) of the share of its points
+    earned, with the mean as a dot."""
     import matplotlib
 
     with matplotlib.rc_context(RC):
@@ -163,7 +170,7 @@ def heat_map(
             heat.set_xticks([])
         heat.set_xlabel("students, highest total first")
         start = 0
-        for name, count in groups:
+        for _, count in groups:
             if start:
                 heat.axhline(start, color="#222222", linewidth=0.8)
                 bars.axhline(start, color="#222222", linewidth=0.8)

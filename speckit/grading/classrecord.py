@@ -82,7 +82,8 @@ def _errata_cited(text: str, known: dict[str, str]) -> list[str]:
 
 
 def _lines(texts: list[str], pattern: re.Pattern) -> list[str]:
-    """The distinct lines of ``texts`` that match ``pattern``, each cut to 300 characters, in order of first appearance."""
+    """The distinct lines of ``texts`` that match ``pattern``, each cut to 300 characters, in order of
+    first appearance."""
     found: list[str] = []
     for text in texts:
         for line in text.splitlines():
@@ -185,7 +186,8 @@ def read_records(out: Path) -> list[dict[str, Any]]:
         raise RecordError(f"{out} is not a folder")
     if not folder.is_dir():
         raise RecordError(
-            f"{out} holds no {RECORDS}/ folder: it is not the output folder of a grading run (or of one older than the class report)"
+            f"{out} holds no {RECORDS}/ folder: "
+            "it is not the output folder of a grading run (or of one older than the class report)"
         )
     found = []
     for path in sorted(folder.glob("*.json")):

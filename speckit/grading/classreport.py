@@ -10,179 +10,89 @@ submission is HTML-escaped. The same records give the same bytes.
 
 from __future__ import annotations
 
-import html
-import re
-import statistics
-from collections import Counter
 from collections.abc import Iterable
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from . import charts
+from .classdata import ClassData
 from .classrecord import RECORDS, RecordError, read_records, write_records
+from .classsections import (
+    agreed_facts,
+    e,
+    failures_section,
+    grader_section,
+    operations_section,
+    run_section,
+    students_section,
+    totals_section,
+)
 from .reports import write_file
 
 REPORT = "report.html"
 """The report's name in the output folder."""
-FAILURES_SHOWN = 25
-"""Behaviours listed in full among the most common failures; the rest are named in one line each."""
-SLOWEST_SHOWN = 10
-EXAMPLE_LINES = 24
 
-STYLE = """
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1d1d1f; margin: 0 auto; max-width: 62rem; padding: 1rem 1.5rem 3rem; }
-h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.25rem; border-bottom: 1px solid #ccc; margin-top: 2.2rem; } h3 { font-size: 1.05rem; margin-bottom: .3rem; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .9rem; } th, td { border: 1px solid #d0d0d0; padding: .2rem .5rem; text-align: left; vertical-align: top; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; } caption { text-align: left; font-weight: 600; padding-bottom: .2rem; }
-pre { background: #f6f6f6; border: 1px solid #e0e0e0; padding: .5rem; overflow-x: auto; white-space: pre-wrap; font-size: .8rem; }
-code { font-size: .85em; } figure { margin: 1rem 0; break-inside: avoid; } figure svg { width: 100%; height: auto; } figcaption { font-size: .85rem; color: #555; }
-.failure { border-left: 4px solid #c44e52; padding-left: .8rem; margin: 1.2rem 0; break-inside: avoid; } .muted { color: #666; font-size: .9rem; }
-.tag { display: inline-block; font-size: .75rem; border: 1px solid #999; border-radius: 3px; padding: 0 .3rem; margin-left: .3rem; color: #444; }
-.warning { background: #fff4e5; border: 1px solid #f0b25a; padding: .5rem .8rem; }
-nav ol { columns: 2; font-size: .9rem; }
-@media print { body { max-width: none; font-size: 11pt; } a { color: inherit; } nav { display: none; } h2 { break-after: avoid; } pre { max-height: none; } }
-"""
+STYLE = (
+    "\n"
+    'body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1d1d1f; '
+    "margin: 0 auto; max-width: 62rem; padding: 1rem 1.5rem 3rem; }\n"
+    "h1 { font-size: 1.6rem; margin-bottom: .2rem; } "
+    "h2 { font-size: 1.25rem; border-bottom: 1px solid #ccc; margin-top: 2.2rem; } "
+    "h3 { font-size: 1.05rem; margin-bottom: .3rem; }\n"
+    "table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .9rem; } "
+    "th, td { border: 1px solid #d0d0d0; padding: .2rem .5rem; text-align: left; vertical-align: top; }\n"
+    "td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; } "
+    "caption { text-align: left; font-weight: 600; padding-bottom: .2rem; }\n"
+    "pre { background: #f6f6f6; border: 1px solid #e0e0e0; padding: .5rem; overflow-x: auto; white-space: pre-wrap; "
+    "font-size: .8rem; }\n"
+    "code { font-size: .85em; } figure { margin: 1rem 0; break-inside: avoid; } "
+    "figure svg { width: 100%; height: auto; } figcaption { font-size: .85rem; color: #555; }\n"
+    ".failure { border-left: 4px solid #c44e52; padding-left: .8rem; margin: 1.2rem 0; break-inside: avoid; } "
+    ".muted { color: #666; font-size: .9rem; }\n"
+    ".tag { display: inline-block; font-size: .75rem; border: 1px solid #999; border-radius: 3px; padding: 0 .3rem; "
+    "margin-left: .3rem; color: #444; }\n"
+    ".warning { background: #fff4e5; border: 1px solid #f0b25a; padding: .5rem .8rem; }\n"
+    "nav ol { columns: 2; font-size: .9rem; }\n"
+    "@media print { body { max-width: none; font-size: 11pt; } a { color: inherit; } nav { display: none; } "
+    "h2 { break-after: avoid; } pre { max-height: none; } }\n"
+)
+"""The page's style sheet, inline (the Content-Security-Policy allows no other)."""
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 """Nothing but the page itself: no script, no request, whatever a text inside it holds."""
 
 
-def e(text: Any) -> str:
-    """Text for HTML, escaped (quotes too)."""
-    return html.escape(str(text), quote=True)
-
-
-def feedback_link(student: str) -> str:
-    return f'<a href="feedback/{e(quote(student))}.md">{e(student)}</a>'
-
-
-def humane(test: str) -> str:
-    """A test's id as the behaviour it checks: ``test_increment_gives_the_next_index[x]`` -> ``increment gives the next index``."""
-    name = test.split("::")[-1].split("[", 1)[0]
-    return name.removeprefix("test_").replace("_", " ")
-
-
-def _quartiles(values: list[float]) -> tuple[float, float, float]:
-    if len(values) < 2:
-        v = values[0] if values else 0.0
-        return v, v, v
-    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
-    return q1, q2, q3
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    """Mean, median, quartiles, lowest and highest (0 for no values)."""
-    if not values:
-        return {"mean": 0.0, "median": 0.0, "first quartile": 0.0, "third quartile": 0.0, "lowest": 0.0, "highest": 0.0}
-    q1, median, q3 = _quartiles(values)
-    return {
-        "mean": statistics.fmean(values),
-        "median": median,
-        "first quartile": q1,
-        "third quartile": q3,
-        "lowest": min(values),
-        "highest": max(values),
-    }
-
-
-class ClassData:
-    """The class as the report sees it: students, types and operations in the specification's order."""
-
-    def __init__(self, records: list[dict[str, Any]]):
-        self.records = records
-        self.by_student = {r["student"]: r for r in records}
-        self.type_names: list[str] = []
-        self.type_max: dict[str, float] = {}
-        self.operations: list[tuple[str, str]] = []
-        """(type, qualname) in the order the records give them (the specification's)."""
-        for r in records:
-            for t in r["types"]:
-                if t["name"] not in self.type_max:
-                    self.type_names.append(t["name"])
-                    self.type_max[t["name"]] = float(t["max"])
-        seen = set()
-        for type_name in self.type_names:
-            for r in records:
-                for t in r["types"]:
-                    if t["name"] != type_name:
-                        continue
-                    for op in t["operations"]:
-                        if op["qualname"] not in seen:
-                            seen.add(op["qualname"])
-                            self.operations.append((type_name, op["qualname"]))
-        self._rate_cache: dict[str, dict[tuple[str, str], float | None]] = {}
-        self.order = sorted(records, key=lambda r: (-Decimal(r["total"]), r["student"]))
-        """Students with the highest total first (then by name)."""
-
-    def maximum(self) -> float:
-        return max((float(r["max"]) for r in self.records), default=0.0)
-
-    def pass_rate(self, record: dict[str, Any], type_name: str, qualname: str) -> float | None:
-        """The share of the operation's points the student earned; None where it was not graded
-        (0 when the whole type went ungraded and earned less than its maximum)."""
-        return self._rates(record).get((type_name, qualname), self._ungraded(record, type_name))
-
-    def lost(self, type_name: str, qualname: str) -> float:
-        """The fraction of the class that lost points on the operation (ungraded in a type that lost points counts as lost)."""
-        if not self.records:
-            return 0.0
-        count = 0
-        for r in self.records:
-            rate = self.pass_rate(r, type_name, qualname)
-            if (rate is not None and rate < 1) or (rate is None and type_name in self._lost_types(r)):
-                count += 1
-        return count / len(self.records)
-
-    def _rates(self, record: dict[str, Any]) -> dict[tuple[str, str], float | None]:
-        key = record["student"]
-        if key not in self._rate_cache:
-            self._rate_cache[key] = {
-                (t["name"], op["qualname"]): (
-                    float(Decimal(op["score"]) / Decimal(op["points"])) if Decimal(op["points"]) else None
-                )
-                for t in record["types"]
-                for op in t["operations"]
-            }
-        return self._rate_cache[key]
-
-    @staticmethod
-    def _lost_types(record: dict[str, Any]) -> set[str]:
-        return {t["name"] for t in record["types"] if Decimal(t["score"]) < Decimal(t["max"])}
-
-    def _ungraded(self, record: dict[str, Any], type_name: str) -> float | None:
-        """A type graded without operations (the submission or its run failed) earned nothing of them."""
-        for t in record["types"]:
-            if t["name"] == type_name and not t["operations"] and type_name in self._lost_types(record):
-                return 0.0
-        return None
+NAVIGATION = (
+    '<nav><ol><li><a href="#run">The run</a></li><li><a href="#totals">Totals</a></li>'
+    '<li><a href="#operations">Operations</a></li><li><a href="#failures">Most common failures</a></li>'
+    '<li><a href="#grader">What the grader had to do</a></li><li><a href="#students">Students</a></li></ol></nav>'
+)
 
 
 def build(records: list[dict[str, Any]], with_charts: bool | None = None) -> str:
     """The report's HTML for these records (charts when ``with_charts``, default: when matplotlib is installed)."""
     with_charts = charts.available() if with_charts is None else with_charts
     data = ClassData(records)
-    facts = _facts(records)
+    facts = agreed_facts(records)
     title = f"{facts.get('rubric_title', 'Grading run')}: class report"
     body = [
         f"<h1>{e(title)}</h1>",
-        f'<p class="muted">{len(records)} submission{"s" if len(records) != 1 else ""} graded. Built from the {e(RECORDS)}/ folder of this grading run; each student name links to the feedback the student received.</p>',
+        f'<p class="muted">{len(records)} submission{"s" if len(records) != 1 else ""} graded. '
+        f"Built from the {e(RECORDS)}/ folder of this grading run; "
+        "each student name links to the feedback the student received.</p>",
     ]
     if not with_charts:
         body.append(
-            f'<p class="warning" id="no-charts">Charts are left out because matplotlib is not installed: run <code>{e(charts.INSTALL_HINT)}</code>, then <code>speckit grade report DIR</code>.</p>'
+            '<p class="warning" id="no-charts">Charts are left out because matplotlib is not installed: '
+            f"run <code>{e(charts.INSTALL_HINT)}</code>, then <code>speckit grade report DIR</code>.</p>"
         )
-    body.append(
-        '<nav><ol><li><a href="#run">The run</a></li><li><a href="#totals">Totals</a></li><li><a href="#operations">Operations</a></li>'
-        '<li><a href="#failures">Most common failures</a></li><li><a href="#grader">What the grader had to do</a></li><li><a href="#students">Students</a></li></ol></nav>'
-    )
-    body += _run_section(records, facts)
-    body += _totals_section(data, with_charts)
-    body += _operations_section(data, with_charts)
-    body += _failures_section(data)
-    body += _grader_section(data)
-    body += _students_section(data)
+    body.append(NAVIGATION)
+    body += run_section(records, facts)
+    body += totals_section(data, with_charts)
+    body += operations_section(data, with_charts)
+    body += failures_section(data)
+    body += grader_section(data)
+    body += students_section(data)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -192,312 +102,6 @@ def build(records: list[dict[str, Any]], with_charts: bool | None = None) -> str
         + "\n".join(body)
         + "\n</body>\n</html>\n"
     )
-
-
-FACTS = (
-    ("spec", "Specification"),
-    ("spec_title", "Specification's title"),
-    ("spec_digest", "Specification data digest"),
-    ("kit_version", "speckit version"),
-    ("rubric_title", "Rubric"),
-    ("rubric_digest", "Rubric digest (SHA-256 of the file)"),
-    ("mode", "Grading mode"),
-    ("sandbox", "Sandbox"),
-)
-
-
-def _facts(records: list[dict[str, Any]]) -> dict[str, str]:
-    """The run's facts as most records give them (a merged run's shards should agree; :func:`_run_section` says where not)."""
-    facts = {}
-    for key, _ in FACTS:
-        values = Counter(str(r.get("run", {}).get(key, "")) for r in records)
-        facts[key] = values.most_common(1)[0][0] if values else ""
-    return facts
-
-
-def _run_section(records: list[dict[str, Any]], facts: dict[str, str]) -> list[str]:
-    out = ['<section id="run">', "<h2>The run</h2>", '<table id="run-facts">']
-    for key, label in FACTS:
-        out.append(
-            f"<tr><th>{e(label)}</th><td><code>{e(facts[key])}</code></td></tr>"
-            if "digest" in key
-            else f"<tr><th>{e(label)}</th><td>{e(facts[key])}</td></tr>"
-        )
-    out.append("</table>")
-    for key, label in FACTS:
-        values = sorted({str(r.get("run", {}).get(key, "")) for r in records})
-        if len(values) > 1:
-            out.append(
-                f'<p class="warning">The submissions were not all graded alike: {e(label.lower())} differs ({e(", ".join(values))}).</p>'
-            )
-    out.append(
-        '<p class="muted">Two reports with the same specification data digest and rubric digest graded against the same suite and rubric.</p>'
-    )
-    out.append("</section>")
-    return out
-
-
-def _number(value: float) -> str:
-    return f"{value:.2f}"
-
-
-def _stats_table(ident: str, caption: str, rows: Iterable[tuple[str, float, list[float]]]) -> list[str]:
-    keys = ("mean", "median", "first quartile", "third quartile", "lowest", "highest")
-    out = [
-        f'<table id="{ident}"><caption>{e(caption)}</caption><tr><th></th><th class="n">out of</th>'
-        + "".join(f'<th class="n">{k}</th>' for k in keys)
-        + "</tr>"
-    ]
-    for label, maximum, values in rows:
-        s = summary(values)
-        out.append(
-            f'<tr><th>{e(label)}</th><td class="n">{maximum:g}</td>'
-            + "".join(f'<td class="n">{_number(s[k])}</td>' for k in keys)
-            + "</tr>"
-        )
-    out.append("</table>")
-    return out
-
-
-def _figure(ident: str, prefix: str, svg: str, caption: str) -> str:
-    """A chart and its caption (the chart's SVG is labelled by it: ``<prefix>-caption``)."""
-    return f'<figure id="{ident}">{svg}<figcaption id="{prefix}-caption">{e(caption)}</figcaption></figure>'
-
-
-def _totals_section(data: ClassData, with_charts: bool) -> list[str]:
-    totals = [float(r["total"]) for r in data.records]
-    points = {
-        name: [float(t["score"]) for r in data.records for t in r["types"] if t["name"] == name]
-        for name in data.type_names
-    }
-    out = ['<section id="totals">', "<h2>Totals</h2>"]
-    out += _stats_table(
-        "totals-stats",
-        "Totals and each type's points",
-        [("total", data.maximum(), totals)] + [(n, data.type_max[n], points[n]) for n in data.type_names],
-    )
-    if with_charts:
-        s = summary(totals)
-        marks = {k: s[k] for k in ("mean", "median", "first quartile", "third quartile")}
-        svg = charts.totals_histogram("totals-chart", totals, data.maximum(), marks)
-        out.append(
-            _figure(
-                "totals-histogram",
-                "totals-chart",
-                svg,
-                "Distribution of the totals: each block is one student, in the bin of their total; the lines mark the mean, the median and the quartiles.",
-            )
-        )
-        svg = charts.type_points("types-chart", [(n, data.type_max[n], points[n]) for n in data.type_names])
-        out.append(
-            _figure("types-boxes", "types-chart", svg, "Each type's points as a share of its maximum across the class.")
-        )
-    out.append("</section>")
-    return out
-
-
-def _operations_section(data: ClassData, with_charts: bool) -> list[str]:
-    students = [r["student"] for r in data.order]
-    rows, lost, groups = [], [], []
-    for type_name, qualname in data.operations:
-        rows.append((qualname, [data.pass_rate(r, type_name, qualname) for r in data.order]))
-        lost.append(data.lost(type_name, qualname))
-        if groups and groups[-1][0] == type_name:
-            groups[-1] = (type_name, groups[-1][1] + 1)
-        else:
-            groups.append((type_name, 1))
-    out = ['<section id="operations">', "<h2>Operations</h2>"]
-    out.append(
-        "<p>Each row is a documented operation, grouped by type in the specification's order; each column a student, highest total first. "
-        "A cell is the share of the operation's points the student earned (the share of its tests that passed); grey where it was not graded. "
-        "The bars give the fraction of the class that lost points on the operation: the long bars are what the class struggled with.</p>"
-    )
-    if with_charts and rows:
-        svg = charts.heat_map("heat-chart", rows, groups, lost, students)
-        out.append(
-            _figure(
-                "heat-map",
-                "heat-chart",
-                svg,
-                "Pass rates per operation (rows) and student (columns), and the fraction of students who lost points on each operation.",
-            )
-        )
-    out.append(
-        '<table id="operations-table"><caption>Operations, in the specification\'s order</caption><tr><th>Type</th><th>Operation</th><th class="n">mean pass rate</th><th class="n">students who lost points</th></tr>'
-    )
-    for (type_name, qualname), (_, values), fraction in zip(data.operations, rows, lost):
-        graded = [v for v in values if v is not None]
-        mean = f"{100 * statistics.fmean(graded):.0f} %" if graded else "not graded"
-        out.append(
-            f'<tr><td>{e(type_name)}</td><td>{e(qualname.split(".", 1)[-1])}</td><td class="n">{mean}</td><td class="n">{100 * fraction:.0f} %</td></tr>'
-        )
-    out += ["</table>", "</section>"]
-    return out
-
-
-def _example_size(message: str) -> tuple[int, int]:
-    """How small a failing example is: the length of its falsifying example (or of the whole message when it has none), then of the message."""
-    match = re.search(r"(?:Falsifying example|Failing test case):(.*)", message, re.S)
-    return (len(match.group(1)) if match else len(message), len(message))
-
-
-def _clip(text: str) -> str:
-    rows = text.strip().splitlines()
-    return "\n".join(
-        rows[:EXAMPLE_LINES] + ([f"... ({len(rows) - EXAMPLE_LINES} more lines)"] if len(rows) > EXAMPLE_LINES else [])
-    )
-
-
-def _failures_section(data: ClassData) -> list[str]:
-    groups: dict[str, list[tuple[str, dict[str, Any], str]]] = {}
-    unwritten: dict[str, set[str]] = {}
-    errata: dict[str, str] = {}
-    for r in data.records:
-        errata.update(r.get("errata", {}))
-        for t in r["types"]:
-            for f in t["failures"]:
-                if f["kind"] in ("missing", "not implemented"):
-                    for op in f["covers"]:
-                        unwritten.setdefault(op, set()).add(r["student"])
-                    continue
-                groups.setdefault(f["test"], []).append((r["student"], f, t["name"]))
-    ranked = sorted(groups.items(), key=lambda item: (-len({s for s, _, _ in item[1]}), item[0]))
-    out = ['<section id="failures">', "<h2>Most common failures</h2>"]
-    out.append(
-        "<p>Grouped by the documented behaviour each test checks (not by the text of the message), the most common first: how many students failed it, "
-        "the errata its messages cite, the smallest failing example among them, and the students (linked to their feedback).</p>"
-    )
-    if not ranked:
-        out.append('<p id="no-failures">No behaviour failed.</p>')
-    for rank, (test, entries) in enumerate(ranked[:FAILURES_SHOWN], 1):
-        students = sorted({s for s, _, _ in entries})
-        first = entries[0][1]
-        cited = sorted({i for _, f, _ in entries for i in f.get("errata", [])})
-        smallest = min(entries, key=lambda entry: (*_example_size(entry[1]["message"]), entry[0]))
-        tags = "".join(
-            f'<span class="tag">{label}</span>'
-            for label, on in (("hidden test", first.get("hidden")), ("structure", first.get("structural")))
-            if on
-        )
-        out.append(f'<div class="failure" id="failure-{rank}">')
-        out.append(f"<h3>{rank}. {e(humane(test))}{tags}</h3>")
-        out.append(
-            f'<p><strong class="count">{len(students)} student{"s" if len(students) != 1 else ""}</strong> ({100 * len(students) / max(1, len(data.records)):.0f} % of the class). '
-            f"Test <code>{e(test)}</code>, checking {e(', '.join(first['covers']))}.</p>"
-        )
-        if cited:
-            out.append(
-                "<p>Errata cited: "
-                + "; ".join(f"<strong>{e(i)}</strong> {e(errata.get(i, ''))}" for i in cited)
-                + ".</p>"
-            )
-        out.append(
-            f'<p class="muted">Smallest failing example ({feedback_link(smallest[0])}):</p><pre>{e(_clip(smallest[1]["message"]))}</pre>'
-        )
-        out.append('<p class="students">Students: ' + ", ".join(feedback_link(s) for s in students) + "</p>")
-        out.append("</div>")
-    if len(ranked) > FAILURES_SHOWN:
-        out.append(
-            "<p>Also failed, by fewer students: "
-            + "; ".join(
-                f"{e(humane(test))} ({len({s for s, _, _ in entries})})" for test, entries in ranked[FAILURES_SHOWN:]
-            )
-            + ".</p>"
-        )
-    if unwritten:
-        out.append(
-            '<h3 id="unwritten">Not written yet</h3><p>Operations some tests found missing or not implemented, with the number of students:</p><table id="unwritten-table"><tr><th>Operation</th><th class="n">students</th></tr>'
-        )
-        order = {q: i for i, (_, q) in enumerate(data.operations)}
-        for op in sorted(unwritten, key=lambda q: (-len(unwritten[q]), order.get(q, len(order)), q)):
-            out.append(f'<tr><td>{e(op)}</td><td class="n">{len(unwritten[op])}</td></tr>')
-        out.append("</table>")
-    out.append("</section>")
-    return out
-
-
-def _grader_section(data: ClassData) -> list[str]:
-    out = ['<section id="grader">', "<h2>What the grader had to do</h2>"]
-    hybrids = [(r["student"], t) for r in data.records for t in r["types"] if t["graded_as"] == "hybrid"]
-    out.append(f"<h3>Graded as hybrids ({len(hybrids)})</h3>")
-    out.append(
-        '<p class="muted">A type graded in a copy of the reference holding the student\'s module, because it earned more that way (or because the package did not run as submitted).</p>'
-    )
-    if hybrids:
-        out.append('<table id="hybrids"><tr><th>Student</th><th>Type</th><th>Why</th></tr>')
-        for student, t in hybrids:
-            why = t["note"] if not t["other"] else f"it earned {t['score']} of {t['max']} this way; {t['other']}"
-            out.append(f"<tr><td>{feedback_link(student)}</td><td>{e(t['name'])}</td><td>{e(why)}</td></tr>")
-        out.append("</table>")
-    for ident, heading, key in (
-        ("imports", "Import failures and unreadable submissions", "import_problems"),
-        ("limits", "Limits reached", "limits_reached"),
-    ):
-        rows = [(r["student"], line) for r in data.records for line in _problems(r, key)]
-        students = len({s for s, _ in rows})
-        out.append(f"<h3>{heading} ({students} student{'s' if students != 1 else ''})</h3>")
-        if rows:
-            out.append(f'<table id="{ident}"><tr><th>Student</th><th>What happened</th></tr>')
-            out += [f"<tr><td>{feedback_link(s)}</td><td>{e(line)}</td></tr>" for s, line in rows]
-            out.append("</table>")
-    confinement = Counter(
-        (
-            r["run"].get("sandbox", ""),
-            bool(r["run"].get("sandbox_complete")),
-            r["run"].get("confinement", ""),
-            r["run"].get("warning", ""),
-        )
-        for r in data.records
-    )
-    warned = sum(n for (_, complete, _, warning), n in confinement.items() if warning or not complete)
-    out.append(f"<h3>Confinement ({warned} submission{'s' if warned != 1 else ''} graded with a warning)</h3>")
-    out.append(
-        '<table id="confinement"><tr><th>Sandbox</th><th>Complete</th><th>In force</th><th>Warning</th><th class="n">submissions</th></tr>'
-    )
-    for (mechanism, complete, what, warning), n in sorted(confinement.items()):
-        out.append(
-            f'<tr><td>{e(mechanism)}</td><td>{"yes" if complete else "NO"}</td><td>{e(what)}</td><td>{e(warning)}</td><td class="n">{n}</td></tr>'
-        )
-    out.append("</table>")
-    slowest = sorted(data.records, key=lambda r: (-float(r.get("seconds", 0)), r["student"]))[:SLOWEST_SHOWN]
-    out.append(
-        '<h3>Slowest submissions</h3><p class="muted">Wall time of grading each (it varies from run to run with the machine\'s load).</p>'
-    )
-    out.append(
-        '<table id="slowest"><tr><th>Student</th><th class="n">seconds</th><th class="n">total</th><th>Hybrids</th></tr>'
-    )
-    for r in slowest:
-        out.append(
-            f'<tr><td>{feedback_link(r["student"])}</td><td class="n">{float(r.get("seconds", 0)):.1f}</td><td class="n">{e(r["total"])}</td><td>{e(", ".join(r["hybrids"]))}</td></tr>'
-        )
-    out += ["</table>", "</section>"]
-    return out
-
-
-def _problems(record: dict[str, Any], key: str) -> list[str]:
-    """A record's lines under ``key``; for import problems, why it could not be read at all comes first."""
-    lines = list(record[key])
-    if key == "import_problems" and record["reason"] and record["reason"] not in lines:
-        lines.insert(0, record["reason"])
-    return lines
-
-
-def _students_section(data: ClassData) -> list[str]:
-    out = [
-        '<section id="students">',
-        "<h2>Students</h2>",
-        '<table id="students-table"><tr><th>Student</th><th>Submission</th>',
-    ]
-    out += [f'<th class="n">{e(n)}</th>' for n in data.type_names]
-    out.append('<th class="n">total</th></tr>')
-    for r in data.records:
-        scores = {t["name"]: t["score"] for t in r["types"]}
-        cells = "".join(f'<td class="n">{e(scores.get(n, ""))}</td>' for n in data.type_names)
-        out.append(
-            f'<tr><td>{feedback_link(r["student"])}</td><td>{e(r["submission"])}</td>{cells}<td class="n">{e(r["total"])} of {e(r["max"])}</td></tr>'
-        )
-    out += ["</table>", "</section>"]
-    return out
 
 
 def write_class_report(out: Path, grades: list, facts: dict[str, Any]) -> Path:

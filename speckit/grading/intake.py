@@ -176,7 +176,8 @@ def extract_zip(archive: Path, destination: Path, limits) -> list[str]:
                 raise Unreadable(f"the zip file holds {entries} entries (at most {limits.max_files} are accepted)")
             if directory > limits.max_files * CENTRAL_ENTRY_BYTES:
                 raise Unreadable(
-                    f"the zip file's directory takes {directory} bytes (at most {limits.max_files * CENTRAL_ENTRY_BYTES} are accepted)"
+                    f"the zip file's directory takes {directory} bytes "
+                    f"(at most {limits.max_files * CENTRAL_ENTRY_BYTES} are accepted)"
                 )
         with zipfile.ZipFile(archive) as z:
             members = z.infolist()
@@ -340,10 +341,8 @@ def check_modules(
     limit = max(1, math.ceil(seconds))
     remaining = modules
     while remaining:  # a module that runs out of time is passed over, and the ones after it checked again
-        argv, user = (
-            [sys.executable, "-I", "-S", "-c", CHECKER, str(limit), str(memory_mb * 2**20), *map(str, remaining)],
-            {},
-        )
+        argv = [sys.executable, "-I", "-S", "-c", CHECKER, str(limit), str(memory_mb * 2**20), *map(str, remaining)]
+        user: dict = {}  # how Popen starts the check as the sandbox's user (nothing: as the grader's own)
         if uid is not None and not _cannot_change_user:
             from ..sandbox.bubblewrap import python_roots
             from ..sandbox.launch import as_user
@@ -351,9 +350,14 @@ def check_modules(
             argv, user = as_user(argv, uid, uid, [*python_roots(), str(package)])
         try:
             done = subprocess.run(
-                argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=3 * limit + 5, cwd="/",
-                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, **user,
-            )  # fmt: skip
+                argv,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=3 * limit + 5,
+                cwd="/",
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+                **user,
+            )
             printed = done.stdout
             if (
                 uid is not None

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from ..core import Outcome
+from ..core import TestRecord as RunRecord
 
 CENT = Decimal("0.01")
 """The unit of points: scores are whole numbers of hundredths."""
@@ -24,6 +25,11 @@ ZERO = Decimal("0.00")
 def points(value: Any) -> Decimal:
     """``value`` as points (a Decimal in hundredths); exact for the numbers a rubric holds."""
     return Decimal(str(value)).quantize(CENT)
+
+
+def join_notes(*parts: str) -> str:
+    """The parts that say something, as one note."""
+    return "; ".join(p for p in parts if p)
 
 
 class GradedAs(str, enum.Enum):
@@ -49,9 +55,11 @@ class Submission:
 
 
 _MODULE_PROBLEM = re.compile(
-    r"^(module \w+ (could not be imported|has a syntax error|did not finish importing)|the implementation has no module )"
+    r"^(module \w+ (could not be imported|has a syntax error|did not finish importing)"
+    r"|the implementation has no module )"
 )
-"""How the loader words a module that is missing or cannot be imported (rather than one operation's fault)."""
+"""How the loader words a module that is missing or cannot be imported (rather than one operation's
+fault)."""
 
 
 @attrs.frozen
@@ -71,7 +79,7 @@ class TestRecord:
     """A structure test (marker ``structure``): it gates an operation, it never scores."""
 
     @classmethod
-    def from_report(cls, data: dict[str, Any]) -> TestRecord:
+    def from_report(cls, data: dict[str, Any] | RunRecord) -> TestRecord:
         outcome = Outcome(data["outcome"])
         return cls(
             test=data["test"],

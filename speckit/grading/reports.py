@@ -9,6 +9,7 @@ its parts as written.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -22,7 +23,7 @@ from xml.etree import ElementTree as ET
 from ..core import Outcome
 from ..escape import code, csv_cell, markdown
 from ..rubric import Rubric, TypeRubric
-from .records import ZERO, GradedAs, StudentGrade, TestGrade
+from .records import ZERO, GradedAs, StudentGrade, TestGrade, join_notes
 
 FEEDBACK_LINES = 60
 RESULTS = ("grades.csv", "feedback", "results", "junit")
@@ -71,17 +72,11 @@ def write_outputs(
 
 def write_file(path: Path, text: str) -> None:
     """Write a fresh file, never through a symbolic link planted where it goes."""
-    try:
+    with contextlib.suppress(FileNotFoundError):
         path.unlink()
-    except FileNotFoundError:
-        pass
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
         f.write(text)
-
-
-def _join(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
 
 
 def module_problem(test: TestGrade) -> str:
@@ -107,7 +102,7 @@ def gradebook(grades: list[StudentGrade], graded: list[TypeRubric], warning: str
             *[by_type[e.name].score for e in graded],
             grade.total,
             grade.max_score,
-            _join(grade.reason, *grade.notes, *module_problems(grade), warning),
+            join_notes(grade.reason, *grade.notes, *module_problems(grade), warning),
         ]
         writer.writerow([csv_cell(cell) for cell in row])
     return buffer.getvalue()
@@ -171,9 +166,8 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
             out += ["| Operation | Points | Out of | Tests passed |", "|---|---:|---:|---:|"]
             for op in t.operations:
                 gate = f" ({_gate(t, op.qualname)}: no points)" if op.gated else ""
-                out.append(
-                    f"| {markdown(op.qualname.split('.', 1)[1])}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |"
-                )
+                name = markdown(op.qualname.split(".", 1)[1])
+                out.append(f"| {name}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |")
             out.append("")
         hidden = [x for x in t.tests if x.hidden and x.record.counted]
         if hidden:
@@ -195,10 +189,8 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
         if unwritten:
             # Operations not written yet are one line, not a section per test: real failures stay visible.
             missing = sorted({op for x in unwritten for op in x.covers})
-            out += [
-                f"Not written yet (missing or not implemented), {len(unwritten)} test{'s' if len(unwritten) != 1 else ''}: {markdown(', '.join(missing))}.",
-                "",
-            ]
+            tests = f"{len(unwritten)} test{'s' if len(unwritten) != 1 else ''}"
+            out += [f"Not written yet (missing or not implemented), {tests}: {markdown(', '.join(missing))}.", ""]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -14,7 +14,8 @@ import attrs
 from .. import rubric as rubric_module
 from ..escape import terminal
 from ..registry import kit
-from ..sandbox.isolation import EXPOSED, INSTALL, RESOURCE_LIMITS
+from ..rubric import Rubric
+from ..sandbox.isolation import EXPOSED, INSTALL, RESOURCE_LIMITS, Isolation
 from .classrecord import RecordError, run_facts
 from .classreport import REPORT, merge_class_report, write_class_report
 from .grader import Grader
@@ -37,7 +38,8 @@ def check_output(submissions: Path, out: Path, replace: bool) -> Path | None:
     folder, target = submissions.resolve(), out.resolve()
     if _inside(target, folder):
         raise GradeError(
-            f"--out {out} is inside the submissions folder {submissions}: the next run would grade its files as submissions; choose a folder outside it"
+            f"--out {out} is inside the submissions folder {submissions}: "
+            "the next run would grade its files as submissions; choose a folder outside it"
         )
     if _inside(folder, target):
         raise GradeError(f"the submissions folder {submissions} is inside --out {out}; choose another output folder")
@@ -61,7 +63,8 @@ def check_earlier_run(out: Path, replace: bool) -> Path | None:
     aside = _aside(target)
     if not replace:
         raise GradeError(
-            f"--out {out} holds an earlier run ({', '.join(earlier)}); give --replace to move it aside to {aside.name}, or choose another folder"
+            f"--out {out} holds an earlier run ({', '.join(earlier)}); "
+            f"give --replace to move it aside to {aside.name}, or choose another folder"
         )
     return aside
 
@@ -79,7 +82,7 @@ class GradingLog:
     def __init__(self, path: Path):
         self.path = path
         self.started = time.monotonic()
-        self.file = open(path, "w", encoding="utf-8")
+        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 -- open while the run lasts: close() closes it
 
     def write(self, text: str) -> None:
         """One line: control characters (a newline, an escape sequence) in it are written as escapes."""
@@ -95,9 +98,8 @@ class GradingLog:
             self.write(f"  fallback: {fallback}")
 
     def close(self) -> None:
-        self.write(
-            f"finished: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M:%S} UTC, {time.monotonic() - self.started:.1f} s in all"
-        )
+        now = datetime.datetime.now(datetime.UTC)
+        self.write(f"finished: {now:%Y-%m-%d %H:%M:%S} UTC, {time.monotonic() - self.started:.1f} s in all")
         self.file.close()
 
 
@@ -135,8 +137,9 @@ def grade(
     aside = check_output(folder, target, replace)
     if not kit(chosen.spec).reference and chosen.mode != "submitted":
         print(
-            "speckit grade: this kit carries no reference implementation (a student bundle): every type is graded as submitted,"
-            " without the hybrids that keep a fault in one type from costing points in another",
+            "speckit grade: this kit carries no reference implementation (a student bundle): "
+            "every type is graded as submitted, "
+            "without the hybrids that keep a fault in one type from costing points in another",
             file=stream,
         )
     with Grader(chosen, out=target, submissions=folder, jobs=jobs) as grader:
@@ -159,12 +162,13 @@ def grade(
             os.chmod(target, 0o700)
         log = GradingLog(target / LOG)
         try:
-            _log_start(log, chosen, grader, folder, len(found), aside)
+            _log_start(log, chosen, grader, isolation, folder, len(found), aside)
             part = f" (shard {shard} of the {total})" if shard is not None else ""
             if shard is not None:
                 log.write(f"shard {shard}: {len(found)} of the {total} submissions")
             print(
-                f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}{part}, rubric {chosen.source}, {grader.jobs} at a time",
+                f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}{part}, "
+                f"rubric {chosen.source}, {grader.jobs} at a time",
                 file=stream,
             )
             print(f"speckit grade: student code runs as {grader.confinement} ({isolation.mechanism})", file=stream)
@@ -239,13 +243,14 @@ def merge(
     return merged.grades
 
 
-def _log_start(log: GradingLog, rubric, grader: Grader, folder: Path, count: int, aside: Path | None) -> None:
+def _log_start(
+    log: GradingLog, rubric: Rubric, grader: Grader, isolation: Isolation, folder: Path, count: int, aside: Path | None
+) -> None:
     now = datetime.datetime.now(datetime.UTC)
     log.write(f"speckit grade, started {now:%Y-%m-%d %H:%M:%S} UTC")
     log.write(f"submissions: {folder.resolve()} ({count} found)")
     log.write(f"rubric: {rubric.source} (specification {rubric.spec}, mode {rubric.mode}, {grader.jobs} at a time)")
     log.write("limits: " + ", ".join(f"{k} {v:g}" for k, v in attrs.asdict(rubric.limits).items()))
-    isolation = grader.isolation
     log.write(
         f"sandbox: {isolation.mechanism} ({'complete' if isolation.complete else 'INCOMPLETE'}): {grader.confinement}"
     )

@@ -74,9 +74,9 @@ def score_type(
     allotted = apportion(points(entry.points), [entry.weight(op.name) for op in covered])
     operations = []
     shares: dict[tuple[str, str], Decimal] = {}
-    for op, op_points in zip(covered, allotted):
+    for op, op_points in zip(covered, allotted, strict=True):
         counted = [r for r in covering[op.qualname] if r.counted]
-        for record, share in zip(counted, apportion(op_points, [1] * len(counted))):
+        for record, share in zip(counted, apportion(op_points, [1] * len(counted)), strict=True):
             shares[record.test, op.qualname] = share
         passed = [r for r in counted if r.outcome is Outcome.PASSED]
         earned = ZERO if op.qualname in gated else sum((shares[r.test, op.qualname] for r in passed), ZERO)

@@ -85,9 +85,15 @@ def grades_from_json(data: list[dict]) -> list[StudentGrade]:
             for o in t["operations"]
         )
         return TypeGrade(
-            t["name"], Decimal(t["score"]), Decimal(t["max_score"]), GradedAs(t["graded_as"]),
-            tuple(test(x) for x in t["tests"]), operations, t["note"], t["other"],
-        )  # fmt: skip
+            t["name"],
+            Decimal(t["score"]),
+            Decimal(t["max_score"]),
+            GradedAs(t["graded_as"]),
+            tuple(test(x) for x in t["tests"]),
+            operations,
+            t["note"],
+            t["other"],
+        )
 
     return [
         StudentGrade(
@@ -168,7 +174,8 @@ def read_shards(folders: list[Path]) -> Merged:
             raise GradeError(f"merge: {path} cannot be read ({e})") from None
         if data.get("format") != FORMAT:
             raise GradeError(
-                f"merge: {path} was written by another version of speckit (format {data.get('format')!r}, expected {FORMAT})"
+                f"merge: {path} was written by another version of speckit "
+                f"(format {data.get('format')!r}, expected {FORMAT})"
             )
         index, count = data["shard"]
         if index in found:
@@ -187,8 +194,9 @@ def read_shards(folders: list[Path]) -> Merged:
     count = next(iter(found.values()))["shard"][1]
     missing = sorted(set(range(1, count + 1)) - set(found))
     if missing:
+        named = ", ".join(f"{k}/{count}" for k in missing)
         raise GradeError(
-            f"merge: shard{'s' if len(missing) > 1 else ''} {', '.join(f'{k}/{count}' for k in missing)} missing: every shard's output is needed"
+            f"merge: shard{'s' if len(missing) > 1 else ''} {named} missing: every shard's output is needed"
         )
     first = found[min(found)]
     rubric = parse(tomllib.loads(first["rubric"]["text"]), first["rubric"]["source"], first["spec"])

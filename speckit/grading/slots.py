@@ -6,6 +6,7 @@ claim their uids by locks in one root-only folder, so no two operation servers s
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import stat
@@ -32,7 +33,7 @@ def claim_uids(jobs: int, claims: list[int]) -> list[int]:
 
     used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()} | _running_uids()
     folder = _claims_folder()
-    ids = []
+    ids: list[int] = []
     for candidate in range(UID_BASE, UID_BASE + UID_SPAN):
         if len(ids) == jobs:
             break
@@ -63,10 +64,8 @@ def _claims_folder() -> Path:
     """The root-only folder where graders claim uids; GradeError if it is not safe to use."""
     base = next(Path(p) for p in UID_LOCKS if os.path.isdir(p))
     folder = base / "speckit-uids"
-    try:
+    with contextlib.suppress(FileExistsError):
         folder.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
     info = folder.lstat()
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0 or info.st_mode & 0o022:
         raise GradeError(f"{folder} is not a folder only root may write: uids cannot be claimed safely")
@@ -89,8 +88,6 @@ def _running_uids() -> set[int]:
     found = set()
     for entry in os.listdir("/proc"):
         if entry.isdigit():
-            try:
+            with contextlib.suppress(OSError):
                 found.add(os.stat(f"/proc/{entry}").st_uid)
-            except OSError:
-                pass
     return found

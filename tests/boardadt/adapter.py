@@ -4,8 +4,7 @@ traced, documented operations of ``impl`` only."""
 
 from __future__ import annotations
 
-from speckit.testing import MissingOperation
-from speckit.testing import expect
+from speckit.testing import MissingOperation, expect
 
 from .model import ALL_SQUARES, BLUE, RED
 

@@ -8,7 +8,7 @@ alternating.
 
 from __future__ import annotations
 
-from speckit import lines
+from speckit.testing import lines
 
 RED, BLUE = "red", "blue"
 OTHER = {RED: BLUE, BLUE: RED}
@@ -91,7 +91,10 @@ class Model:
         """The board as the figure draws it, rows 6 to 1, for failure messages."""
         rows = []
         for row in range(ROWS, 0, -1):
-            rows.append(f"{row} " + "".join({RED: "R", BLUE: "B", None: "."}[self.colour(c, row)] for c in range(1, COLUMNS + 1)))
+            rows.append(
+                f"{row} "
+                + "".join({RED: "R", BLUE: "B", None: "."}[self.colour(c, row)] for c in range(1, COLUMNS + 1))
+            )
         rows.append("  " + "".join(str(c) for c in range(1, COLUMNS + 1)))
         return "\n".join(rows)
 

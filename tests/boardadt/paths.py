@@ -11,7 +11,7 @@ calls), and printed as the calls it makes.
 
 The frame rule: an update changes its own board and nothing else, so after any step
 every other board still holds its own game (its words and the random source are
-:mod:`speckit.frames`'s, shared with every suite).
+:mod:`speckit.testing.frames`'s, shared with every suite).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ import random
 import attrs
 from hypothesis import strategies as st
 
-from speckit import frames
-from speckit.testing import expect, expect_equal
+from speckit.testing import expect, expect_equal, frames
 
 from .adapter import Build, Read
 from .model import COLUMNS, Model, differences, picture_of
@@ -120,7 +119,11 @@ def check_observers(impl, board, model: Model, where: str) -> None:
         expect_equal(impl.board_adt.Is_Full(board, column), model.full(column), f"Is_Full({column}) of {where}")
     expect_equal(impl.board_adt.Is_Win(board), model.won(), f"Is_Win of {where}: {model.just_moved} just moved (B02)")
     if not (model.won() and model.board_full()):  # a full board with a line may be a draw or not (B04)
-        expect_equal(impl.board_adt.Is_Draw(board), model.board_full(), f"Is_Draw of {where}: the board is {'' if model.board_full() else 'not '}full")
+        expect_equal(
+            impl.board_adt.Is_Draw(board),
+            model.board_full(),
+            f"Is_Draw of {where}: the board is {'' if model.board_full() else 'not '}full",
+        )
 
 
 def check_frame(impl, history: History, step: tuple) -> None:
@@ -136,8 +139,10 @@ def check_frame(impl, history: History, step: tuple) -> None:
         impl.board_adt.Make_Move(boards[target], step[2])
         models[target] = Model(models[target].moves + [step[2]])
         call = f"b{target + 1}.Make_Move({step[2]})"
-    for number, (board, model) in enumerate(zip(boards, models)):
-        check_board(impl, board, model, f"b{number + 1}, {frames.role(number, target, 'board')}, after {history!r}; {call}")
+    for number, (board, model) in enumerate(zip(boards, models, strict=False)):
+        check_board(
+            impl, board, model, f"b{number + 1}, {frames.role(number, target, 'board')}, after {history!r}; {call}"
+        )
 
 
 @st.composite

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from .model import ALL_SQUARES, COLUMNS, LINES, LINES_THROUGH, ROWS, Model, makes_four
 
+
 def play_out(choices: list[int], *, stop_at_win: bool = True) -> list[int]:
     """The game the choices make: each picks (modulo) one of the columns not yet full."""
     model = Model()
@@ -125,7 +126,9 @@ _DRAWN_BOARDS: list[tuple[str, ...]] = []
 _SWAP = str.maketrans("RB", "BR")
 
 
-def _boards_without_four(patterns: list[str], rng: random.Random, chosen: list[str], wanted: int) -> list[tuple[str, ...]]:
+def _boards_without_four(
+    patterns: list[str], rng: random.Random, chosen: list[str], wanted: int
+) -> list[tuple[str, ...]]:
     """Up to ``wanted`` full boards extending the leftmost columns ``chosen``, with no four."""
     if len(chosen) == COLUMNS:
         return [tuple(chosen)]
@@ -167,10 +170,12 @@ def order_moves(board: tuple[str, ...], rng: random.Random, last: int | None = N
         colour = "R"
         while len(moves) < total:
             ready = [
-                c for c in range(COLUMNS)
-                if heights[c] < ROWS and board[c][heights[c]] == colour
+                c
+                for c in range(COLUMNS)
+                if heights[c] < ROWS
+                and board[c][heights[c]] == colour
                 and (c + 1 != last or heights[c] < ROWS - 1 or len(moves) == total - 1)
-            ]  # fmt: skip
+            ]
             if not ready:
                 break
             column = rng.choice(ready)
@@ -200,11 +205,17 @@ def full_board_won_last(rng: random.Random) -> list[int]:
     A drawn board with a red and a blue checker swapped so that every four on it
     passes through a blue top square, which blue's last move fills.
     """
-    candidates = [(board, top) for board in drawn_boards() for top in range(1, COLUMNS + 1) if board[top - 1][ROWS - 1] == "B"]
+    candidates = [
+        (board, top) for board in drawn_boards() for top in range(1, COLUMNS + 1) if board[top - 1][ROWS - 1] == "B"
+    ]
     rng.shuffle(candidates)
     for board, top in candidates:
         last = (top, ROWS)
-        reds = [s for s in ALL_SQUARES if board[s[0] - 1][s[1] - 1] == "R" and any(s in line for line in LINES_THROUGH[last])]
+        reds = [
+            s
+            for s in ALL_SQUARES
+            if board[s[0] - 1][s[1] - 1] == "R" and any(s in line for line in LINES_THROUGH[last])
+        ]
         blues = [s for s in ALL_SQUARES if board[s[0] - 1][s[1] - 1] == "B" and s != last]
         for made_blue in reds:
             for made_red in blues:

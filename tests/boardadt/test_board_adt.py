@@ -35,24 +35,38 @@ def after(moves) -> str:
 
 
 @covers(
-    "board_type.Board", "board_type.Initialize", "board_type.Get_Value", "board_type.Get_Current_Color",
-    "board_type.Is_Full", "board_type.Is_Win", "board_type.Is_Draw",
-)  # fmt: skip
+    "board_type.Board",
+    "board_type.Initialize",
+    "board_type.Get_Value",
+    "board_type.Get_Current_Color",
+    "board_type.Is_Full",
+    "board_type.Is_Win",
+    "board_type.Is_Draw",
+)
 def test_initialize_makes_the_whole_board_empty_with_red_to_move(impl):
     build, read = Build(impl), Read(impl)
     board = build.board()
     diffs = differences(read.board(board), picture_of(Model()))
-    expect(not diffs, "Initialize makes the entire board empty: Get_Value says every square is empty", expected="all 42 squares empty", actual=diffs)
+    expect(
+        not diffs,
+        "Initialize makes the entire board empty: Get_Value says every square is empty",
+        expected="all 42 squares empty",
+        actual=diffs,
+    )
     expect_equal(read.current(board), RED, "Initialize makes red the current colour, since red begins the game")
     for column in range(1, COLUMNS + 1):
-        expect_equal(impl.board_adt.Is_Full(board, column), False, f"no column of an empty board is full: Is_Full({column})")
+        expect_equal(
+            impl.board_adt.Is_Full(board, column), False, f"no column of an empty board is full: Is_Full({column})"
+        )
     expect_equal(impl.board_adt.Is_Win(board), False, "nobody has won on an empty board: Is_Win (erratum B02)")
     expect_equal(impl.board_adt.Is_Draw(board), False, "an empty board is not full, so Is_Draw is false")
 
 
 def test_the_unit_declares_seven_columns_and_six_rows(impl):
     declared = {c.name: c.value for c in impl.spec.type("board_type").constants}
-    assert declared == {"number_of_columns": COLUMNS, "number_of_rows": ROWS}, "the suite's board size is the specification's"
+    assert declared == {"number_of_columns": COLUMNS, "number_of_rows": ROWS}, (
+        "the suite's board size is the specification's"
+    )
     module = impl.module("board_adt")
     for name, number in declared.items():
         expect_equal(getattr(module, name, None), number, f"module board_adt defines the constant {name} = {number}")
@@ -65,12 +79,22 @@ def test_initialize_on_a_played_board_starts_a_new_game(impl, moves, again):
     board = build.board(moves)
     impl.board_adt.Initialize(board)
     diffs = differences(read.board(board), picture_of(Model()))
-    expect(not diffs, f"Initialize {after(moves)} empties the entire board again", expected="all 42 squares empty", actual=diffs)
+    expect(
+        not diffs,
+        f"Initialize {after(moves)} empties the entire board again",
+        expected="all 42 squares empty",
+        actual=diffs,
+    )
     expect_equal(read.current(board), RED, f"Initialize {after(moves)} makes red the current colour again")
     for column in again:
         impl.board_adt.Make_Move(board, column)
     diffs = differences(read.board(board), picture_of(Model(again)))
-    expect(not diffs, f"the new game on the re-initialised board, {after(again)}, is played from scratch", expected="the model's board", actual=diffs)
+    expect(
+        not diffs,
+        f"the new game on the re-initialised board, {after(again)}, is played from scratch",
+        expected="the model's board",
+        actual=diffs,
+    )
 
 
 @covers("board_type.Board", "board_type.Make_Move", "board_type.Get_Value", "board_type.Get_Current_Color")
@@ -84,8 +108,17 @@ def test_two_boards_never_share_their_squares(impl, first, second):
         impl.board_adt.Make_Move(other, column)
     for board, moves, name in ((one, first, "first"), (other, second, "second")):
         diffs = differences(read.board(board), picture_of(Model(moves)))
-        expect(not diffs, f"two boards are independent: the {name} board holds only its own game, {after(moves)}", expected="its own moves only", actual=diffs)
-        expect_equal(read.current(board), Model(moves).current, f"the {name} board's current colour depends on its own moves only, {after(moves)}")
+        expect(
+            not diffs,
+            f"two boards are independent: the {name} board holds only its own game, {after(moves)}",
+            expected="its own moves only",
+            actual=diffs,
+        )
+        expect_equal(
+            read.current(board),
+            Model(moves).current,
+            f"the {name} board's current colour depends on its own moves only, {after(moves)}",
+        )
 
 
 @covers("board_type.Make_Move", "board_type.Get_Value", "square_type.Square")
@@ -100,11 +133,18 @@ def test_make_move_drops_the_checker_on_the_lowest_empty_square_and_changes_noth
         row = model.play(column)[1]
         impl.board_adt.Make_Move(board, column)
         expect_equal(
-            read.value(board, column, row), colour,
-            f"Make_Move({column}) {after(before)} puts a {colour} checker on row {row} of column {column}, its lowest empty square",
-        )  # fmt: skip
+            read.value(board, column, row),
+            colour,
+            f"Make_Move({column}) {after(before)} puts a {colour} checker on row {row} of column {column}, its "
+            "lowest empty square",
+        )
         diffs = differences(read.board(board), picture_of(model))
-        expect(not diffs, f"Make_Move({column}) {after(before)} changes no other square", expected="one new checker", actual=diffs)
+        expect(
+            not diffs,
+            f"Make_Move({column}) {after(before)} changes no other square",
+            expected="one new checker",
+            actual=diffs,
+        )
 
 
 @covers("board_type.Get_Value", "square_type.Square", "value_type.Value")
@@ -115,10 +155,11 @@ def test_get_value_agrees_with_the_model_on_every_square(impl, moves):
     model = Model(moves)
     for column, row in ALL_SQUARES:
         expect_equal(
-            read.value(board, column, row), model.colour(column, row),
+            read.value(board, column, row),
+            model.colour(column, row),
             f"Get_Value(Square({column}, {row})) {after(moves)}: column {column}, row {row} (column first, row 1 at the"
             f" bottom: erratum B07) holds {model.colour(column, row) or 'nothing'}\n{model.picture()}",
-        )  # fmt: skip
+        )
 
 
 @covers("board_type.Get_Current_Color", "board_type.Make_Move")
@@ -128,7 +169,9 @@ def test_colours_alternate_from_red(impl, moves):
     board = build.board()
     model = Model()
     for column in moves:
-        expect_equal(read.current(board), model.current, f"Get_Current_Color {after(model.moves)}: {model.current} is to move")
+        expect_equal(
+            read.current(board), model.current, f"Get_Current_Color {after(model.moves)}: {model.current} is to move"
+        )
         impl.board_adt.Make_Move(board, column)
         model.play(column)
     expect_equal(read.current(board), model.current, f"Get_Current_Color {after(moves)}: {model.current} is to move")
@@ -141,13 +184,26 @@ def test_get_current_color_changes_nothing(impl, moves, asks):
     board = build.board(moves)
     model = Model(moves)
     answers = [read.current(board) for _ in range(asks)]
-    expect_equal(answers, [model.current] * asks, f"Get_Current_Color asked {asks} times {after(moves)} gives the same answer each time (erratum B01)")
+    expect_equal(
+        answers,
+        [model.current] * asks,
+        f"Get_Current_Color asked {asks} times {after(moves)} gives the same answer each time (erratum B01)",
+    )
     diffs = differences(read.board(board), picture_of(model))
-    expect(not diffs, f"asking Get_Current_Color {after(moves)} leaves every square as it was", expected="no change", actual=diffs)
+    expect(
+        not diffs,
+        f"asking Get_Current_Color {after(moves)} leaves every square as it was",
+        expected="no change",
+        actual=diffs,
+    )
     if not model.won() and model.open_columns():
         column = model.open_columns()[0]
         impl.board_adt.Make_Move(board, column)
-        expect_equal(read.current(board), model.just_moved, f"after asking, Make_Move({column}) still switches to {model.just_moved}")
+        expect_equal(
+            read.current(board),
+            model.just_moved,
+            f"after asking, Make_Move({column}) still switches to {model.just_moved}",
+        )
 
 
 @covers("board_type.Is_Full", "board_type.Make_Move")
@@ -160,9 +216,10 @@ def test_is_full_agrees_with_the_model(impl, moves):
         model.play(column)
         impl.board_adt.Make_Move(board, column)
         expect_equal(
-            impl.board_adt.Is_Full(board, column), model.full(column),
+            impl.board_adt.Is_Full(board, column),
+            model.full(column),
             f"Is_Full({column}) {after(model.moves)}: column {column} holds {model.height(column)} of {ROWS} checkers",
-        )  # fmt: skip
+        )
     for column in range(1, COLUMNS + 1):
         expect_equal(impl.board_adt.Is_Full(board, column), model.full(column), f"Is_Full({column}) {after(moves)}")
 
@@ -176,11 +233,21 @@ def test_a_column_is_full_after_exactly_six_checkers(impl, column, other):
     moves = []
     for height in range(1, ROWS + 1):
         # Alternate the colours in the column (red, blue, ...) so nobody makes four.
-        expect_equal(impl.board_adt.Is_Full(board, column), False, f"Is_Full({column}) {after(moves)}: {height - 1} checkers are not a full column")
+        expect_equal(
+            impl.board_adt.Is_Full(board, column),
+            False,
+            f"Is_Full({column}) {after(moves)}: {height - 1} checkers are not a full column",
+        )
         impl.board_adt.Make_Move(board, column)
         moves.append(column)
-        expect_equal(impl.board_adt.Is_Full(board, elsewhere), False, f"Is_Full({elsewhere}) {after(moves)}: that column is empty")
-    expect_equal(impl.board_adt.Is_Full(board, column), True, f"Is_Full({column}) {after(moves)}: six checkers fill a column")
+        expect_equal(
+            impl.board_adt.Is_Full(board, elsewhere),
+            False,
+            f"Is_Full({elsewhere}) {after(moves)}: that column is empty",
+        )
+    expect_equal(
+        impl.board_adt.Is_Full(board, column), True, f"Is_Full({column}) {after(moves)}: six checkers fill a column"
+    )
 
 
 def check_game_won_on(impl, line, winner, moves, direction):
@@ -190,10 +257,15 @@ def check_game_won_on(impl, line, winner, moves, direction):
         last = i == len(moves) - 1
         impl.board_adt.Make_Move(board, column)
         expect_equal(
-            impl.board_adt.Is_Win(board), last,
+            impl.board_adt.Is_Win(board),
+            last,
             f"Is_Win {after(moves[: i + 1])}: "
-            + (f"{winner} has just completed the {direction} line {list(line)}" if last else "nobody has four in a line yet"),
-        )  # fmt: skip
+            + (
+                f"{winner} has just completed the {direction} line {list(line)}"
+                if last
+                else "nobody has four in a line yet"
+            ),
+        )
 
 
 @pytest.mark.parametrize("direction", list(DIRECTIONS))
@@ -226,10 +298,12 @@ def test_is_win_agrees_with_the_model_move_by_move(impl, moves):
         model.play(column)
         impl.board_adt.Make_Move(board, column)
         expect_equal(
-            impl.board_adt.Is_Win(board), model.won(),
-            f"Is_Win {after(model.moves)}: {model.just_moved} just moved" + (" and has four in a line" if model.won() else ", nobody has four in a line")
+            impl.board_adt.Is_Win(board),
+            model.won(),
+            f"Is_Win {after(model.moves)}: {model.just_moved} just moved"
+            + (" and has four in a line" if model.won() else ", nobody has four in a line")
             + f"\n{model.picture()}",
-        )  # fmt: skip
+        )
 
 
 @pytest.mark.parametrize("last", range(1, COLUMNS + 1))
@@ -245,9 +319,11 @@ def test_a_full_board_without_a_line_is_a_draw(impl, last, rng):
         full = i == len(moves) - 1
         expect_equal(impl.board_adt.Is_Win(board), False, f"Is_Win {after(moves[: i + 1])}: nobody has four in a line")
         expect_equal(
-            impl.board_adt.Is_Draw(board), full,
-            f"Is_Draw {after(moves[: i + 1])}: " + ("the board is completely full" if full else f"{41 - i} squares are empty"),
-        )  # fmt: skip
+            impl.board_adt.Is_Draw(board),
+            full,
+            f"Is_Draw {after(moves[: i + 1])}: "
+            + ("the board is completely full" if full else f"{41 - i} squares are empty"),
+        )
     for column in range(1, COLUMNS + 1):
         expect_equal(impl.board_adt.Is_Full(board, column), True, f"Is_Full({column}) on a full board {after(moves)}")
 
@@ -257,7 +333,9 @@ def test_a_full_board_without_a_line_is_a_draw(impl, last, rng):
 def test_is_draw_is_false_while_any_square_is_empty(impl, moves):
     build = Build(impl)
     board = build.board(moves)
-    expect_equal(impl.board_adt.Is_Draw(board), False, f"Is_Draw {after(moves)}: {42 - len(moves)} squares are still empty")
+    expect_equal(
+        impl.board_adt.Is_Draw(board), False, f"Is_Draw {after(moves)}: {42 - len(moves)} squares are still empty"
+    )
 
 
 @covers("board_type.Is_Win", "board_type.Is_Draw")
@@ -270,7 +348,11 @@ def test_a_last_move_that_fills_the_board_and_completes_a_line_is_a_win(impl, rn
     expect_equal(impl.board_adt.Is_Win(board), False, f"Is_Win {after(moves[:-1])}: nobody has four in a line yet")
     expect_equal(impl.board_adt.Is_Draw(board), False, f"Is_Draw {after(moves[:-1])}: one square is still empty")
     impl.board_adt.Make_Move(board, moves[-1])
-    expect_equal(impl.board_adt.Is_Win(board), True, f"Is_Win {after(moves)}: blue's last move fills the board and completes a line")
+    expect_equal(
+        impl.board_adt.Is_Win(board),
+        True,
+        f"Is_Win {after(moves)}: blue's last move fills the board and completes a line",
+    )
     # Is_Draw may answer either way here (erratum B04); it must still answer a Boolean.
     impl.board_adt.Is_Draw(board)
 
@@ -279,14 +361,20 @@ def test_a_last_move_that_fills_the_board_and_completes_a_line_is_a_win(impl, rn
 
 
 @covers(
-    "board_type.Board", "board_type.Initialize", "board_type.Make_Move", "board_type.Get_Value",
-    "board_type.Get_Current_Color", "board_type.Is_Full", "board_type.Is_Win", "board_type.Is_Draw",
-)  # fmt: skip
+    "board_type.Board",
+    "board_type.Initialize",
+    "board_type.Make_Move",
+    "board_type.Get_Value",
+    "board_type.Get_Current_Color",
+    "board_type.Is_Full",
+    "board_type.Is_Win",
+    "board_type.Is_Draw",
+)
 @settings(max_examples=20)
 @given(history=paths.histories)
 def test_every_observer_sees_only_the_game_of_a_board_reached_by_any_path(impl, history):
     boards = paths.follow(impl, history)
-    for number, (board, model) in enumerate(zip(boards, history.models())):
+    for number, (board, model) in enumerate(zip(boards, history.models(), strict=False)):
         paths.check_observers(impl, board, model, f"b{number + 1} after {history!r}")
 
 

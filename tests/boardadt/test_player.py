@@ -68,7 +68,12 @@ def test_computer_move_returns_a_column_that_is_not_full(impl, moves):
     model = Model(moves)
     column = computer_move(impl, board, moves, level="greedy")
     won = " (the game is already won, which the precondition allows: erratum B12)" if model.won() else ""
-    expect(not model.full(column), f"Computer_Move {after(moves)} outputs a non-full column{won}\n{model.picture()}", expected=model.open_columns(), actual=column)
+    expect(
+        not model.full(column),
+        f"Computer_Move {after(moves)} outputs a non-full column{won}\n{model.picture()}",
+        expected=model.open_columns(),
+        actual=column,
+    )
 
 
 @covers("Player.Computer_Move", "board_type.Get_Value")
@@ -79,7 +84,12 @@ def test_computer_move_finds_the_last_open_columns_of_a_nearly_full_board(impl, 
     board = build.board(moves[:stop])
     model = Model(moves[:stop])
     column = computer_move(impl, board, moves[:stop])
-    expect(not model.full(column), f"Computer_Move {after(moves[:stop])} outputs one of the open columns\n{model.picture()}", expected=model.open_columns(), actual=column)
+    expect(
+        not model.full(column),
+        f"Computer_Move {after(moves[:stop])} outputs one of the open columns\n{model.picture()}",
+        expected=model.open_columns(),
+        actual=column,
+    )
 
 
 @covers("Player.Computer_Move")
@@ -90,7 +100,12 @@ def test_computer_move_leaves_the_board_as_it_was(impl, moves):
     before, colour = read.board(board), read.current(board)
     computer_move(impl, board, moves, level="greedy")
     diffs = differences(read.board(board), before)
-    expect(not diffs, f"Computer_Move {after(moves)} does not change the board (a value parameter: erratum B13)", expected="no change", actual=diffs)
+    expect(
+        not diffs,
+        f"Computer_Move {after(moves)} does not change the board (a value parameter: erratum B13)",
+        expected="no change",
+        actual=diffs,
+    )
     expect_equal(read.current(board), colour, f"Computer_Move {after(moves)} leaves the current colour {colour}")
 
 
@@ -106,7 +121,8 @@ def test_computer_move_takes_an_immediate_win(impl, moves):
     column = computer_move(impl, board, before)
     expect(
         column in winning,
-        f"Computer_Move {after(before)}: {model.current} wins at once in column(s) {sorted(winning)}, and the kit's player"
+        f"Computer_Move {after(before)}: {model.current} wins at once in column(s) {sorted(winning)}, and the kit's "
+        "player"
         f" takes an immediate win (erratum B14)\n{model.picture()}",
         expected=sorted(winning),
         actual=column,
@@ -131,7 +147,8 @@ def test_computer_move_reads_a_board_asked_before_afresh(impl, moves, data):
     column = computer_move(impl, board, before, level="greedy")
     expect(
         column in winning,
-        f"Computer_Move asked {after(before[:earlier])}, then again on the same board {after(before)}: {model.current} wins"
+        f"Computer_Move asked {after(before[:earlier])}, then again on the same board {after(before)}: "
+        f"{model.current} wins"
         f" at once in column(s) {sorted(winning)}, and the kit's player takes an immediate win at every level but"
         f" random (erratum B14)\n{model.picture()}",
         expected=sorted(winning),
@@ -151,7 +168,9 @@ def test_computer_move_blocks_a_lone_immediate_threat(impl, moves):
     board = build.board(before)
     column = computer_move(impl, board, before)
     expect_equal(
-        column, min(threats),
-        f"Computer_Move {after(before)}: {model.current} cannot win at once and {OTHER[model.current]} threatens to win in"
+        column,
+        min(threats),
+        f"Computer_Move {after(before)}: {model.current} cannot win at once and {OTHER[model.current]} threatens to "
+        "win in"
         f" column {min(threats)} only, so the kit's player blocks it (erratum B14)\n{model.picture()}",
-    )  # fmt: skip
+    )

@@ -15,7 +15,10 @@ from speckit.bundle import classroom, classroom_grade
 
 def test_the_workflow_grades_the_package_as_speckit_grade_does_and_reports_it():
     text = classroom.workflow("connect4", "connect4")
-    assert "run: python -m speckit.bundle.classroom_grade --spec connect4 --rubric .speckit/rubric.toml connect4 >> \"$GITHUB_OUTPUT\"" in text
+    assert (
+        "run: python -m speckit.bundle.classroom_grade --spec connect4 --rubric .speckit/rubric.toml connect4"
+        ' >> "$GITHUB_OUTPUT"' in text
+    )
     assert "autograding-grading-reporter@v1" in text and "runners: speckit" in text
     assert 'SPECKIT_RESULTS: "${{steps.speckit.outputs.result}}"' in text
     assert "speckit check" not in text, "check's profile and all-or-nothing types are not how the class is graded"
@@ -25,7 +28,7 @@ def test_the_reporters_result_carries_each_types_points(tmp_path):
     graded = rubric.load(None, "connect4")
     (tmp_path / "feedback").mkdir()
     names = [t.name for t in graded.types if t.points > 0]
-    scores = {name: f"{t.points:.2f}" for name, t in zip(names, [t for t in graded.types if t.points > 0])}
+    scores = {t.name: f"{t.points:.2f}" for t in graded.types if t.points > 0}
     scores["GridType"] = "9.68"
     row = {"student": "submission", "submission": "submission", **scores, "total": "87.68", "max": "100.00", "note": ""}
     (tmp_path / "grades.csv").write_text(",".join(row) + "\n" + ",".join(row.values()) + "\n", encoding="utf-8")

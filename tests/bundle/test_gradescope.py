@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
+import spec
 from speckit.bundle import gradescope
 from speckit.bundle.source import BundleError
 from speckit.paths import REPO_ROOT
 from speckit.skeleton import write_skeleton
-
-import spec
 
 jsonschema = pytest.importorskip("jsonschema")
 SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text(encoding="utf-8"))
@@ -60,7 +59,9 @@ def test_the_zip_has_gradescopes_layout(autograder):
     assert not any("__pycache__" in name or name.startswith("kit/.venv") for name in modes)
     setup = (root / "source" / "setup.sh").read_text()
     assert "bubblewrap" in setup and '"$root/source/kit"' in setup and 'root="${AUTOGRADER_ROOT:-/autograder}"' in setup
-    assert 'kit"' in setup and "kit[" not in setup, "the autograder installs the kit without extras (no docs tools, no matplotlib)"
+    assert 'kit"' in setup and "kit[" not in setup, (
+        "the autograder installs the kit without extras (no docs tools, no matplotlib)"
+    )
 
 
 def test_an_existing_file_is_never_replaced(tmp_path):

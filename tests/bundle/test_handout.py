@@ -38,7 +38,7 @@ from speckit.registry import kit
 pytestmark = pytest.mark.slow
 
 SPECS = sorted(spec_data.available())
-STUB = "#!/bin/sh\necho \"$0 $*: not available in this test\" >&2\nexit 1\n"
+STUB = '#!/bin/sh\necho "$0 $*: not available in this test" >&2\nexit 1\n'
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def place(tmp_path_factory):
     stubs = root / "stubs"
     stubs.mkdir()
     (stubs / "apt-get").write_text(STUB)
-    (stubs / "sudo").write_text("#!/bin/sh\n[ \"$1\" = apt-get ] && exit 0\nexec \"$@\"\n")  # the machine has bubblewrap
+    (stubs / "sudo").write_text('#!/bin/sh\n[ "$1" = apt-get ] && exit 0\nexec "$@"\n')  # the machine has bubblewrap
     for path in stubs.iterdir():
         path.chmod(0o755)
     return root
@@ -139,7 +139,11 @@ def write_package(spec_name: str, venv: Path, work: Path) -> Path:
 
 def rubric_points(spec_name: str) -> dict[str, float]:
     """The points of each graded type."""
-    return {entry.name: entry.points for entry in rubric_module.load(kit(spec_name).rubric_path, spec_name).types if entry.points > 0}
+    return {
+        entry.name: entry.points
+        for entry in rubric_module.load(kit(spec_name).rubric_path, spec_name).types
+        if entry.points > 0
+    }
 
 
 def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(place, handout, tmp_path):
@@ -160,15 +164,36 @@ def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(p
     # from the commands that are not the student's.
     first = next(t for t in spec_data.load(spec_name).types if not t.supplied)
     suite = f"speckit._kit.tests.{Path(kit(spec_name).declaration.suite).name}.test_{first.module}"
-    tested = run([str(venv / "bin" / "python"), "-m", "pytest", "-p", "speckit.pytest_plugin", "--pyargs", suite, "--impl", "mypkg", "-q", "-x"], work)
+    tested = run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pytest",
+            "-p",
+            "speckit.pytest_plugin",
+            "--pyargs",
+            suite,
+            "--impl",
+            "mypkg",
+            "-q",
+            "-x",
+        ],
+        work,
+    )
     assert tested.returncode == 0 and " passed" in tested.stdout, tested.stdout[-2000:] + tested.stderr[-2000:]
     (tmp_path / "class").mkdir()
     shutil.copytree(package, tmp_path / "class" / "alice")
-    for command, says in (["mutants", "--spec", spec_name], "mutation analysis is for the kit's maintainers"), (
-        ["grade", str(tmp_path / "class"), "--spec", spec_name, "--out", str(tmp_path / "unused")], "grading is the instructor's work"
+    for command, says in (
+        (["mutants", "--spec", spec_name], "mutation analysis is for the kit's maintainers"),
+        (
+            ["grade", str(tmp_path / "class"), "--spec", spec_name, "--out", str(tmp_path / "unused")],
+            "grading is the instructor's work",
+        ),
     ):
         refused = run([str(venv / "bin" / "speckit"), *command], work)
-        assert refused.returncode != 0 and says in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        assert refused.returncode != 0 and says in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, (
+            refused.stderr
+        )
 
     # The instructor's speckit grade, from the handout, with the rubric.
     graded = run([str(venv / "bin" / "speckit"), "grade", str(tmp_path / "class"), "--out", str(tmp_path / "grades"),
@@ -190,7 +215,9 @@ def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(p
     shutil.copytree(package, starter / spec_name)
     from ruamel.yaml import YAML
 
-    steps = YAML(typ="safe").load((starter / ".github" / "workflows" / "classroom.yml").read_text(encoding="utf-8"))["jobs"]["autograding"]["steps"]
+    steps = YAML(typ="safe").load((starter / ".github" / "workflows" / "classroom.yml").read_text(encoding="utf-8"))[
+        "jobs"
+    ]["autograding"]["steps"]
     output = tmp_path / "github_output"
     output.touch()
     env = dict(os.environ, PATH=f"{place / 'stubs'}:{venv / 'bin'}:{os.environ['PATH']}", GITHUB_OUTPUT=str(output))
@@ -208,7 +235,10 @@ BROKEN = {
     "connect4": {"syntax-error": ("game_tree", "def unfinished(:"), "name-error": ("grid", "LIMIT = UNDEFINED_LIMIT")},
     # Not configurations.py: the dictionary's model test plays configurations into it, so without the
     # reference (this handout's grade, Classroom's) a broken Configurations costs HashDictionary too.
-    "xplus": {"syntax-error": ("hash_dictionary", "def unfinished(:"), "name-error": ("hash_dictionary", "LIMIT = UNDEFINED_LIMIT")},
+    "xplus": {
+        "syntax-error": ("hash_dictionary", "def unfinished(:"),
+        "name-error": ("hash_dictionary", "LIMIT = UNDEFINED_LIMIT"),
+    },
 }
 """For each specification tested with broken packages, the two faults: (the module, the line
 put before its first function or class): a syntax error, and a NameError raised at import. A
@@ -268,7 +298,12 @@ def test_a_module_that_cannot_be_imported_is_blamed_where_it_is_and_costs_no_oth
         package = write_package(spec_name, handout.venv, work)
         unaffected = {name for name, m in types.items() if m not in needing(package, module)}
         assert unaffected and len(unaffected) < len(types), "the fault must cost some types and not others"
-        faults[student_name] = (f"{module}.py", break_module(package, module, line), unaffected, types_of(types, module))
+        faults[student_name] = (
+            f"{module}.py",
+            break_module(package, module, line),
+            unaffected,
+            types_of(types, module),
+        )
         shutil.copytree(package, tmp_path / "class" / student_name)
 
         # check of the broken module's types and one type that does not need it (the grade below
@@ -280,10 +315,14 @@ def test_a_module_that_cannot_be_imported_is_blamed_where_it_is_and_costs_no_oth
         assert "Traceback" not in checked.stdout + checked.stderr
         assert says_where(checked.stdout, file, number), checked.stdout[-3000:]
         for name in [bystander]:
-            assert re.search(rf"^{name} \({types[name]}\)\s+\d+ passed$", checked.stdout, re.MULTILINE), (name, checked.stdout)
+            assert re.search(rf"^{name} \({types[name]}\)\s+\d+ passed$", checked.stdout, re.MULTILINE), (
+                name,
+                checked.stdout,
+            )
 
-    graded = run(handout.speckit("grade", str(tmp_path / "class"), "--out", str(tmp_path / "grades"), "--spec", spec_name,
-                                 "--rubric", str(kit(spec_name).rubric_path), "--jobs", "2"), tmp_path)  # fmt: skip
+    rubric = kit(spec_name).rubric_path
+    arguments = ["--out", str(tmp_path / "grades"), "--spec", spec_name, "--rubric", str(rubric), "--jobs", "2"]
+    graded = run(handout.speckit("grade", str(tmp_path / "class"), *arguments), tmp_path)
     assert graded.returncode == 0, graded.stderr[-2000:]
     with (tmp_path / "grades" / "grades.csv").open(encoding="utf-8", newline="") as f:
         rows = {row["student"]: row for row in csv.DictReader(f)}
@@ -292,8 +331,12 @@ def test_a_module_that_cannot_be_imported_is_blamed_where_it_is_and_costs_no_oth
         assert {name: float(row[name]) for name in unaffected} == {name: points[name] for name in unaffected}, row
         assert all(float(row[name]) < points[name] for name in own), row
         assert says_where(row["note"], file, number), row["note"]
-        assert says_where((tmp_path / "grades" / "feedback" / f"{student_name}.md").read_text(encoding="utf-8"), file, number)
-        result = json.loads((tmp_path / "grades" / "results" / student_name / "results.json").read_text(encoding="utf-8"))
+        assert says_where(
+            (tmp_path / "grades" / "feedback" / f"{student_name}.md").read_text(encoding="utf-8"), file, number
+        )
+        result = json.loads(
+            (tmp_path / "grades" / "results" / student_name / "results.json").read_text(encoding="utf-8")
+        )
         assert says_where(result["output"], file, number), result["output"]
 
     # Gradescope, for the error raised at import (its results.json is the one speckit grade writes,

@@ -12,12 +12,19 @@ import pytest
 
 import spec as spec_data
 from speckit.bundle.source import BundleError
-from speckit.bundle.student import _copy_supplied, build, refuse_solution, solution_modules, without_hidden_tests, without_solution
+from speckit.bundle.student import (
+    _copy_supplied,
+    build,
+    refuse_solution,
+    solution_modules,
+    without_hidden_tests,
+    without_solution,
+)
 from speckit.paths import REPO_ROOT
 from speckit.registry import kit
 
 MODULE = textwrap.dedent(
-    '''\
+    """\
     import helpers
 
 
@@ -44,7 +51,7 @@ MODULE = textwrap.dedent(
     def test_hidden_machine():
         Machine().step()
         shared()
-    '''
+    """
 )
 
 
@@ -72,7 +79,9 @@ def test_a_student_installs_the_bundle_and_checks_a_type(tmp_path):
     bundle = build("connect4", tmp_path / "bundle")
     names = zipfile.ZipFile(bundle.wheel).namelist()
     assert "adt/display.py" in names and "adt/input.py" in names and "adt/play_package.py" in names
-    assert not any(n.startswith(("adt/grid", "adt/index", "adt/driver", "reference_games/", "speckit/rubrics/")) for n in names)
+    assert not any(
+        n.startswith(("adt/grid", "adt/index", "adt/driver", "reference_games/", "speckit/rubrics/")) for n in names
+    )
     assert solution_modules(names) == []
     assert "connect4 = adt.play_package:main" in _entry_points(bundle.wheel)
     assert not any("/zoo/" in n or "/fixtures/" in n for n in names)
@@ -85,7 +94,10 @@ def test_a_student_installs_the_bundle_and_checks_a_type(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python, speckit = venv / "bin" / "python", venv / "bin" / "speckit"
     subprocess.run([str(python), "-m", "pip", "install", "-q", str(bundle.wheel)], check=True, cwd=tmp_path)
-    reference = [f"adt.{t.module}" for t in spec_data.load("connect4").types if not t.supplied] + ["adt.driver", "reference_games"]
+    reference = [f"adt.{t.module}" for t in spec_data.load("connect4").types if not t.supplied] + [
+        "adt.driver",
+        "reference_games",
+    ]
     probe = f"import importlib.util as u; print([m for m in {[*reference, 'adt.display']!r} if u.find_spec(m)])"
     found = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, cwd=tmp_path, check=True).stdout
     assert found.strip() == "['adt.display']"
@@ -107,8 +119,19 @@ def test_a_student_installs_the_bundle_and_checks_a_type(tmp_path):
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "XDG_CACHE_HOME": str(tmp_path / "cache")}
     alone = subprocess.run([str(connect4)], cwd=work, capture_output=True, text=True, env=env)
     assert alone.returncode == 1 and alone.stdout == ""
-    assert alone.stderr == "connect4: give your package with --impl PATH (for instance: connect4 --impl mypkg); this kit has no reference implementation to play on\n"
-    played = subprocess.run([str(connect4), "--impl", "finished"], input="4\ny\n1\n1 1\n", cwd=work, capture_output=True, text=True, env=env, timeout=900)
+    assert (
+        alone.stderr == "connect4: give your package with --impl PATH (for instance: connect4 --impl mypkg); "
+        "this kit has no reference implementation to play on\n"
+    )
+    played = subprocess.run(
+        [str(connect4), "--impl", "finished"],
+        input="4\ny\n1\n1 1\n",
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
     assert played.returncode == 0, played.stderr
     assert "Traceback" not in played.stdout + played.stderr
     last_board = played.stdout.split("Row and column:")[-2]
@@ -131,7 +154,9 @@ def test_a_staged_module_students_write_is_refused_whichever_specification_it_is
     path = tmp_path.joinpath(*kit(spec_name).reference.split("."), f"{written.module}.py")
     path.parent.mkdir(parents=True)
     path.write_text("", encoding="utf-8")
-    with pytest.raises(BundleError, match=rf"would carry the solution: .*{written.module}\.py \({spec_name}'s {written.name}\)"):
+    with pytest.raises(
+        BundleError, match=rf"would carry the solution: .*{written.module}\.py \({spec_name}'s {written.name}\)"
+    ):
         refuse_solution(tmp_path)
 
 
@@ -163,8 +188,13 @@ def test_the_boardadt_bundles_player_plays_on_the_students_own_square(tmp_path):
                           env={"PYTHONPATH": str(unpacked), "PATH": "/usr/bin:/bin"})  # fmt: skip
     assert done.returncode == 0 and done.stdout.strip() == "4", done.stderr
     for program in ("connect", "play_two"):
-        alone = subprocess.run([sys.executable, "-m", f"reference_games.boardadt.{program}"], cwd=tmp_path, capture_output=True, text=True,
-                               env={"PYTHONPATH": str(unpacked), "PATH": "/usr/bin:/bin"})  # fmt: skip
+        alone = subprocess.run(
+            [sys.executable, "-m", f"reference_games.boardadt.{program}"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env={"PYTHONPATH": str(unpacked), "PATH": "/usr/bin:/bin"},
+        )
         assert alone.returncode == 1 and "Traceback" not in alone.stderr, alone.stderr
         assert "give your package with --impl PATH" in alone.stderr and "no reference implementation" in alone.stderr
 
@@ -188,7 +218,12 @@ def test_the_xplus_bundles_program_plays_only_on_the_students_package(tmp_path):
     program = [sys.executable, "-m", "reference_games.xplus.program", "3", "3", "1"]
     alone = subprocess.run(program, cwd=tmp_path, capture_output=True, text=True, env=env)
     assert alone.returncode == 1 and alone.stdout == ""
-    assert alone.stderr == "xplus: give your package with --impl PATH (for instance: xplus --impl mypkg); this kit has no reference implementation to play on\n"
-    played = subprocess.run([*program, "--impl", "mine"], input="1 1\n", cwd=tmp_path, capture_output=True, text=True, env=env, timeout=900)
+    assert (
+        alone.stderr == "xplus: give your package with --impl PATH (for instance: xplus --impl mypkg); "
+        "this kit has no reference implementation to play on\n"
+    )
+    played = subprocess.run(
+        [*program, "--impl", "mine"], input="1 1\n", cwd=tmp_path, capture_output=True, text=True, env=env, timeout=900
+    )
     assert played.returncode == 0 and "Traceback" not in played.stderr, played.stderr
     assert "The computer plays row" in played.stdout

@@ -157,7 +157,8 @@ class Read:
         return RED if self.impl.colour.equals(value, self.red()) else BLUE
 
     def ask(self, questions: list) -> list:
-        """For each ``(symbols, queries)``: the symbols' models (as :meth:`symbol` reads them) and what ``queries()`` returns.
+        """For each ``(symbols, queries)``: the symbols' models (as :meth:`symbol` reads them) and what ``queries()``
+        returns.
 
         ``queries`` (or None) makes calls and collects their results without looking at
         them, as in ``impl.batch``. Everything is asked together, in the sandbox in two
@@ -166,18 +167,27 @@ class Read:
         """
         impl = self.impl
         empties, answers = impl.batch(
-            lambda: ([[impl.symbol.isEmpty(s) for s in symbols] for symbols, _ in questions], [q() if q else None for _, q in questions])
+            lambda: (
+                [[impl.symbol.isEmpty(s) for s in symbols] for symbols, _ in questions],
+                [q() if q else None for _, q in questions],
+            )
         )
         if not any(e is False for empty in empties for e in empty):
-            return [([None] * len(empty), answer) for empty, answer in zip(empties, answers)]
+            return [([None] * len(empty), answer) for empty, answer in zip(empties, answers, strict=False)]
         red = self.red()
         reds = impl.batch(
             lambda: [
-                [None if e else impl.colour.equals(impl.symbol.getColour(s), red) for s, e in zip(symbols, empty)]
-                for (symbols, _), empty in zip(questions, empties)
+                [
+                    None if e else impl.colour.equals(impl.symbol.getColour(s), red)
+                    for s, e in zip(symbols, empty, strict=False)
+                ]
+                for (symbols, _), empty in zip(questions, empties, strict=False)
             ]
         )
-        return [([None if e else RED if r else BLUE for e, r in zip(empty, is_red)], answer) for empty, is_red, answer in zip(empties, reds, answers)]
+        return [
+            ([None if e else RED if r else BLUE for e, r in zip(empty, is_red, strict=False)], answer)
+            for empty, is_red, answer in zip(empties, reds, answers, strict=False)
+        ]
 
     def together(self, *checks) -> list:
         """Run checks written as generators, their questions asked together (:meth:`ask`); what each returns.
@@ -191,7 +201,7 @@ class Read:
         checks = [check for check in checks if check is not None]
         replies = self.ask([next(check) for check in checks])
         verdicts = []
-        for check, reply in zip(checks, replies):
+        for check, reply in zip(checks, replies, strict=False):
             try:
                 check.send(reply)
             except StopIteration as done:
@@ -233,7 +243,7 @@ class Checks:
         """Ask every gathered check's questions together and judge each in turn; their verdicts."""
         checks, self._checks = self._checks, []
         replies = self.read.ask([(symbols, queries) for symbols, queries, _ in checks])
-        return [judge(models, answer) for (_, _, judge), (models, answer) in zip(checks, replies)]
+        return [judge(models, answer) for (_, _, judge), (models, answer) in zip(checks, replies, strict=False)]
 
     def __enter__(self) -> Checks:
         return self

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from speckit import lines
+from speckit.testing import lines
 
 RED, BLUE = "red", "blue"
 OTHER = {RED: BLUE, BLUE: RED}
@@ -55,5 +55,8 @@ class GridModel(NamedTuple):
         return dict(self.marks)
 
     def __str__(self) -> str:
-        rows = ("".join({RED: "R", BLUE: "B"}.get(self.squares.get((r, c)), ".") for c in range(1, self.side + 1)) for r in range(1, self.side + 1))
+        rows = (
+            "".join({RED: "R", BLUE: "B"}.get(self.squares.get((r, c)), ".") for c in range(1, self.side + 1))
+            for r in range(1, self.side + 1)
+        )
         return f"the {self.side} x {self.side} grid {'/'.join(rows)} with worth {self.worth}"

@@ -1,16 +1,16 @@
 """Connect-4's paths: values reached by every documented path, and the frame rule for updates.
 
 The machinery every specification shares (recipes, following them, the frame rule's
-verdicts) is :mod:`speckit.frames`; this module says which paths Connect-4's types have
-and how a value's model is asked. The canonical builders of ``adapter.Build`` make each value one way (an index of value n
-is n - 1 increments of a new index). A student's value can reach the same abstract
+verdicts) is :mod:`speckit.testing.frames`; this module says which paths Connect-4's types
+have and how a value's model is asked. The canonical builders of ``adapter.Build`` make each
+value one way (an index of value n is n - 1 increments of a new index). A student's value can reach the same abstract
 state by many other ways: a symbol emptied after having a colour, a location whose row
 was set twice, a grid whose square was occupied and then overwritten, a clone of a
 clone, an index read out of a location. Every property that holds of a value must hold
 of every value with the same model, so the tests of equality and of the observers also
 draw values from here.
 
-A :class:`~speckit.frames.Path` is a recipe, plain data that Hypothesis can shrink and print: a
+A :class:`~speckit.testing.frames.Path` is a recipe, plain data that Hypothesis can shrink and print: a
 constructor (or a get from another value, itself made by a path), then a random
 sequence of the type's documented updates and clones, then the updates that bring it to
 the model the test asked for. :func:`follow` runs a recipe on an implementation and
@@ -39,31 +39,48 @@ from typing import Any
 import attrs
 from hypothesis import strategies as st
 
-from speckit import frames
-from speckit.frames import Made, Path
-from speckit.testing import expect
+from speckit.testing import expect, frames
+from speckit.testing.frames import Made, Path
 
 from .adapter import Build, Read, offers
 from .model import BLUE, OTHER, RED, GridModel
 
-
 KINDS = {
-    "index": "index", "level": "level_number", "worth": "worth", "dimension": "dimension", "colour": "colour",
-    "symbol": "symbol", "location": "location", "player": "player", "square": "square", "grid": "grid",
+    "index": "index",
+    "level": "level_number",
+    "worth": "worth",
+    "dimension": "dimension",
+    "colour": "colour",
+    "symbol": "symbol",
+    "location": "location",
+    "player": "player",
+    "square": "square",
+    "grid": "grid",
 }
 """Each kind of value a path makes, and the module of its type."""
 
 TYPE_NAMES = {
-    "index": "IndexType", "level": "LevelNumberType", "worth": "WorthType", "dimension": "DimensionType",
-    "colour": "ColourType", "symbol": "SymbolType", "location": "LocationType", "player": "PlayerType",
-    "square": "SquareType", "grid": "GridType",
+    "index": "IndexType",
+    "level": "LevelNumberType",
+    "worth": "WorthType",
+    "dimension": "DimensionType",
+    "colour": "ColourType",
+    "symbol": "SymbolType",
+    "location": "LocationType",
+    "player": "PlayerType",
+    "square": "SquareType",
+    "grid": "GridType",
 }
 
 
 def shown(kind: str, model) -> str:
     """A model in words, as failure messages give it."""
     if kind in ("symbol", "player"):
-        return f"{'an empty symbol' if model is None else model}" if kind == "symbol" else f"the player of {shown('symbol', model)}"
+        return (
+            f"{'an empty symbol' if model is None else model}"
+            if kind == "symbol"
+            else f"the player of {shown('symbol', model)}"
+        )
     if kind == "square":
         return f"the square at {model[0]} holding {shown('symbol', model[1])}"
     if kind == "location":
@@ -75,7 +92,9 @@ def follow(impl, path: Path) -> Made:
     """Make the value of ``path`` with the implementation's documented operations."""
     module, operation, *arguments = path.start
     value = _start(impl, module, operation, [_argument(impl, a) for a in arguments])
-    return frames.follow(path, value, getattr(impl, KINDS[path.kind]), lambda a: _argument(impl, a), lambda: _clones(impl, path.kind))
+    return frames.follow(
+        path, value, getattr(impl, KINDS[path.kind]), lambda a: _argument(impl, a), lambda: _clones(impl, path.kind)
+    )
 
 
 _CLONES: dict = {}
@@ -102,7 +121,9 @@ def _start(impl, module: str, operation: str, arguments: list):
     (errata E03, E04) is reached through that form, with the same model."""
     constructor = getattr(getattr(impl, module), operation)
     if (module, operation) == ("player", "newPlayerType") and not offers(constructor, len(arguments)):
-        return impl.player.setSymbol(constructor(), *arguments) if arguments else constructor(impl.symbol.newSymbolType())
+        return (
+            impl.player.setSymbol(constructor(), *arguments) if arguments else constructor(impl.symbol.newSymbolType())
+        )
     if (module, operation) == ("dimension", "newDimensionType") and not arguments and not offers(constructor, 0):
         return constructor(Build(impl).index(4))
     return constructor(*arguments)
@@ -125,32 +146,52 @@ def holding(read: Read, kind: str, value, model):
     :meth:`Read.together`, which returns the verdict. Its questions are asked together with others."""
     impl, build = read.impl, read.build
     if kind in EQUALS:
-        made = {"index": build.index, "level": build.level, "worth": build.worth, "dimension": build.dimension, "colour": build.colour}[kind]
+        made = {
+            "index": build.index,
+            "level": build.level,
+            "worth": build.worth,
+            "dimension": build.dimension,
+            "colour": build.colour,
+        }[kind]
         _, same = yield (), lambda: getattr(impl, EQUALS[kind]).equals(value, made(model))
         return same
     if kind == "symbol":  # its observers, and equals against a canonical symbol of the model
         (got,), same = yield [value], lambda: impl.symbol.equals(value, build.symbol(model))
         return got == model and same
     if kind == "location":
-        _, (row, column) = yield (), lambda: (
-            impl.index.equals(impl.location.getRow(value), build.index(model[0])), impl.index.equals(impl.location.getColumn(value), build.index(model[1]))
+        _, (row, column) = yield (
+            (),
+            lambda: (
+                impl.index.equals(impl.location.getRow(value), build.index(model[0])),
+                impl.index.equals(impl.location.getColumn(value), build.index(model[1])),
+            ),
         )
         return row and column
     if kind == "player":
         symbol = impl.player.getSymbol(value)
-        (got,), (symbol_same, same) = yield [symbol], lambda: (impl.symbol.equals(symbol, build.symbol(model)), impl.player.equals(value, build.player(model)))
+        (got,), (symbol_same, same) = yield (
+            [symbol],
+            lambda: (impl.symbol.equals(symbol, build.symbol(model)), impl.player.equals(value, build.player(model))),
+        )
         return got == model and symbol_same and same
     if kind == "square":
         location, symbol = impl.square.getLocation(value), impl.square.getSymbol(value)
-        (got,), (same_row, same_column, symbol_same) = yield [symbol], lambda: (
-            impl.index.equals(impl.location.getRow(location), build.index(model[0][0])),
-            impl.index.equals(impl.location.getColumn(location), build.index(model[0][1])),
-            impl.symbol.equals(symbol, build.symbol(model[1])),
+        (got,), (same_row, same_column, symbol_same) = yield (
+            [symbol],
+            lambda: (
+                impl.index.equals(impl.location.getRow(location), build.index(model[0][0])),
+                impl.index.equals(impl.location.getColumn(location), build.index(model[0][1])),
+                impl.symbol.equals(symbol, build.symbol(model[1])),
+            ),
         )
         return same_row and same_column and got == model[1] and symbol_same
     if kind == "grid":
-        _, (same, worth) = yield (), lambda: (
-            impl.grid.equals(value, build.grid(model.side, model.squares)), impl.worth.equals(impl.grid.getWorth(value), build.worth(model.worth))
+        _, (same, worth) = yield (
+            (),
+            lambda: (
+                impl.grid.equals(value, build.grid(model.side, model.squares)),
+                impl.worth.equals(impl.grid.getWorth(value), build.worth(model.worth)),
+            ),
         )
         return same and worth
     raise KeyError(kind)
@@ -166,7 +207,9 @@ def check_model(impl, kind: str, value, model, where: str) -> None:
     expect(holds(impl, kind, value, model), f"{where} is {shown(kind, model)}")
 
 
-def check_frame(impl, operation: str, argument: Made, before, result, after, given: list, others: list, made_by: str = "") -> None:
+def check_frame(
+    impl, operation: str, argument: Made, before, result, after, given: list, others: list, made_by: str = ""
+) -> None:
     """The frame rule of an update ``operation`` applied to ``argument`` (whose model was ``before``).
 
     ``result`` must have the model ``after``; the argument either ``before`` (a new value
@@ -186,7 +229,10 @@ def check_frame(impl, operation: str, argument: Made, before, result, after, giv
         *(holding(read, other_kind, value, model) for other_kind, value, model, _ in [*given, *others]),
     )
     frames.expect_frame(
-        call, shown(kind, before), shown(kind, after), verdicts,
+        call,
+        shown(kind, before),
+        shown(kind, after),
+        verdicts,
         [(shown(k, model), description) for k, _, model, description in given],
         [(shown(k, model), description) for k, _, model, description in others],
         ruling="E01: an update may make a new value or change its argument, nothing else",
@@ -208,8 +254,14 @@ COLOURS = (RED, BLUE)
 SYMBOL_CHOICES = (None, RED, BLUE)
 
 BELOW = {
-    "index": set(), "level": set(), "worth": set(), "dimension": {"index"}, "location": {"index"},
-    "colour": set(), "symbol": {"colour"}, "player": {"symbol", "colour"},
+    "index": set(),
+    "level": set(),
+    "worth": set(),
+    "dimension": {"index"},
+    "location": {"index"},
+    "colour": set(),
+    "symbol": {"colour"},
+    "player": {"symbol", "colour"},
     "square": {"location", "index", "symbol", "colour"},
     "grid": {"dimension", "index", "location", "colour", "symbol", "player", "square", "worth"},
 }
@@ -228,7 +280,11 @@ def _small_location(rnd) -> tuple[int, int]:
     return rnd.randint(1, 6), rnd.randint(1, 6)
 
 
-NUMERIC = {"index": ("index", "newIndexType", 1), "level": ("level_number", "newLevelNumberType", 0), "worth": ("worth", "newWorthType", None)}
+NUMERIC = {
+    "index": ("index", "newIndexType", 1),
+    "level": ("level_number", "newLevelNumberType", 0),
+    "worth": ("worth", "newWorthType", None),
+}
 
 
 def numbers(rnd, kind: str, model: int, depth: int = 2) -> Path:
@@ -239,7 +295,10 @@ def numbers(rnd, kind: str, model: int, depth: int = 2) -> Path:
     if depth > 0 and kind == "index" and _may_get_from("location") and rnd.randint(0, 3) == 0:
         row = rnd.random() < 0.5
         at = _small_location(rnd)
-        start, start_model = ("location", "getRow" if row else "getColumn", locations(rnd, at, depth - 1)), at[0 if row else 1]
+        start, start_model = (
+            ("location", "getRow" if row else "getColumn", locations(rnd, at, depth - 1)),
+            at[0 if row else 1],
+        )
     elif depth > 0 and kind == "worth" and _may_get_from("grid") and rnd.randint(0, 5) == 0:
         grid_model = GridModel(4, (), rnd.randint(-3, 3))
         start, start_model = ("grid", "getWorth", grids(rnd, grid_model, depth - 1)), grid_model.worth
@@ -260,7 +319,11 @@ def numbers(rnd, kind: str, model: int, depth: int = 2) -> Path:
     n = frames.walk(rnd, steps, models, start_model, choices, 4 if depth else 1)
     # Then by way of a peak and a valley: a random walk of a few steps seldom goes down
     # twice and then up (it would catch a value whose increment depends on its past).
-    waypoints = (max(n, model) + rnd.randint(0, 2), rnd.randint(model - 3 if lowest is None else lowest, model)) if depth else ()
+    waypoints = (
+        (max(n, model) + rnd.randint(0, 2), rnd.randint(model - 3 if lowest is None else lowest, model))
+        if depth
+        else ()
+    )
     for target in (*waypoints, model):
         while n != target:
             step, n = up(rnd, n) if n < target else down(rnd, n)
@@ -283,7 +346,11 @@ def worths(rnd, model: int, depth: int = 2) -> Path:
 
 def dimensions(rnd, model: int, depth: int = 2) -> Path:
     """A path to a dimension of ``model``: either constructor, or a grid's getDimension; then clones."""
-    options = ["index"] + (["new"] if model == 4 else []) + (["grid"] if depth > 0 and model <= 6 and _may_get_from("grid") else [])
+    options = (
+        ["index"]
+        + (["new"] if model == 4 else [])
+        + (["grid"] if depth > 0 and model <= 6 and _may_get_from("grid") else [])
+    )
     how = rnd.choice(options)
     if how == "new":
         start = ("dimension", "newDimensionType")
@@ -315,7 +382,9 @@ def colours(rnd, model: str, depth: int = 2) -> Path:
 
 def symbols(rnd, model, depth: int = 2) -> Path:
     """A path to a symbol of ``model`` (None or a colour): its constructors, a get, setColour, makeEmpty, clones."""
-    how = rnd.choice(["empty", "colour"] + [source for source in ("square", "player") if depth > 0 and _may_get_from(source)])
+    how = rnd.choice(
+        ["empty", "colour"] + [source for source in ("square", "player") if depth > 0 and _may_get_from(source)]
+    )
     sub = max(depth - 1, 0)
     if how == "empty":
         start, start_model = ("symbol", "newSymbolType"), None
@@ -338,7 +407,14 @@ def symbols(rnd, model, depth: int = 2) -> Path:
 
     # setColour recolours a mark; on an empty symbol readings differ (erratum E08), so no path takes it there.
     steps, models = [], []
-    current = frames.walk(rnd, steps, models, start_model, lambda s: [empty, colour if s is not None else None, frames.clone_step], 3 if depth else 1)
+    current = frames.walk(
+        rnd,
+        steps,
+        models,
+        start_model,
+        lambda s: [empty, colour if s is not None else None, frames.clone_step],
+        3 if depth else 1,
+    )
     if current != model and model is not None and current is None:
         return Path("symbol", ("symbol", "newSymbolType", colours(rnd, model, sub)), model, (), ())
     if current != model:
@@ -405,7 +481,10 @@ def squares(rnd, model: tuple, depth: int = 2) -> Path:
         start, start_model = ("square", "newSquareType", locations(rnd, at, sub)), (at, None)
     else:
         symbol = rnd.choice(SYMBOL_CHOICES)
-        start, start_model = ("square", "newSquareType", locations(rnd, at, sub), symbols(rnd, symbol, sub)), (at, symbol)
+        start, start_model = (
+            ("square", "newSquareType", locations(rnd, at, sub), symbols(rnd, symbol, sub)),
+            (at, symbol),
+        )
 
     def move(rnd, m):
         to = _small_location(rnd)
@@ -459,7 +538,9 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
     def occupy(rnd, m):
         at = rnd.choice([s for s in every if s not in m.squares])
         colour = rnd.choice(COLOURS)
-        return ("occupySquare", locations(rnd, at, sub), symbols(rnd, colour, sub)), GridModel.of(side, m.squares | {at: colour}, m.worth)
+        return ("occupySquare", locations(rnd, at, sub), symbols(rnd, colour, sub)), GridModel.of(
+            side, m.squares | {at: colour}, m.worth
+        )
 
     def overwrite(rnd, m):
         at, symbol = rnd.choice(every), rnd.choice(SYMBOL_CHOICES)
@@ -492,8 +573,16 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
 
 
 PATHS = {
-    "index": indexes, "level": levels, "worth": worths, "dimension": dimensions, "colour": colours,
-    "symbol": symbols, "location": locations, "player": players, "square": squares, "grid": grids,
+    "index": indexes,
+    "level": levels,
+    "worth": worths,
+    "dimension": dimensions,
+    "colour": colours,
+    "symbol": symbols,
+    "location": locations,
+    "player": players,
+    "square": squares,
+    "grid": grids,
 }
 
 RANDOM = frames.RANDOM
@@ -523,8 +612,14 @@ def any_path(kind: str, depth: int = 2):
 SYMBOL_MODELS = st.sampled_from(SYMBOL_CHOICES)
 SMALL_LOCATIONS = st.tuples(st.integers(1, 6), st.integers(1, 6))
 MODELS = {
-    "index": st.integers(1, 6), "level": st.integers(0, 6), "worth": st.integers(-4, 4), "dimension": st.integers(4, 6),
-    "colour": st.sampled_from(COLOURS), "symbol": SYMBOL_MODELS, "location": SMALL_LOCATIONS, "player": SYMBOL_MODELS,
+    "index": st.integers(1, 6),
+    "level": st.integers(0, 6),
+    "worth": st.integers(-4, 4),
+    "dimension": st.integers(4, 6),
+    "colour": st.sampled_from(COLOURS),
+    "symbol": SYMBOL_MODELS,
+    "location": SMALL_LOCATIONS,
+    "player": SYMBOL_MODELS,
     "square": st.tuples(SMALL_LOCATIONS, SYMBOL_MODELS),
 }
 
@@ -544,7 +639,8 @@ def models(kind: str):
 
 
 def _given(kind: str, new_model, model_of=lambda new, old: new):
-    """An update taking one value of ``kind`` (a model from ``new_model(rnd)``); its result's model is ``model_of(new, old)``."""
+    """An update taking one value of ``kind`` (a model from ``new_model(rnd)``); its result's model is ``model_of(new,
+    old)``."""
 
     def update(rnd, old):
         new = new_model(rnd)
@@ -559,9 +655,13 @@ def _fixed(after):
 
 
 def _occupy(rnd, old: GridModel):
-    at = rnd.choice([(r, c) for r in range(1, old.side + 1) for c in range(1, old.side + 1) if (r, c) not in old.squares])
+    at = rnd.choice(
+        [(r, c) for r in range(1, old.side + 1) for c in range(1, old.side + 1) if (r, c) not in old.squares]
+    )
     colour = rnd.choice(COLOURS)
-    return (locations(rnd, at, 1), symbols(rnd, colour, 1)), GridModel.of(old.side, old.squares | {at: colour}, old.worth)
+    return (locations(rnd, at, 1), symbols(rnd, colour, 1)), GridModel.of(
+        old.side, old.squares | {at: colour}, old.worth
+    )
 
 
 def _set_square(rnd, old: GridModel):
@@ -601,7 +701,10 @@ UPDATES = {
     "SquareType.setSymbol": (MODELS["square"], _given("symbol", _any_symbol, lambda new, old: (old[0], new))),
     "GridType.occupySquare": (grid_models(), _occupy),
     "GridType.setSquare": (grid_models(), _set_square),
-    "GridType.setWorth": (grid_models(), _given("worth", lambda rnd: rnd.randint(-3, 3), lambda new, old: GridModel(old.side, old.marks, new))),
+    "GridType.setWorth": (
+        grid_models(),
+        _given("worth", lambda rnd: rnd.randint(-3, 3), lambda new, old: GridModel(old.side, old.marks, new)),
+    ),
     # On an empty grid only, where every reading of erratum E23 agrees.
     "GridType.setDimension": (grid_models(most=0), _set_dimension),
 }
@@ -640,15 +743,24 @@ def frame_cases(draw, operation: str):
 def check_frame_case(impl, case: FrameCase) -> None:
     """Run the update of ``case`` and check its frame rule."""
     kind = operation_kind(case.operation)
-    others = [(o.kind, made.value, made.model, f"another value, {o!r}") for o in case.others for made in [follow(impl, o)]]
+    others = [
+        (o.kind, made.value, made.model, f"another value, {o!r}") for o in case.others for made in [follow(impl, o)]
+    ]
     argument = follow(impl, case.argument)
     others += argument.left
     given = [(p.kind, follow(impl, p), p) for p in case.arguments]
     update = getattr(getattr(impl, KINDS[kind]), case.operation.split(".")[1])
     result = update(argument.value, *(made.value for _, made, _ in given))
     check_frame(
-        impl, case.operation, argument, argument.model, result, case.after,
-        [(k, made.value, made.model, repr(p)) for k, made, p in given], others, repr(case.argument),
+        impl,
+        case.operation,
+        argument,
+        argument.model,
+        result,
+        case.after,
+        [(k, made.value, made.model, repr(p)) for k, made, p in given],
+        others,
+        repr(case.argument),
     )
 
 
@@ -669,21 +781,29 @@ def check_compared(impl, first: Path, second: Path) -> None:
     claims = []
     for made, path in ((x, first), (y, second)):
         claims.append((made.value, kind, made.model, repr(path)))
-        claims += [(value, k, model, f"{description}, left behind while making {path!r}") for k, value, model, description in made.left]
+        claims += [
+            (value, k, model, f"{description}, left behind while making {path!r}")
+            for k, value, model, description in made.left
+        ]
     compared = kind not in ("location", "square")  # no equals to compare with: the observers are all there is
     ordered = kind in ORDERED
 
     def comparisons():
-        _, answers = yield (), lambda: (
-            ops.equals(x.value, y.value),
-            ops.lessThan(x.value, y.value) if ordered else None,
-            ops.greaterThan(x.value, y.value) if ordered else None,
+        _, answers = yield (
+            (),
+            lambda: (
+                ops.equals(x.value, y.value),
+                ops.lessThan(x.value, y.value) if ordered else None,
+                ops.greaterThan(x.value, y.value) if ordered else None,
+            ),
         )
         return answers
 
     read = Read(impl)
-    verdicts = read.together(*(holding(read, k, value, model) for value, k, model, _ in claims), comparisons() if compared else None)
-    for (_, k, model, where), verdict in zip(claims, verdicts):
+    verdicts = read.together(
+        *(holding(read, k, value, model) for value, k, model, _ in claims), comparisons() if compared else None
+    )
+    for (_, k, model, where), verdict in zip(claims, verdicts, strict=False):
         expect(verdict, f"{where} is {shown(k, model)}", actual=verdict)
     if not compared:
         return
@@ -692,7 +812,13 @@ def check_compared(impl, first: Path, second: Path) -> None:
     pair = f"{first!r} ({shown(kind, a)}) and {second!r} ({shown(kind, b)})"
     if kind == "grid":
         same_squares = (a.side, a.marks) == (b.side, b.marks)
-        expect(same == same_squares, f"equals of {pair}: {'the same' if same_squares else 'different'} squares and dimension (worths aside, E22)", expected=same_squares, actual=not same_squares)
+        expect(
+            same == same_squares,
+            f"equals of {pair}: {'the same' if same_squares else 'different'} squares and dimension (worths "
+            "aside, E22)",
+            expected=same_squares,
+            actual=not same_squares,
+        )
         return
     expect(same == (a == b), f"equals of {pair}", expected=a == b, actual=a != b)
     if ordered:

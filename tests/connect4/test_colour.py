@@ -25,13 +25,19 @@ def test_new_colour_is_red(impl, board):
     display = kit_display.newDisplayType(out)
     impl.colour.showColour(impl.colour.newColourType(), display, build.location(row, column))
     kit_display.showBoard(display, side)
-    expect_equal(drawn(out.getvalue(), side), {(row, column): "R"}, f"newColourType() is red: showColour draws R at ({row}, {column})")
+    expect_equal(
+        drawn(out.getvalue(), side),
+        {(row, column): "R"},
+        f"newColourType() is red: showColour draws R at ({row}, {column})",
+    )
 
 
 @covers("ColourType.newColourType", "ColourType.equals")
 def test_new_colours_are_equal(impl):
     ops = impl.colour
-    expect(ops.equals(ops.newColourType(), ops.newColourType()), "newColourType() equals another newColourType(): both red")
+    expect(
+        ops.equals(ops.newColourType(), ops.newColourType()), "newColourType() equals another newColourType(): both red"
+    )
 
 
 @covers("ColourType.invert", "ColourType.equals")
@@ -46,7 +52,9 @@ def test_invert_switches_to_the_other_colour(impl, colour):
 @given(colour=colours)
 def test_invert_twice_gives_the_colour_back(impl, colour):
     ops, build = impl.colour, Build(impl).colour
-    expect(ops.equals(ops.invert(ops.invert(build(colour))), build(colour)), f"invert(invert({colour})) is {colour} again")
+    expect(
+        ops.equals(ops.invert(ops.invert(build(colour))), build(colour)), f"invert(invert({colour})) is {colour} again"
+    )
 
 
 @covers("ColourType.equals")

@@ -33,9 +33,9 @@ import adt.display as kit_display
 import adt.input as kit_input
 from speckit.testing import covers, expect, expect_equal
 
-from .paths import few
 from .adapter import shown_boards
 from .model import BLUE, OTHER, RED, lines_of, winners
+from .paths import few
 from .strategies import colours, grids
 from .test_game_tree import TreeMaker, finished, levels_of, nodes_of, positions, same_levels
 from .test_grid import MARK, full_grids, picture, squares
@@ -88,7 +88,8 @@ def new_game(impl, side: int = 4, starts: bool = True, look: int = 1, moves=()):
 
 
 def fact_checked(query, claim: str, *, holds: bool = True, **shown):
-    """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for :meth:`Read.together`."""
+    """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for
+    :meth:`Read.together`."""
     _, answer = yield (), query
     expect(answer if holds else not answer, claim, **{"actual": answer, **shown})
 
@@ -105,10 +106,11 @@ def position(make: TreeMaker, game, side: int) -> dict:
 
 
 def position_asked(make: TreeMaker, game, side: int, also=None):
-    """:func:`position`, as a question for :meth:`Read.together`, which returns the marks (and what ``also()`` answers, if given)."""
+    """:func:`position`, as a question for :meth:`Read.together`, which returns the marks (and what ``also()`` answers,
+    if given)."""
     grid, cells = make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), squares(side)
     models, answer = yield [make.impl.grid.getSymbol(grid, make.location(r, c)) for r, c in cells], also
-    marks = {cell: model for cell, model in zip(cells, models) if model is not None}
+    marks = {cell: model for cell, model in zip(cells, models, strict=False) if model is not None}
     return marks if also is None else (marks, answer)
 
 
@@ -123,7 +125,10 @@ def colour_of(make: TreeMaker, player):
 def colours_of(make: TreeMaker, game):
     """The colours of the game's two players, as a question for :meth:`Read.together` (which returns them)."""
     c4 = make.impl.connect4
-    models, _ = yield [make.impl.player.getSymbol(c4.getPlayer1(game)), make.impl.player.getSymbol(c4.getPlayer2(game))], None
+    models, _ = yield (
+        [make.impl.player.getSymbol(c4.getPlayer1(game)), make.impl.player.getSymbol(c4.getPlayer2(game))],
+        None,
+    )
     return models
 
 
@@ -151,7 +156,10 @@ def check_level(make: TreeMaker, game, look: int, where: str) -> None:
 
 
 def level_checked(make: TreeMaker, game, look: int, where: str):
-    _, same = yield (), lambda: make.impl.level_number.equals(make.impl.connect4.getLevelNumber(game), make.level_probe(look))
+    _, same = yield (
+        (),
+        lambda: make.impl.level_number.equals(make.impl.connect4.getLevelNumber(game), make.level_probe(look)),
+    )
     expect(same, f"getLevelNumber of {where} is {look}", actual=same)
 
 
@@ -183,7 +191,8 @@ def winning_squares(side: int, marks: dict, colour: str) -> list:
 
 
 def computer_choices(side: int, marks: dict, computer: str, look: int) -> list:
-    """The squares the computer may take (E24): a win in one if it sees it, else the one square that stops a loss in one."""
+    """The squares the computer may take (E24): a win in one if it sees it, else the one square that stops a loss in
+    one."""
     free = [s for s in squares(side) if s not in marks]
     wins = winning_squares(side, marks, computer)
     if wins:
@@ -217,7 +226,12 @@ def possible_ends(side: int, marks: dict, person: str, script: list, look: int) 
 
 def parse(rows: str) -> dict:
     """A 4 x 4 grid model from 'RB.R/...' (row by row)."""
-    return {(r, c): {"R": RED, "B": BLUE}[m] for r, row in enumerate(rows.split("/"), 1) for c, m in enumerate(row, 1) if m != "."}
+    return {
+        (r, c): {"R": RED, "B": BLUE}[m]
+        for r, row in enumerate(rows.split("/"), 1)
+        for c, m in enumerate(row, 1)
+        if m != "."
+    }
 
 
 @st.composite
@@ -247,8 +261,13 @@ def threatened(draw, computer_wins: bool):
 
 
 @covers(
-    "Connect4Type.newConnect4Type", "Connect4Type.getGameTree", "Connect4Type.getPlayer1", "Connect4Type.getPlayer2",
-    "Connect4Type.getLevelNumber", "Connect4Type.getInput", "Connect4Type.getDisplay",
+    "Connect4Type.newConnect4Type",
+    "Connect4Type.getGameTree",
+    "Connect4Type.getPlayer1",
+    "Connect4Type.getPlayer2",
+    "Connect4Type.getLevelNumber",
+    "Connect4Type.getInput",
+    "Connect4Type.getDisplay",
 )
 @given(data=st.data(), side=SIDES, starts=st.booleans())
 def test_new_game_asks_the_size_who_starts_and_the_look_ahead(impl, data, side, starts):
@@ -258,16 +277,33 @@ def test_new_game_asks_the_size_who_starts_and_the_look_ahead(impl, data, side, 
     source = scripted(questions(side, starts, look))
     display = kit_display.newDisplayType(shown)
     game = impl.connect4.newConnect4Type(source, display)
-    where = f"newConnect4Type answering size {side}, moves first {yes_no(starts)} and look-ahead {look} (asked in either order of erratum E45)"
+    where = (
+        f"newConnect4Type answering size {side}, moves first {yes_no(starts)} and look-ahead {look} (asked in "
+        "either order of erratum E45)"
+    )
     expect_equal(left(source), [], f"answers left unread by {where}: it asks three questions")
     tree = impl.connect4.getGameTree(game)
     links = ("Parent", "Child", "Sibling")
     make.together(
         fact_checked(lambda: impl.game_tree.isEmpty(tree), f"the game tree of {where} is a node", holds=False),
-        fact_checked(lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(side)), f"the game tree of {where} holds an empty {side} x {side} grid"),
-        fact_checked(lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(0)), f"the game tree of {where} is at level 0"),
-        *(fact_checked(lambda link=link: impl.game_tree.isEmpty(getattr(impl.game_tree, f"get{link}")(tree)), f"get{link} of the game tree of {where} is empty: one node") for link in links),
-        players_checked(make, game, RED if starts else BLUE, f"{where} (E34: the person is red when moving first, red moves first)"),
+        fact_checked(
+            lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(side)),
+            f"the game tree of {where} holds an empty {side} x {side} grid",
+        ),
+        fact_checked(
+            lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(0)),
+            f"the game tree of {where} is at level 0",
+        ),
+        *(
+            fact_checked(
+                lambda link=link: impl.game_tree.isEmpty(getattr(impl.game_tree, f"get{link}")(tree)),
+                f"get{link} of the game tree of {where} is empty: one node",
+            )
+            for link in links
+        ),
+        players_checked(
+            make, game, RED if starts else BLUE, f"{where} (E34: the person is red when moving first, red moves first)"
+        ),
         level_checked(make, game, look, where),
     )
     expect(impl.connect4.getInput(game) is source, f"getInput of {where} is the input it was given")
@@ -278,13 +314,28 @@ COMPONENTS = ["input", "display", "tree", "player1", "player2", "level"]
 
 
 @covers(
-    "Connect4Type.setInput", "Connect4Type.getInput", "Connect4Type.setDisplay", "Connect4Type.getDisplay",
-    "Connect4Type.setGameTree", "Connect4Type.getGameTree", "Connect4Type.setPlayer1", "Connect4Type.getPlayer1",
-    "Connect4Type.setPlayer2", "Connect4Type.getPlayer2", "Connect4Type.setLevelNumber", "Connect4Type.getLevelNumber",
+    "Connect4Type.setInput",
+    "Connect4Type.getInput",
+    "Connect4Type.setDisplay",
+    "Connect4Type.getDisplay",
+    "Connect4Type.setGameTree",
+    "Connect4Type.getGameTree",
+    "Connect4Type.setPlayer1",
+    "Connect4Type.getPlayer1",
+    "Connect4Type.setPlayer2",
+    "Connect4Type.getPlayer2",
+    "Connect4Type.setLevelNumber",
+    "Connect4Type.getLevelNumber",
 )
 @given(
     starts=st.booleans(),
-    steps=st.lists(st.tuples(st.sampled_from(COMPONENTS), colours, st.integers(0, 5), grids(sides=st.just(4), fill=st.floats(0.0, 0.4))), min_size=1, max_size=5),
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(COMPONENTS), colours, st.integers(0, 5), grids(sides=st.just(4), fill=st.floats(0.0, 0.4))
+        ),
+        min_size=1,
+        max_size=5,
+    ),
 )
 def test_each_set_changes_its_component_and_nothing_else(impl, starts, steps):
     make, c4 = TreeMaker(impl), impl.connect4
@@ -325,8 +376,14 @@ def test_each_set_changes_its_component_and_nothing_else(impl, starts, steps):
             expect_equal(second, model["player2"], f"the colour of getPlayer2 of {where}")
 
         make.together(
-            fact_checked(lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(4, marks_set)), f"the grid of getGameTree of {where} is {picture(4, marks_set)}"),
-            fact_checked(lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(level_set)), f"the level of getGameTree of {where} is {level_set}"),
+            fact_checked(
+                lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(4, marks_set)),  # noqa: B023 - run before the loop moves on
+                f"the grid of getGameTree of {where} is {picture(4, marks_set)}",
+            ),
+            fact_checked(
+                lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(level_set)),  # noqa: B023 - run before the loop moves on
+                f"the level of getGameTree of {where} is {level_set}",
+            ),
             players_set(),
             level_checked(make, game, model["level"], where),
         )
@@ -345,7 +402,11 @@ def test_who_starts_asks_the_games_input_and_makes_the_person_red_when_first(imp
     person = impl.connect4.whoStarts(impl.connect4.setInput(game, source))
     where = f"whoStarts, the person answering {'maybe (refused), then ' if refused else ''}{said}"
     expect_equal(left(source), [], f"answers left unread by {where}")
-    expect_equal(colour_of(make, person), RED if starts else BLUE, f"the colour of the person's player from {where} (E34: red moves first)")
+    expect_equal(
+        colour_of(make, person),
+        RED if starts else BLUE,
+        f"the colour of the person's player from {where} (E34: red moves first)",
+    )
 
 
 @covers("Connect4Type.whatSizeGrid", "Connect4Type.setInput")
@@ -355,7 +416,9 @@ def test_what_size_grid_asks_the_games_input_for_a_side_of_4_or_more(impl, side,
     game, _, _ = new_game(impl)
     source = scripted((["3"] if refused else []) + [side])
     dimension = impl.connect4.whatSizeGrid(impl.connect4.setInput(game, source))
-    where = f"whatSizeGrid, the person answering {'3 (too small: a side is at least 4), then ' if refused else ''}{side}"
+    where = (
+        f"whatSizeGrid, the person answering {'3 (too small: a side is at least 4), then ' if refused else ''}{side}"
+    )
     expect_equal(left(source), [], f"answers left unread by {where}")
     expect(impl.dimension.equals(dimension, make.dimension(side)), f"{where} is the dimension {side}")
 
@@ -367,7 +430,10 @@ def test_how_smart_is_computer_asks_the_games_input_for_a_look_ahead_of_1_or_mor
     game, _, _ = new_game(impl)
     source = scripted((["0"] if refused else []) + [look])
     level = impl.connect4.howSmartIsComputer(impl.connect4.setInput(game, source))
-    where = f"howSmartIsComputer on a 4 x 4 game, the person answering {'0 (too few: at least 1), then ' if refused else ''}{look}"
+    where = (
+        "howSmartIsComputer on a 4 x 4 game, the person answering "
+        f"{'0 (too few: at least 1), then ' if refused else ''}{look}"
+    )
     expect_equal(left(source), [], f"answers left unread by {where}")
     expect(impl.level_number.equals(level, make.level_probe(look)), f"{where} is the level number {look}")
 
@@ -398,7 +464,10 @@ def test_what_is_human_move_asks_the_games_input_for_a_square_of_its_grid(impl, 
     said = f"{row},{column}" if comma else f"{row} {column}"
     source = scripted(off + [said])
     location = impl.connect4.whatIsHumanMove(impl.connect4.setInput(game, source))
-    where = f"whatIsHumanMove on a {side} x {side} game, the person answering {off[0] + ' (off the grid), then ' if off else ''}{said}"
+    where = (
+        f"whatIsHumanMove on a {side} x {side} game, the person answering "
+        f"{off[0] + ' (off the grid), then ' if off else ''}{said}"
+    )
     expect_equal(left(source), [], f"answers left unread by {where}")
     expect(
         impl.index.equals(impl.location.getRow(location), make.index(row))
@@ -419,14 +488,16 @@ def test_move_possible_exactly_on_the_empty_squares_of_the_grid(impl, model):
     game = put(make, game, side, marks)
     where = picture(side, marks)
     off = ((side + 1, 1), (1, side + 1), (side + 1, side + 1))
-    possible = impl.batch(lambda: [impl.connect4.movePossible(game, make.location(r, c)) for r, c in [*squares(side), *off]])
-    for (r, c), got in zip(squares(side), possible):
+    possible = impl.batch(
+        lambda: [impl.connect4.movePossible(game, make.location(r, c)) for r, c in [*squares(side), *off]]
+    )
+    for (r, c), got in zip(squares(side), possible, strict=False):
         expect_equal(
             got,
             (r, c) not in marks,
             f"movePossible at (row {r}, column {c}) of a game on {where}: true exactly when the square is empty",
         )
-    for (r, c), got in zip(off, possible[side * side :]):
+    for (r, c), got in zip(off, possible[side * side :], strict=False):
         expect_equal(got, False, f"movePossible at (row {r}, column {c}), off the grid of a game on {where}")
 
 
@@ -440,9 +511,18 @@ def test_make_human_move_puts_player_1s_mark_on_the_square(impl, data, model, lo
     game = put(make, game, side, marks)
     square = data.draw(st.sampled_from([s for s in squares(side) if s not in marks]), label="square")
     game = impl.connect4.makeHumanMove(game, make.location(*square))
-    where = f"makeHumanMove at (row {square[0]}, column {square[1]}) of a game on {picture(side, marks)}, the person playing {person}"
+    where = (
+        f"makeHumanMove at (row {square[0]}, column {square[1]}) of a game on {picture(side, marks)}, the "
+        f"person playing {person}"
+    )
     make.together(
-        position_checked(make, game, side, marks | {square: person}, f"the grid of the game tree after {where}: player 1's mark added there"),
+        position_checked(
+            make,
+            game,
+            side,
+            marks | {square: person},
+            f"the grid of the game tree after {where}: player 1's mark added there",
+        ),
         players_checked(make, game, person, f"the game after {where}"),
         level_checked(make, game, look, f"the game after {where}"),
     )
@@ -483,7 +563,9 @@ def test_make_computer_move_makes_one_move_of_player_2(impl, model, look):
     game, _, _ = new_game(impl, starts=computer == BLUE, look=look)
     game = put(make, game, side, marks)
     game = impl.connect4.makeComputerMove(game)
-    check_computer_move(make, game, side, marks, computer, look, f"makeComputerMove on {picture(side, marks)}, looking {look} ahead")
+    check_computer_move(
+        make, game, side, marks, computer, look, f"makeComputerMove on {picture(side, marks)}, looking {look} ahead"
+    )
 
 
 @covers("Connect4Type.makeComputerMove")
@@ -516,7 +598,8 @@ def test_make_computer_move_stops_a_win_in_one(impl, model, look):
     after = check_computer_move(make, game, 4, marks, computer, look, where)
     expect(
         after.get(threat) == computer,
-        f"after {where}: the computer cannot win at once, the person ({OTHER[computer]}) could win next at {threat} only, "
+        f"after {where}: the computer cannot win at once, the person ({OTHER[computer]}) could win next at {threat} "
+        "only, "
         "and a lost grid is worth less than any other (E24), so the computer takes that square",
         expected=f"{computer} at {threat}",
         actual=picture(4, after),
@@ -530,7 +613,11 @@ def test_game_over_when_the_grid_is_won_or_full(impl, model):
     make = TreeMaker(impl)
     game, _, _ = new_game(impl, side=side)
     game = put(make, game, side, marks)
-    expect_equal(impl.connect4.gameOver(game), finished(side, marks), f"gameOver of a game on {picture(side, marks)}: a line of four, or a full grid (E38)")
+    expect_equal(
+        impl.connect4.gameOver(game),
+        finished(side, marks),
+        f"gameOver of a game on {picture(side, marks)}: a line of four, or a full grid (E38)",
+    )
 
 
 # Showing and playing --------------------------------------------------------------------------------
@@ -549,7 +636,11 @@ def test_show_connect4_shows_the_grid_and_leaves_the_game_unchanged(impl, model,
     impl.connect4.showConnect4(game)
     where = f"showConnect4 of a game on {picture(side, marks)}"
     drawn, _ = last_board(shown.getvalue()[before:], side)
-    expect_equal(drawn, board(side, marks), f"{where} shows the {side} x {side} board on the game's display, R, B or . on each square")
+    expect_equal(
+        drawn,
+        board(side, marks),
+        f"{where} shows the {side} x {side} board on the game's display, R, B or . on each square",
+    )
     person = RED if starts else BLUE
     make.together(
         position_checked(make, game, side, marks, f"the grid of the game shown by {where} (E35: unchanged)"),
@@ -563,7 +654,9 @@ def test_show_connect4_shows_the_grid_and_leaves_the_game_unchanged(impl, model,
 def test_play_ends_a_scripted_game_as_the_rules_allow(impl, data, model, person, look):
     side, marks = model
     make = TreeMaker(impl)
-    script = data.draw(st.permutations([s for s in squares(side) if s not in marks]), label="the person's moves, in order")
+    script = data.draw(
+        st.permutations([s for s in squares(side) if s not in marks]), label="the person's moves, in order"
+    )
     game, _, shown = new_game(impl, starts=person == RED, look=look, moves=[f"{r} {c}" for r, c in script])
     game = impl.connect4.play(put(make, game, side, marks))
     where = (
@@ -571,7 +664,9 @@ def test_play_ends_a_scripted_game_as_the_rules_allow(impl, data, model, person,
         f"{', '.join(f'{r} {c}' for r, c in script)}, the computer looking {look} ahead"
     )
     ends = possible_ends(side, marks, person, script, look)
-    (final, over), colours = make.together(position_asked(make, game, side, lambda: impl.connect4.gameOver(game)), colours_of(make, game))
+    (final, over), colours = make.together(
+        position_asked(make, game, side, lambda: impl.connect4.gameOver(game)), colours_of(make, game)
+    )
     expect(
         frozenset(final.items()) in ends,
         f"the grid at the end of {where}: the person takes the first square of the script still empty, the computer "
@@ -584,7 +679,11 @@ def test_play_ends_a_scripted_game_as_the_rules_allow(impl, data, model, person,
     judge_players(colours, person, f"the game returned by {where}")
     drawn, announcement = last_board(shown.getvalue(), side)
     expect_equal(drawn, board(side, final), f"the last board shown by {where} is the final grid")
-    expect(announcement != "", f"{where} announces the outcome just before or after showing the final grid", actual=repr(announcement))
+    expect(
+        announcement != "",
+        f"{where} announces the outcome just before or after showing the final grid",
+        actual=repr(announcement),
+    )
 
 
 @covers("Connect4Type.play", "Connect4Type.gameOver")
@@ -595,14 +694,25 @@ def test_play_from_the_empty_grid_with_the_computer_first_ends_the_game(impl, da
     script = data.draw(st.permutations(squares(side)), label="the person's moves, in order")
     game, _, shown = new_game(impl, starts=False, look=1, moves=[f"{r} {c}" for r, c in script])
     game = impl.connect4.play(put(make, game, side, {}))
-    where = f"play from the empty {side} x {side} grid, the computer (red) moving first, the person answering {', '.join(f'{r} {c}' for r, c in script)}"
+    where = (
+        f"play from the empty {side} x {side} grid, the computer (red) moving first, the person answering "
+        f"{', '.join(f'{r} {c}' for r, c in script)}"
+    )
     final, over = make.together(position_asked(make, game, side, lambda: impl.connect4.gameOver(game)))[0]
     expect_equal(over, True, f"gameOver of the game returned by {where}")
     reds, blues = sum(1 for v in final.values() if v == RED), sum(1 for v in final.values() if v == BLUE)
-    expect(reds - blues in (0, 1), f"the grid at the end of {where} holds the moves of both, red first (E34)", actual=picture(side, final))
+    expect(
+        reds - blues in (0, 1),
+        f"the grid at the end of {where} holds the moves of both, red first (E34)",
+        actual=picture(side, final),
+    )
     drawn, announcement = last_board(shown.getvalue(), side)
     expect_equal(drawn, board(side, final), f"the last board shown by {where} is the final grid")
-    expect(announcement != "", f"{where} announces the outcome just before or after showing the final grid", actual=repr(announcement))
+    expect(
+        announcement != "",
+        f"{where} announces the outcome just before or after showing the final grid",
+        actual=repr(announcement),
+    )
 
 
 @covers("Connect4Type.play")
@@ -613,7 +723,12 @@ def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
     make = TreeMaker(impl)
     games = {
         "the person (red) wins": ("BBBR/RBBR/.BRR/RRB.", RED, ["4 4", "3 1"], lambda end: RED in winners(4, end)),
-        "the computer (blue) wins": (".BRR/B.BB/RBRR/BR..", RED, ["1 1", "4 3", "4 4"], lambda end: BLUE in winners(4, end)),
+        "the computer (blue) wins": (
+            ".BRR/B.BB/RBRR/BR..",
+            RED,
+            ["1 1", "4 3", "4 4"],
+            lambda end: BLUE in winners(4, end),
+        ),
         "a draw": ("RBR./RBBR/BRBB/RBRR", BLUE, ["1 4"], lambda end: len(end) == 16 and not winners(4, end)),
     }
     said = {}
@@ -622,7 +737,10 @@ def test_play_announces_a_win_a_loss_and_a_draw_differently(impl):
         game, _, shown = new_game(impl, starts=person == RED, look=1, moves=moves)
         game = impl.connect4.play(put(make, game, 4, marks))
         final = position(make, game, 4)
-        where = f"play from {picture(4, marks)}, the person playing {person} and answering {', '.join(moves)}, the computer looking 1 ahead"
+        where = (
+            f"play from {picture(4, marks)}, the person playing {person} and answering {', '.join(moves)}, the "
+            "computer looking 1 ahead"
+        )
         expect(ended(final), f"{where} ends in {outcome}", expected=outcome, actual=picture(4, final))
         drawn, said[outcome] = last_board(shown.getvalue(), 4)
         expect_equal(drawn, board(4, final), f"the last board shown by {where} is the final grid")
@@ -647,7 +765,9 @@ def test_make_computer_move_is_build_game_choose_best_and_find_best_at_the_look_
     trees = impl.game_tree
     # The composition, made by the implementation's own operations on a tree of its own.
     tree = trees.newGameTreeType(make.grid(side, marks), make.level(0))
-    tree = trees.buildGame(tree, make.grid(side, marks), make.player(computer), make.player(OTHER[computer]), make.level(look))
+    tree = trees.buildGame(
+        tree, make.grid(side, marks), make.player(computer), make.player(OTHER[computer]), make.level(look)
+    )
     chosen = trees.findBest(tree, trees.chooseBest(tree))
     # The composite.
     game, _, _ = new_game(impl, starts=computer == BLUE, look=look)
@@ -655,19 +775,28 @@ def test_make_computer_move_is_build_game_choose_best_and_find_best_at_the_look_
     got = impl.connect4.getGameTree(game)
     where = (
         f"makeComputerMove on {picture(side, marks)}, looking {look} ahead, the computer playing {computer}, against "
-        f"findBest(T, chooseBest(T)) for T = buildGame(the one-node tree of that grid, the grid, the computer, the person, level {look})"
+        "findBest(T, chooseBest(T)) for T = buildGame(the one-node tree of that grid, the grid, the computer, the "
+        f"person, level {look})"
     )
     same = impl.grid.equals(trees.getGrid(got), trees.getGrid(chosen))
     expect(
         same,
         f"{where}: the game's tree holds the grid findBest chose (E42: makeComputerMove is that composition)",
         # The grids are read only to show them, when they differ.
-        **({} if same else dict(expected=picture(side, make.read_grid(trees.getGrid(chosen), side)), actual=picture(side, make.read_grid(trees.getGrid(got), side)))),
+        **(
+            {}
+            if same
+            else dict(
+                expected=picture(side, make.read_grid(trees.getGrid(chosen), side)),
+                actual=picture(side, make.read_grid(trees.getGrid(got), side)),
+            )
+        ),
     )
     got_levels, chosen_levels = levels_of(impl, got), levels_of(impl, chosen)
     expect(
         same_levels(impl, got_levels, chosen_levels),
-        f"{where}: the game's tree is the subtree findBest returned, down to the look-ahead and with the levels findBest left (E37, E42)",
+        f"{where}: the game's tree is the subtree findBest returned, down to the look-ahead and with the levels "
+        "findBest left (E37, E42)",
         expected=f"{len(chosen_levels)} nodes",
         actual=f"{len(got_levels)} nodes",
     )
@@ -678,7 +807,9 @@ def test_make_computer_move_is_build_game_choose_best_and_find_best_at_the_look_
 def test_play_leaves_the_tree_numbered_from_0_at_its_root(impl, data, model, person, look):
     side, marks = model
     make = TreeMaker(impl)
-    script = data.draw(st.permutations([s for s in squares(side) if s not in marks]), label="the person's moves, in order")
+    script = data.draw(
+        st.permutations([s for s in squares(side) if s not in marks]), label="the person's moves, in order"
+    )
     game, _, _ = new_game(impl, starts=person == RED, look=look, moves=[f"{r} {c}" for r, c in script])
     game = impl.connect4.play(put(make, game, side, marks))
     tree = impl.connect4.getGameTree(game)
@@ -688,11 +819,14 @@ def test_play_leaves_the_tree_numbered_from_0_at_its_root(impl, data, model, per
     )
     nodes = nodes_of(impl, tree)
     ops = impl.game_tree
-    right = impl.batch(lambda: [impl.level_number.equals(ops.getLevel(node), make.level_probe(depth)) for node, depth in nodes])
-    for (_, depth), same in zip(nodes, right):
+    right = impl.batch(
+        lambda: [impl.level_number.equals(ops.getLevel(node), make.level_probe(depth)) for node, depth in nodes]
+    )
+    for (_, depth), same in zip(nodes, right, strict=False):
         expect(
             same,
-            f"{where}: every node's level is its depth below the root, {depth} here (E43: play renumbers the tree after "
+            f"{where}: every node's level is its depth below the root, {depth} here (E43: play renumbers the tree "
+            "after "
             "every move, as adjustLevel does, E37)",
             actual=same,
         )
@@ -705,16 +839,22 @@ def game_state(make: TreeMaker, game):
     """What a game holds, as its own values: players' symbols, look-ahead, root grid, input and display."""
     c4 = make.impl.connect4
     return (
-        make.impl.player.getSymbol(c4.getPlayer1(game)), make.impl.player.getSymbol(c4.getPlayer2(game)), c4.getLevelNumber(game),
-        make.impl.game_tree.getGrid(c4.getGameTree(game)), c4.getInput(game), c4.getDisplay(game),
+        make.impl.player.getSymbol(c4.getPlayer1(game)),
+        make.impl.player.getSymbol(c4.getPlayer2(game)),
+        c4.getLevelNumber(game),
+        make.impl.game_tree.getGrid(c4.getGameTree(game)),
+        c4.getInput(game),
+        c4.getDisplay(game),
     )
 
 
 def same_state(make: TreeMaker, first: tuple, second: tuple):
-    """Whether two games' states (:func:`game_state`) are the same: a question for :meth:`Read.together` returning the verdict."""
+    """Whether two games' states (:func:`game_state`) are the same: a question for :meth:`Read.together` returning the
+    verdict."""
     impl = make.impl
-    colours, (same_level, same_grid) = yield [*first[:2], *second[:2]], lambda: (
-        impl.level_number.equals(first[2], second[2]), impl.grid.equals(first[3], second[3])
+    colours, (same_level, same_grid) = yield (
+        [*first[:2], *second[:2]],
+        lambda: (impl.level_number.equals(first[2], second[2]), impl.grid.equals(first[3], second[3])),
     )
     return colours[:2] == colours[2:] and same_level and same_grid and first[4] is second[4] and first[5] is second[5]
 
@@ -722,17 +862,33 @@ def same_state(make: TreeMaker, first: tuple, second: tuple):
 def holds_game(make: TreeMaker, game, person: str, look: int, marks: dict, source, display):
     """Whether the game holds that state: a question for :meth:`Read.together` returning the verdict."""
     impl, state = make.impl, game_state(make, game)
-    colours, (same_level, same_grid) = yield state[:2], lambda: (
-        impl.level_number.equals(state[2], make.level_probe(look)), impl.grid.equals(state[3], make.grid(4, marks))
+    colours, (same_level, same_grid) = yield (
+        state[:2],
+        lambda: (
+            impl.level_number.equals(state[2], make.level_probe(look)),
+            impl.grid.equals(state[3], make.grid(4, marks)),
+        ),
     )
-    return colours == [person, OTHER[person]] and same_level and same_grid and state[4] is source and state[5] is display
+    return (
+        colours == [person, OTHER[person]] and same_level and same_grid and state[4] is source and state[5] is display
+    )
 
 
-GAME_UPDATES = ["setPlayer1", "setPlayer2", "setLevelNumber", "setGameTree", "setInput", "setDisplay", "makeHumanMove", "makeComputerMove"]
+GAME_UPDATES = [
+    "setPlayer1",
+    "setPlayer2",
+    "setLevelNumber",
+    "setGameTree",
+    "setInput",
+    "setDisplay",
+    "makeHumanMove",
+    "makeComputerMove",
+]
 
 
 def check_game_frame(impl, operation: str, model, other, person: str, look: int) -> None:
-    """One update of a game: its result, the game it was given (unchanged or equal to the result), and a game made before."""
+    """One update of a game: its result, the game it was given (unchanged or equal to the result), and a game made
+    before."""
     side, marks = model
     make = TreeMaker(impl)
     bystander, b_source, _ = new_game(impl, starts=True, look=1)
@@ -764,7 +920,10 @@ def check_game_frame(impl, operation: str, model, other, person: str, look: int)
         argument, after[2] = make.location(*free[0]), marks | {free[0]: person}
     arguments = () if operation == "makeComputerMove" else (argument,)
     result = getattr(impl.connect4, operation)(game, *arguments)
-    call = f"{operation}(the game on {picture(side, marks)}, the person {person}, looking {look} ahead{', ...' if arguments else ''})"
+    call = (
+        f"{operation}(the game on {picture(side, marks)}, the person {person}, looking {look} "
+        f"ahead{', ...' if arguments else ''})"
+    )
     # Every question is asked after the update, all together.
     if operation in ("setPlayer1", "setPlayer2"):
         outcome = colours_of(make, result)
@@ -781,7 +940,9 @@ def check_game_frame(impl, operation: str, model, other, person: str, look: int)
         got = tuple(verdicts[0])
         expect(got == (p1, p2), f"{call}: the result's players are {p1} and {p2}", expected=(p1, p2), actual=got)
     elif operation != "makeComputerMove":
-        expect(verdicts[0], f"{call}: the result holds the new value and keeps every other component", actual=verdicts[0])
+        expect(
+            verdicts[0], f"{call}: the result holds the new value and keeps every other component", actual=verdicts[0]
+        )
     unchanged, same, kept = verdicts[-3:]
     expect(
         unchanged or same,

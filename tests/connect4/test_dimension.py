@@ -5,9 +5,9 @@ from hypothesis import given
 
 from speckit.testing import covers, expect, expect_equal
 
-from .numeric import check_comparisons, check_equivalence
 from . import paths
 from .adapter import Build, offers
+from .numeric import check_comparisons, check_equivalence
 from .strategies import dimension_numbers
 
 
@@ -17,9 +17,18 @@ def test_new_dimension_is_four_the_smallest(impl, n):
     ops, build = impl.dimension, Build(impl).dimension
     if not offers(ops.newDimensionType, 0):
         pytest.skip("the package offers only newDimensionType(IndexType), as declared (erratum E03)")
-    expect(ops.equals(ops.newDimensionType(), build(4)), "newDimensionType() holds 4, as newDimensionType(index 4) does")
-    expect(not ops.lessThan(build(n), ops.newDimensionType()), f"no dimension ({n}) is less than newDimensionType(), which holds 4")
-    expect_equal(ops.greaterThan(build(n), ops.newDimensionType()), n > 4, f"greaterThan(dimension {n}, newDimensionType()), which holds 4")
+    expect(
+        ops.equals(ops.newDimensionType(), build(4)), "newDimensionType() holds 4, as newDimensionType(index 4) does"
+    )
+    expect(
+        not ops.lessThan(build(n), ops.newDimensionType()),
+        f"no dimension ({n}) is less than newDimensionType(), which holds 4",
+    )
+    expect_equal(
+        ops.greaterThan(build(n), ops.newDimensionType()),
+        n > 4,
+        f"greaterThan(dimension {n}, newDimensionType()), which holds 4",
+    )
 
 
 @covers("DimensionType.newDimensionType", "DimensionType.equals")
@@ -62,7 +71,13 @@ def test_clone_is_equal(impl, n):
 # Values from every path, and the frame rule (see ``paths``) ---------------------------------------
 
 
-@covers("DimensionType.equals", "DimensionType.lessThan", "DimensionType.greaterThan", "DimensionType.newDimensionType", "DimensionType.clone")
+@covers(
+    "DimensionType.equals",
+    "DimensionType.lessThan",
+    "DimensionType.greaterThan",
+    "DimensionType.newDimensionType",
+    "DimensionType.clone",
+)
 @paths.few()
 @given(first=paths.any_path("dimension"), second=paths.any_path("dimension"))
 def test_dimensions_made_by_any_path_compare_by_their_numbers(impl, first, second):

@@ -30,15 +30,30 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
-from .paths import few
 from .model import BLUE, OTHER, RED, winners
+from .paths import few
 from .strategies import colours
 from .test_grid import Maker, picture, squares
 
 MAX_NODES = 160
 """The largest model tree a test walks: every node costs a few dozen operation calls."""
 
-TREE_SIZES = [(3, 1), (3, 2), (3, 3), (4, 2), (4, 3), (4, 3), (5, 1), (5, 2), (5, 3), (5, 3), (6, 2), (6, 3), (7, 1), (7, 2)]
+TREE_SIZES = [
+    (3, 1),
+    (3, 2),
+    (3, 3),
+    (4, 2),
+    (4, 3),
+    (4, 3),
+    (5, 1),
+    (5, 2),
+    (5, 3),
+    (5, 3),
+    (6, 2),
+    (6, 3),
+    (7, 1),
+    (7, 2),
+]
 """(empty squares, depth) of the 4 x 4 trees built: at most 157 nodes before finished games prune them."""
 
 
@@ -67,7 +82,6 @@ class TreeMaker(Maker):
         return ops.occupySquare(ops.clone(grid), self.location(*square), self.symbol(colour))
 
 
-
 def finished(side: int, marks: dict) -> bool:
     """Whether the game on the grid model is over: a line of four, or a full grid."""
     return len(marks) == side * side or bool(winners(side, marks))
@@ -92,7 +106,11 @@ class Node:
 
     def where(self, side: int) -> str:
         moves = ", then ".join(move_text(m) for m in self.path)
-        return f"the node after {moves} ({picture(side, self.marks)})" if moves else f"the root ({picture(side, self.marks)})"
+        return (
+            f"the node after {moves} ({picture(side, self.marks)})"
+            if moves
+            else f"the root ({picture(side, self.marks)})"
+        )
 
 
 def game_model(side: int, marks: dict, first: str, depth: int, level: int = 0, path: tuple = ()) -> Node:
@@ -104,10 +122,15 @@ def game_model(side: int, marks: dict, first: str, depth: int, level: int = 0, p
         node.reason = f"it lies at level {level}, the depth, so it gets no children"
     else:
         mover = first if level % 2 == 0 else OTHER[first]
-        node.reason = f"one child per empty square, each with {mover}'s mark on it ({mover} moves at {'even' if level % 2 == 0 else 'odd'} levels, E29)"
+        node.reason = (
+            f"one child per empty square, each with {mover}'s mark on it ({mover} moves at "
+            f"{'even' if level % 2 == 0 else 'odd'} levels, E29)"
+        )
         for square in squares(side):
             if square not in marks:
-                node.children.append(game_model(side, marks | {square: mover}, first, depth, level + 1, path + ((square, mover),)))
+                node.children.append(
+                    game_model(side, marks | {square: mover}, first, depth, level + 1, path + ((square, mover),))
+                )
     return node
 
 
@@ -154,7 +177,9 @@ class Walk:
         """Check the tree whose root has no parent against ``node``; return the root's minimax value."""
         tg = self.impl.game_tree
         expect(not tg.isEmpty(tree), f"{self.where(node)} is a node (isEmpty false)")
-        layer = [Visit(tree, node, self.make.grid(self.side, node.marks), tg.getGrid(tree), None, worth_checked=leaf_worth)]
+        layer = [
+            Visit(tree, node, self.make.grid(self.side, node.marks), tg.getGrid(tree), None, worth_checked=leaf_worth)
+        ]
         layers = []
         while layer:
             self.check_nodes(layer)
@@ -177,12 +202,16 @@ class Walk:
         def level_is(visit: Visit):
             if self.levels is None:
                 return None
-            return impl.level_number.equals(tg.getLevel(visit.tree), self.make.level_probe(self.levels + len(visit.node.path)))
+            return impl.level_number.equals(
+                tg.getLevel(visit.tree), self.make.level_probe(self.levels + len(visit.node.path))
+            )
 
         facts = impl.batch(
-            lambda: [(ig.equals(v.grid, v.expected), level_is(v), tg.isEmpty(v.above), tg.isEmpty(v.first)) for v in layer]
+            lambda: [
+                (ig.equals(v.grid, v.expected), level_is(v), tg.isEmpty(v.above), tg.isEmpty(v.first)) for v in layer
+            ]
         )
-        for visit, (same_grid, same_level, orphan, leaf) in zip(layer, facts):
+        for visit, (same_grid, same_level, orphan, leaf) in zip(layer, facts, strict=False):
             node, where = visit.node, self.where(visit.node)
             expect(same_grid, f"getGrid of {where} holds {picture(self.side, node.marks)}")
             if self.levels is not None:
@@ -194,29 +223,46 @@ class Walk:
             visit.leaf = leaf
         below = [v for v in layer if v.parent is not None]
         same_parents = impl.batch(lambda: [ig.equals(tg.getGrid(v.above), v.parent) for v in below])
-        for visit, same in zip(below, same_parents):
+        for visit, same in zip(below, same_parents, strict=False):
             expect(same, f"getParent of {self.where(visit.node)} holds its parent's grid")
 
     def find_children(self, layer: list[Visit]) -> None:
         """Each node's children, by getChild and then getSibling until the empty tree (a step for all at once)."""
         inner = [v for v in layer if not v.leaf]
-        for visit, children in zip(inner, children_from(self.impl, [v.first for v in inner], [len(v.node.children) for v in inner])):
+        for visit, children in zip(
+            inner,
+            children_from(self.impl, [v.first for v in inner], [len(v.node.children) for v in inner]),
+            strict=False,
+        ):
             visit.children = children
         for visit in layer:
             node = visit.node
             expect_equal(
-                len(visit.children), len(node.children),
+                len(visit.children),
+                len(node.children),
                 f"the number of children of {self.where(node)} (getChild, then getSibling): {node.reason}",
-            )  # fmt: skip
+            )
 
     def match_layer(self, layer: list[Visit]) -> list[Visit]:
         """:meth:`match_children` of every node of the layer; the children's visits, in order."""
         impl, tg, ig = self.impl, self.impl.game_tree, self.impl.grid
         grids = [[tg.getGrid(child) for child in visit.children] for visit in layer]
-        built = [[self.make.moved(visit.expected, *candidate.path[-1]) for candidate in visit.node.children] for visit in layer]
+        built = [
+            [self.make.moved(visit.expected, *candidate.path[-1]) for candidate in visit.node.children]
+            for visit in layer
+        ]
         # Children usually come in the model's order: ask that first, for the whole layer at once.
-        in_order = impl.batch(lambda: [[ig.equals(grid, same) for grid, same in zip(g, b)] for g, b in zip(grids, built)])
-        return [child for visit, g, b, answers in zip(layer, grids, built, in_order) for child in self.match_children(visit, g, b, answers)]
+        in_order = impl.batch(
+            lambda: [
+                [ig.equals(grid, same) for grid, same in zip(g, b, strict=False)]
+                for g, b in zip(grids, built, strict=False)
+            ]
+        )
+        return [
+            child
+            for visit, g, b, answers in zip(layer, grids, built, in_order, strict=False)
+            for child in self.match_children(visit, g, b, answers)
+        ]
 
     def match_children(self, visit: Visit, grids: list, built: list, in_order: list) -> list[Visit]:
         """Pair each child with the model child whose grid it holds, each once; the children's visits.
@@ -239,7 +285,8 @@ class Walk:
                 got = self.make.read_grid(grid, self.side)
                 expect(
                     False,
-                    f"child {number + 1} of {self.where(node)} holds one of the grids one legal move later, each once: {node.reason}",
+                    f"child {number + 1} of {self.where(node)} holds one of the grids one legal move later, each "
+                    f"once: {node.reason}",
                     expected=" or ".join(picture(self.side, node.children[c].marks) for c in pending),
                     actual=picture(self.side, got),
                 )
@@ -250,21 +297,28 @@ class Walk:
         return visits
 
     def give_values(self, layer: list[Visit]) -> None:
-        """Leaves: evaluateGrid for the first player, their worth checked; inner nodes: the minimax of their children's."""
+        """Leaves: evaluateGrid for the first player, their worth checked; inner nodes: the minimax of their
+        children's."""
         impl, ig = self.impl, self.impl.grid
         leaves = [v for v in layer if not v.node.children]
         for visit in leaves:
             visit.node.value = ig.evaluateGrid(visit.expected, self.player)
         checked = [v for v in leaves if v.worth_checked]
         agree = impl.batch(lambda: [impl.worth.equals(ig.getWorth(v.grid), v.node.value) for v in checked])
-        for visit, same in zip(checked, agree):
-            expect(same, f"the worth of the leaf {self.where(visit.node)} is evaluateGrid of its grid for the first player, {self.first} (E29)")
+        for visit, same in zip(checked, agree, strict=False):
+            expect(
+                same,
+                f"the worth of the leaf {self.where(visit.node)} is evaluateGrid of its grid for the first player, "
+                f"{self.first} (E29)",
+            )
         inner = [v.node for v in layer if v.node.children]
         best = {id(node): node.order[0].value for node in inner}
         for step in range(1, max((len(node.order) for node in inner), default=0)):
             rivals = [(node, node.order[step].value) for node in inner if step < len(node.order)]
-            wins = impl.batch(lambda: [better(impl, value, best[id(node)], node.level % 2 == 0) for node, value in rivals])
-            for (node, value), win in zip(rivals, wins):
+            wins = impl.batch(
+                lambda: [better(impl, value, best[id(node)], node.level % 2 == 0) for node, value in rivals]  # noqa: B023 - run before the loop moves on
+            )
+            for (node, value), win in zip(rivals, wins, strict=False):
                 if win:
                     best[id(node)] = value
         for node in inner:
@@ -276,7 +330,17 @@ def better(impl, value, best, maximising: bool):
     return impl.worth.lessThan(best, value) if maximising else impl.worth.lessThan(value, best)
 
 
-def walk(make: TreeMaker, tree, side: int, first: str, node: Node, *, levels: int | None = 0, root_worth: bool = False, what: str = "the tree"):
+def walk(
+    make: TreeMaker,
+    tree,
+    side: int,
+    first: str,
+    node: Node,
+    *,
+    levels: int | None = 0,
+    root_worth: bool = False,
+    what: str = "the tree",
+):
     """Check a whole tree whose root has no parent; return the root's minimax value."""
     return Walk(make, side, first, levels=levels, what=what).check(tree, node, leaf_worth=root_worth)
 
@@ -416,9 +480,11 @@ def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | Non
                 impl.worth.equals(impl.grid.getWorth(tg.getGrid(tree)), make.worth(node.worth)) if leaf else None,
             )
 
-        answers = impl.batch(lambda: [facts(*visit) for visit in layer])
+        answers = impl.batch(lambda: [facts(*visit) for visit in layer])  # noqa: B023 - run before the loop moves on
         inner = []
-        for (tree, node, level), (empty, same_grid, same_level, first, no_child, same_worth) in zip(layer, answers):
+        for (tree, node, level), (empty, same_grid, same_level, first, no_child, same_worth) in zip(
+            layer, answers, strict=False
+        ):
             where = f"{node.where()} of {what}"
             expect(not empty, f"{where} is a node (isEmpty false)", actual=empty)
             expect(same_grid, f"getGrid of {where} holds its grid, {picture(4, node.marks)}", actual=same_grid)
@@ -426,21 +492,28 @@ def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | Non
                 expect(same_level, f"getLevel of {where} is {level}", actual=same_level)
             if not node.children:
                 expect(no_child, f"{where} is still a leaf", actual=no_child)
-                expect(same_worth, f"the leaf {where} keeps its worth {node.worth} (E30: only inner nodes may be given values)", actual=same_worth)
+                expect(
+                    same_worth,
+                    f"the leaf {where} keeps its worth {node.worth} (E30: only inner nodes may be given values)",
+                    actual=same_worth,
+                )
             else:
                 inner.append((tree, node, level, None if no_child else first))
         # Each inner node's children: none when getChild is the empty tree, else by getSibling from the first.
         starting = [(node, first) for _, node, _, first in inner if first is not None]
-        walked = iter(children_from(impl, [first for _, first in starting], [len(node.children) for node, _ in starting]))
+        walked = iter(
+            children_from(impl, [first for _, first in starting], [len(node.children) for node, _ in starting])
+        )
         inner = [(tree, node, level, [] if first is None else next(walked)) for tree, node, level, first in inner]
+
         # Every child against every model child at once; each child takes the first model child still unmatched.
         def compared(node: Hand, found: list) -> list:
             built = [make.grid(4, c.marks) for c in node.children]  # only ever compared
             return [[impl.grid.equals(tg.getGrid(child), grid) for grid in built] for child in found]
 
-        grids = impl.batch(lambda: [compared(node, found) for _, node, _, found in inner])
+        grids = impl.batch(lambda: [compared(node, found) for _, node, _, found in inner])  # noqa: B023 - run before the loop moves on
         layer = []
-        for (tree, node, level, found), same in zip(inner, grids):
+        for (_tree, node, level, found), same in zip(inner, grids, strict=False):
             where = f"{node.where()} of {what}"
             expect_equal(len(found), len(node.children), f"the number of children of {where}")
             pending = list(range(len(node.children)))
@@ -460,10 +533,19 @@ def test_new_tree_is_empty(impl):
 
 
 @covers(
-    "GameTreeType.newGameTreeType", "GameTreeType.isEmpty", "GameTreeType.getGrid", "GameTreeType.getLevel",
-    "GameTreeType.getParent", "GameTreeType.getChild", "GameTreeType.getSibling",
+    "GameTreeType.newGameTreeType",
+    "GameTreeType.isEmpty",
+    "GameTreeType.getGrid",
+    "GameTreeType.getLevel",
+    "GameTreeType.getParent",
+    "GameTreeType.getChild",
+    "GameTreeType.getSibling",
 )
-@given(model=positions(empties=st.integers(0, 16), finished_ok=True), level=st.integers(0, 8), above=st.none() | st.tuples(positions(empties=st.integers(1, 16), finished_ok=True), st.integers(0, 8)))
+@given(
+    model=positions(empties=st.integers(0, 16), finished_ok=True),
+    level=st.integers(0, 8),
+    above=st.none() | st.tuples(positions(empties=st.integers(1, 16), finished_ok=True), st.integers(0, 8)),
+)
 def test_new_tree_of_a_grid_is_one_node(impl, model, level, above):
     side, marks = model
     make, ops = TreeMaker(impl), impl.game_tree
@@ -486,13 +568,25 @@ def test_new_tree_of_a_grid_is_one_node(impl, model, level, above):
     else:
         parent = ops.getParent(tree)
         expect(not ops.isEmpty(parent), f"getParent of {made} is the parent given, not the empty tree")
-        expect(impl.grid.equals(ops.getGrid(parent), make.grid(side, parent_marks)), f"getParent of {made} holds the parent's grid")
-        expect(impl.level_number.equals(ops.getLevel(parent), make.level_probe(parent_level)), f"getParent of {made} is at the parent's level, {parent_level}")
+        expect(
+            impl.grid.equals(ops.getGrid(parent), make.grid(side, parent_marks)),
+            f"getParent of {made} holds the parent's grid",
+        )
+        expect(
+            impl.level_number.equals(ops.getLevel(parent), make.level_probe(parent_level)),
+            f"getParent of {made} is at the parent's level, {parent_level}",
+        )
 
 
 @covers(
-    "GameTreeType.setGrid", "GameTreeType.isEmpty", "GameTreeType.getGrid", "GameTreeType.getLevel",
-    "GameTreeType.getParent", "GameTreeType.getChild", "GameTreeType.getSibling", "LevelNumberType.newLevelNumberType",
+    "GameTreeType.setGrid",
+    "GameTreeType.isEmpty",
+    "GameTreeType.getGrid",
+    "GameTreeType.getLevel",
+    "GameTreeType.getParent",
+    "GameTreeType.getChild",
+    "GameTreeType.getSibling",
+    "LevelNumberType.newLevelNumberType",
 )
 @given(model=positions(empties=st.integers(0, 16), finished_ok=True))
 def test_set_grid_on_the_empty_tree_makes_a_root_at_level_0(impl, model):
@@ -502,24 +596,42 @@ def test_set_grid_on_the_empty_tree_makes_a_root_at_level_0(impl, model):
     made = f"setGrid(newGameTreeType(), {picture(side, marks)})"
     expect(not ops.isEmpty(tree), f"{made} is a one-node tree, not empty (E27)")
     expect(impl.grid.equals(ops.getGrid(tree), make.grid(side, marks)), f"getGrid of {made} holds the grid (E27)")
-    expect(impl.level_number.equals(ops.getLevel(tree), make.level_probe(0)), f"getLevel of {made} equals newLevelNumberType(), 0 (E27)")
+    expect(
+        impl.level_number.equals(ops.getLevel(tree), make.level_probe(0)),
+        f"getLevel of {made} equals newLevelNumberType(), 0 (E27)",
+    )
     expect(ops.isEmpty(ops.getParent(tree)), f"getParent of {made} is the empty tree (E27)")
     expect(ops.isEmpty(ops.getChild(tree)), f"getChild of {made} is the empty tree (E27)")
     expect(ops.isEmpty(ops.getSibling(tree)), f"getSibling of {made} is the empty tree (E27)")
 
 
-GRID_POOL = st.lists(positions(empties=st.integers(10, 16), finished_ok=True).map(lambda model: model[1]), min_size=3, max_size=3)
+GRID_POOL = st.lists(
+    positions(empties=st.integers(10, 16), finished_ok=True).map(lambda model: model[1]), min_size=3, max_size=3
+)
 STEPS = st.lists(
-    st.tuples(st.sampled_from(["grid", "level", "child", "sibling", "parent"]), st.integers(0, 2), st.integers(0, 6), st.booleans()),
+    st.tuples(
+        st.sampled_from(["grid", "level", "child", "sibling", "parent"]),
+        st.integers(0, 2),
+        st.integers(0, 6),
+        st.booleans(),
+    ),
     min_size=1,
     max_size=5,
 )
 
 
 @covers(
-    "GameTreeType.setGrid", "GameTreeType.getGrid", "GameTreeType.setLevel", "GameTreeType.getLevel",
-    "GameTreeType.setChild", "GameTreeType.getChild", "GameTreeType.setSibling", "GameTreeType.getSibling",
-    "GameTreeType.setParent", "GameTreeType.getParent", "GameTreeType.isEmpty",
+    "GameTreeType.setGrid",
+    "GameTreeType.getGrid",
+    "GameTreeType.setLevel",
+    "GameTreeType.getLevel",
+    "GameTreeType.setChild",
+    "GameTreeType.getChild",
+    "GameTreeType.setSibling",
+    "GameTreeType.getSibling",
+    "GameTreeType.setParent",
+    "GameTreeType.getParent",
+    "GameTreeType.isEmpty",
 )
 @given(pool=GRID_POOL, start=st.tuples(st.integers(0, 2), st.integers(0, 6)), steps=STEPS)
 def test_each_set_changes_its_component_and_nothing_else(impl, pool, start, steps):
@@ -545,16 +657,24 @@ def test_each_set_changes_its_component_and_nothing_else(impl, pool, start, step
             value = ops.newGameTreeType() if empty else one_node(grid, level)
             tree = getattr(ops, f"set{component.capitalize()}")(tree, value)
             model[component] = None if empty else (grid, level)
-            done.append(f"set{component.capitalize()}({'the empty tree' if empty else f'a one-node tree of grid {grid + 1} at level {level}'})")
+            given = "the empty tree" if empty else f"a one-node tree of grid {grid + 1} at level {level}"
+            done.append(f"set{component.capitalize()}({given})")
         where = f"the tree after {'; '.join(done)} (grids: {', '.join(picture(4, m) for m in pool)})"
         # Whether the tree and its links are empty, then the grid and level of each that is a node and
         # should be: two round trips, the answers then judged in the order of the checks.
         links = {link: getattr(ops, f"get{link}")(tree) for link in ("Child", "Sibling", "Parent")}
-        empty = impl.batch(lambda: {"tree": ops.isEmpty(tree), **{link: ops.isEmpty(got) for link, got in links.items()}})
-        nodes = {"tree": (tree, model["grid"])} | {link: (got, model[link.lower()]) for link, got in links.items() if model[link.lower()] is not None}
+        empty = impl.batch(
+            lambda: {"tree": ops.isEmpty(tree), **{link: ops.isEmpty(got) for link, got in links.items()}}  # noqa: B023 - run before the loop moves on
+        )
+        nodes = {"tree": (tree, model["grid"])} | {
+            link: (got, model[link.lower()]) for link, got in links.items() if model[link.lower()] is not None
+        }
         held = impl.batch(
-            lambda: {
-                name: (impl.grid.equals(ops.getGrid(node), expected[at[0]]), impl.level_number.equals(ops.getLevel(node), make.level_probe(at[1])))
+            lambda nodes=nodes, empty=empty: {
+                name: (
+                    impl.grid.equals(ops.getGrid(node), expected[at[0]]),
+                    impl.level_number.equals(ops.getLevel(node), make.level_probe(at[1])),
+                )
                 for name, (node, at) in nodes.items()
                 if not empty[name]
             }
@@ -577,8 +697,13 @@ def test_each_set_changes_its_component_and_nothing_else(impl, pool, start, step
 
 
 @covers(
-    "GameTreeType.generateLevel", "GameTreeType.getChild", "GameTreeType.getSibling", "GameTreeType.getGrid",
-    "GameTreeType.getLevel", "GameTreeType.getParent", "GridType.evaluateGrid",  # each child's worth is its evaluateGrid (E29)
+    "GameTreeType.generateLevel",
+    "GameTreeType.getChild",
+    "GameTreeType.getSibling",
+    "GameTreeType.getGrid",
+    "GameTreeType.getLevel",
+    "GameTreeType.getParent",
+    "GridType.evaluateGrid",  # each child's worth is its evaluateGrid (E29)
 )
 @given(model=positions(empties=st.integers(1, 10), finished_ok=True), first=colours, level=st.integers(0, 3))
 def test_generate_level_gives_one_child_per_empty_square(impl, model, first, level):
@@ -592,8 +717,14 @@ def test_generate_level_gives_one_child_per_empty_square(impl, model, first, lev
 
 
 @covers(
-    "GameTreeType.buildGame", "GameTreeType.getChild", "GameTreeType.getSibling", "GameTreeType.getGrid",
-    "GameTreeType.getLevel", "GameTreeType.getParent", "GameTreeType.isEmpty", "GameTreeType.chooseBest",
+    "GameTreeType.buildGame",
+    "GameTreeType.getChild",
+    "GameTreeType.getSibling",
+    "GameTreeType.getGrid",
+    "GameTreeType.getLevel",
+    "GameTreeType.getParent",
+    "GameTreeType.isEmpty",
+    "GameTreeType.chooseBest",
 )
 @given(game=games(), start=st.sampled_from(["empty", "root", "extend"]), data=st.data())
 def test_build_game_holds_every_legal_move_down_to_the_depth(impl, game, start, data):
@@ -617,7 +748,13 @@ def test_build_game_holds_every_legal_move_down_to_the_depth(impl, game, start, 
     expect(ops.isEmpty(ops.getSibling(tree)), f"getSibling of the root of {what} is the empty tree")
 
 
-@covers("GameTreeType.buildGame", "GameTreeType.getChild", "GameTreeType.getGrid", "GameTreeType.getLevel", "GameTreeType.isEmpty")
+@covers(
+    "GameTreeType.buildGame",
+    "GameTreeType.getChild",
+    "GameTreeType.getGrid",
+    "GameTreeType.getLevel",
+    "GameTreeType.isEmpty",
+)
 @given(model=positions(empties=st.integers(1, 10)), first=colours, start=st.sampled_from(["empty", "root"]))
 def test_build_game_to_depth_0_is_the_root_alone(impl, model, first, start):
     """Depth 0 is a level number like any other: the tree stops at its root, so even a game
@@ -627,7 +764,10 @@ def test_build_game_to_depth_0_is_the_root_alone(impl, model, first, start):
     if start == "empty":
         tree, made = ops.newGameTreeType(), "the empty tree"
     else:
-        tree, made = ops.newGameTreeType(make.grid(side, marks), make.level(0)), "a one-node tree of the grid at level 0"
+        tree, made = (
+            ops.newGameTreeType(make.grid(side, marks), make.level(0)),
+            "a one-node tree of the grid at level 0",
+        )
     tree = ops.buildGame(tree, make.grid(side, marks), *players(make, first), make.level(0))
     what = f"buildGame({made}, {picture(side, marks)}, first player {first}, depth 0)"
     walk(make, tree, side, first, game_model(side, marks, first, 0), what=what)
@@ -662,7 +802,8 @@ def test_build_game_grows_a_tree_moved_down_two_levels(impl, data, model, first,
     tree = ops.adjustLevel(tree)
     tree = ops.buildGame(tree, make.grid(side, after_two), *players(make, first), make.level(depth))
     what = (
-        f"buildGame to depth {depth} of the tree built to depth {before} from {picture(side, marks)} for first player {first}"
+        f"buildGame to depth {depth} of the tree built to depth {before} from {picture(side, marks)} for first "
+        f"player {first}"
         f"{', searched by chooseBest,' if searched else ''} moved down to {move_text((one, first))} then "
         f"{move_text((two, OTHER[first]))} (findMove twice, adjustLevel): extended or rebuilt (E28)"
     )
@@ -708,7 +849,7 @@ def found_among(make: TreeMaker, found, side: int, tied: list, what: str):
     impl = make.impl
     grids, root = [make.grid(side, child.marks) for child in tied], impl.game_tree.getGrid(found)
     matches = impl.batch(lambda: [impl.grid.equals(root, grid) for grid in grids])
-    best = next((child for child, match in zip(tied, matches) if match), None)
+    best = next((child for child, match in zip(tied, matches, strict=False) if match), None)
     expect(
         best is not None,
         f"{what} is a child whose minimax value is the value given (any one when several are, E44): "
@@ -717,7 +858,13 @@ def found_among(make: TreeMaker, found, side: int, tied: list, what: str):
     return best
 
 
-@covers("GameTreeType.chooseBest", "GameTreeType.findBest", "GameTreeType.buildGame", "GameTreeType.getParent", "GameTreeType.getSibling")
+@covers(
+    "GameTreeType.chooseBest",
+    "GameTreeType.findBest",
+    "GameTreeType.buildGame",
+    "GameTreeType.getParent",
+    "GameTreeType.getSibling",
+)
 @given(game=games(finished_ok=False))
 def test_choose_best_and_find_best_on_a_built_game(impl, game):
     side, marks, first, depth = game
@@ -727,7 +874,9 @@ def test_choose_best_and_find_best_on_a_built_game(impl, game):
     what = f"buildGame(the empty tree, {picture(side, marks)}, first player {first}, depth {depth})"
     value = walk(make, tree, side, first, node, what=what)
     got = ops.chooseBest(tree)
-    right, ties = impl.batch(lambda: (impl.worth.equals(got, value), [impl.worth.equals(child.value, value) for child in node.order]))
+    right, ties = impl.batch(
+        lambda: (impl.worth.equals(got, value), [impl.worth.equals(child.value, value) for child in node.order])
+    )
     expect(
         right,
         f"chooseBest of {what} is the minimax value of the leaves' worths (evaluateGrid for {first}): "
@@ -738,8 +887,10 @@ def test_choose_best_and_find_best_on_a_built_game(impl, game):
     result = f"findBest({what}, its chooseBest value)"
     expect(not ops.isEmpty(found), f"{result} is a tree")
     expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {result} is the empty tree: it is a root (E31)")
-    best = found_among(make, found, side, [child for child, tie in zip(node.order, ties) if tie], result)
-    walk(make, found, side, first, best, levels=None, root_worth=True, what=f"{result} (E31: detached, its subtree kept)")
+    best = found_among(make, found, side, [child for child, tie in zip(node.order, ties, strict=False) if tie], result)
+    walk(
+        make, found, side, first, best, levels=None, root_worth=True, what=f"{result} (E31: detached, its subtree kept)"
+    )
 
 
 @covers("GameTreeType.findMove", "GameTreeType.buildGame", "GameTreeType.getParent", "GameTreeType.getSibling")
@@ -757,7 +908,9 @@ def test_find_move_returns_the_child_with_the_grid_as_a_root(impl, game, data):
     )
     expect(not ops.isEmpty(found), f"{what} is a tree")
     expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {what} is the empty tree: it is a root (E31)")
-    walk(make, found, side, first, child, levels=None, root_worth=True, what=f"{what} (E31: detached, its subtree kept)")
+    walk(
+        make, found, side, first, child, levels=None, root_worth=True, what=f"{what} (E31: detached, its subtree kept)"
+    )
 
 
 # Renumbering ---------------------------------------------------------------------------------------
@@ -768,7 +921,9 @@ def test_find_move_returns_the_child_with_the_grid_as_a_root(impl, game, data):
 def test_adjust_level_renumbers_a_tree_from_0(impl, node):
     make = TreeMaker(impl)
     tree = impl.game_tree.adjustLevel(build_hand(make, node))
-    check_hand(make, tree, node, f"adjustLevel(the tree {node.describe()} with its root at level {node.level}) (E37)", level=0)
+    check_hand(
+        make, tree, node, f"adjustLevel(the tree {node.describe()} with its root at level {node.level}) (E37)", level=0
+    )
 
 
 @covers("GameTreeType.adjustLevel", "GameTreeType.findBest", "GameTreeType.findMove", "GameTreeType.chooseBest")
@@ -800,7 +955,16 @@ def test_adjust_level_renumbers_a_tree_moved_down(impl, data, model, first, dept
         f"adjustLevel of the tree built from {picture(side, marks)} for first player {first} to depth {depth}, "
         f"moved down by {' then '.join(steps)} (E37)"
     )
-    walk(make, tree, side, first, game_model(side, after, first, depth, len(path), path), levels=-len(path), root_worth=True, what=what)
+    walk(
+        make,
+        tree,
+        side,
+        first,
+        game_model(side, after, first, depth, len(path), path),
+        levels=-len(path),
+        root_worth=True,
+        what=what,
+    )
 
 
 # The frame rule of every update (issue 13) ----------------------------------------------------------
@@ -817,13 +981,15 @@ def children_from(impl, firsts: list, most: list[int]) -> list[list]:
     are too many). A step is taken for every node at once (``impl.batch``)."""
     tg = impl.game_tree
     found: list[list] = [[] for _ in firsts]
-    walking = list(zip(found, firsts, most))
+    walking = list(zip(found, firsts, most, strict=False))
     while walking:
         for children, child, _ in walking:
             children.append(child)
-        walking = [(children, tg.getSibling(child), limit) for children, child, limit in walking if len(children) <= limit]
-        ends = impl.batch(lambda: [tg.isEmpty(child) for _, child, _ in walking])
-        walking = [step for step, end in zip(walking, ends) if not end]
+        walking = [
+            (children, tg.getSibling(child), limit) for children, child, limit in walking if len(children) <= limit
+        ]
+        ends = impl.batch(lambda: [tg.isEmpty(child) for _, child, _ in walking])  # noqa: B023 - run before the loop moves on
+        walking = [step for step, end in zip(walking, ends, strict=False) if not end]
     return found
 
 
@@ -841,7 +1007,7 @@ def nodes_of(impl, tree, most: int = 400) -> list:
     def explore(frontier: list) -> list:
         empties = impl.batch(lambda: [ops.isEmpty(node) for node in frontier])
         below = []
-        for node, empty in zip(frontier, empties):
+        for node, empty in zip(frontier, empties, strict=False):
             pair = None if empty else (ops.getSibling(node), ops.getChild(node))
             links[id(node)] = (node, pair)
             below += pair or ()
@@ -870,13 +1036,19 @@ def levels_of(impl, tree, most: int = 400) -> list:
 
 
 def same_levels(impl, first: list, second: list) -> bool:
-    return len(first) == len(second) and all(impl.batch(lambda: [impl.level_number.equals(a, b) for a, b in zip(first, second)]))
+    return len(first) == len(second) and all(
+        impl.batch(lambda: [impl.level_number.equals(a, b) for a, b in zip(first, second, strict=False)])
+    )
 
 
 def holds_node(make: TreeMaker, tree, grid, level: int) -> bool:
     """Whether ``tree`` is a node holding a grid equal to ``grid`` at ``level``."""
     ops = make.impl.game_tree
-    return not ops.isEmpty(tree) and make.impl.grid.equals(ops.getGrid(tree), grid) and make.impl.level_number.equals(ops.getLevel(tree), make.level_probe(level))
+    return (
+        not ops.isEmpty(tree)
+        and make.impl.grid.equals(ops.getGrid(tree), grid)
+        and make.impl.level_number.equals(ops.getLevel(tree), make.level_probe(level))
+    )
 
 
 def holds_tree(make: TreeMaker, tree, model: dict, grids: list) -> bool:
@@ -917,14 +1089,22 @@ def check_set_frame(impl, component: str, pool: list, start: int, value: tuple) 
         f"after {where}, the tree it was given is either unchanged or equal to the result (E01): the frame rule",
     )
     if component in ("child", "sibling", "parent"):
-        expect(holds_node(make, given, grids[value[0]], value[1]), f"after {where}, the tree given keeps its grid and level (the frame rule)")
+        expect(
+            holds_node(make, given, grids[value[0]], value[1]),
+            f"after {where}, the tree given keeps its grid and level (the frame rule)",
+        )
     expect(
         holds_tree(make, bystander, {"node": (2, 5), "child": None, "sibling": None, "parent": None}, grids),
         f"after {where}, a tree built before it (grid 3 at level 5) is unchanged (the frame rule)",
     )
 
 
-FRAME_POOL = st.lists(positions(empties=st.integers(4, 12), finished_ok=True).map(lambda model: model[1]), min_size=3, max_size=3, unique_by=lambda m: tuple(sorted(m.items())))
+FRAME_POOL = st.lists(
+    positions(empties=st.integers(4, 12), finished_ok=True).map(lambda model: model[1]),
+    min_size=3,
+    max_size=3,
+    unique_by=lambda m: tuple(sorted(m.items())),
+)
 FRAME_VALUES = st.tuples(st.integers(1, 2), st.integers(0, 6))
 
 
@@ -964,7 +1144,8 @@ def test_set_parent_changes_its_argument_at_most(impl, pool, start, value):
 
 
 def check_growth_frame(impl, operation: str, model, first: str, depth: int) -> None:
-    """buildGame or generateLevel of a one-node tree: the argument is unchanged or equal to the result; a tree built before is not touched."""
+    """buildGame or generateLevel of a one-node tree: the argument is unchanged or equal to the result; a tree built
+    before is not touched."""
     side, marks = model
     make, ops = TreeMaker(impl), impl.game_tree
     bystander = ops.newGameTreeType(make.grid(side, marks), make.level(0))
@@ -972,22 +1153,30 @@ def check_growth_frame(impl, operation: str, model, first: str, depth: int) -> N
     players = (make.player(first), make.player(OTHER[first]))
     if operation == "buildGame":
         result = ops.buildGame(tree, make.grid(side, marks), *players, make.level(depth))
-        call = f"buildGame(the one-node tree of {picture(side, marks)}, that grid, {first}, {OTHER[first]}, level {depth})"
+        call = (
+            f"buildGame(the one-node tree of {picture(side, marks)}, that grid, {first}, {OTHER[first]}, level {depth})"
+        )
     else:
         result = ops.generateLevel(tree, *players)
         call = f"generateLevel(the one-node tree of {picture(side, marks)}, {first}, {OTHER[first]})"
     grown = levels_of(impl, result)
     unchanged = holds_node(make, tree, make.grid(side, marks), 0) and ops.isEmpty(ops.getChild(tree))
     expect(
-        unchanged or (holds_node(make, tree, make.grid(side, marks), 0) and same_levels(impl, levels_of(impl, tree), grown)),
-        f"after {call}, the tree it was given is either still one node or equal to the result, {len(grown)} nodes (E01): the frame rule",
+        unchanged
+        or (holds_node(make, tree, make.grid(side, marks), 0) and same_levels(impl, levels_of(impl, tree), grown)),
+        f"after {call}, the tree it was given is either still one node or equal to the result, {len(grown)} nodes "
+        "(E01): the frame rule",
     )
     expect(
         holds_node(make, bystander, make.grid(side, marks), 0) and ops.isEmpty(ops.getChild(bystander)),
         f"after {call}, another one-node tree of the same grid, built before it, is still one node (the frame rule)",
     )
-    for player, colour in zip(players, (first, OTHER[first])):
-        expect_equal(make.read(impl.player.getSymbol(player)), colour, f"after {call}, the player {colour} given to it is still {colour} (the frame rule)")
+    for player, colour in zip(players, (first, OTHER[first]), strict=False):
+        expect_equal(
+            make.read(impl.player.getSymbol(player)),
+            colour,
+            f"after {call}, the player {colour} given to it is still {colour} (the frame rule)",
+        )
 
 
 @covers("GameTreeType.buildGame")
@@ -1020,4 +1209,7 @@ def test_adjust_level_changes_its_argument_at_most(impl, node, other):
         same_levels(impl, now, argument) or same_levels(impl, now, levels_of(impl, result)),
         f"after {call}, the tree it was given keeps its levels or has the result's (E01): the frame rule",
     )
-    expect(same_levels(impl, levels_of(impl, bystander), before), f"after {call}, another tree, {other.describe()}, built before it, keeps its levels (the frame rule)")
+    expect(
+        same_levels(impl, levels_of(impl, bystander), before),
+        f"after {call}, another tree, {other.describe()}, built before it, keeps its levels (the frame rule)",
+    )

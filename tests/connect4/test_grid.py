@@ -25,7 +25,14 @@ from typing import NamedTuple
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 import adt.display as kit_display
 from speckit.testing import OperationFailed, covers, expect, expect_equal
@@ -84,7 +91,7 @@ class Maker(Build):
         """The marks of a grid of the given side, read square by square with getSymbol."""
         cells = squares(side)
         models = self.read_many([self.impl.grid.getSymbol(grid, self.location(r, c)) for r, c in cells])
-        return {cell: model for cell, model in zip(cells, models) if model is not None}
+        return {cell: model for cell, model in zip(cells, models, strict=False) if model is not None}
 
     def checks(self) -> GridChecks:
         """Checks of grids to write one after another, asked together at the end of a ``with`` block."""
@@ -124,15 +131,25 @@ class GridChecks(Checks):
                 if occupied:
                     expect_equal(taken[number], (r, c) in marks, f"squareOccupied at (row {r}, column {c}) of {where}")
 
-        self.add(judge, symbols=symbols, queries=(lambda: [ops.squareOccupied(grid, make.location(r, c)) for r, c in cells]) if occupied else None)
+        self.add(
+            judge,
+            symbols=symbols,
+            queries=(lambda: [ops.squareOccupied(grid, make.location(r, c)) for r, c in cells]) if occupied else None,
+        )
 
     def dimension(self, grid, side: int, where: str) -> None:
         make = self.make
-        self.fact(lambda: make.impl.dimension.equals(make.impl.grid.getDimension(grid), make.dimension(side)), f"getDimension of {where} is {side}")
+        self.fact(
+            lambda: make.impl.dimension.equals(make.impl.grid.getDimension(grid), make.dimension(side)),
+            f"getDimension of {where} is {side}",
+        )
 
     def worth(self, grid, worth: int, where: str) -> None:
         make = self.make
-        self.fact(lambda: make.impl.worth.equals(make.impl.grid.getWorth(grid), make.worth(worth)), f"getWorth of {where} is {worth}")
+        self.fact(
+            lambda: make.impl.worth.equals(make.impl.grid.getWorth(grid), make.worth(worth)),
+            f"getWorth of {where} is {worth}",
+        )
 
     def outcome(self, grid, side: int, marks: dict, where: str | None = None) -> None:
         """win, diagWin, horizWin, vertWin, fullGrid, draw and gameOver agree with the model (:func:`judge_outcome`).
@@ -147,7 +164,14 @@ class GridChecks(Checks):
         as_symbols = [operation for operation in kinds_of if forms[operation] == SYMBOL]
 
         def judge(found, told):
-            judge_outcome(impl, answers | dict(zip(as_symbols, found)), told, side, marks, where or picture(side, marks))
+            judge_outcome(
+                impl,
+                answers | dict(zip(as_symbols, found, strict=False)),
+                told,
+                side,
+                marks,
+                where or picture(side, marks),
+            )
 
         self.add(
             judge,
@@ -196,6 +220,7 @@ direction horizWin and vertWin take, E16): as symbols those are three different 
 Booleans cannot be. So an operation answering a Python bool on every one of them answers in
 the Boolean form, and any other in the symbol form."""
 
+
 def once_per_package(find):
     """``find(impl)`` run once per implementation, its answer kept for every later call (the
     implementation is kept with it, so its id is never reused while the answer is)."""
@@ -239,15 +264,17 @@ def readings(impl) -> Readings:
     """
     make = Maker(impl)
     grids = {key: make.grid(4, marks) for key, marks in FORM_PROBES.items()}
-    answers = impl.batch(lambda: {op: [getattr(impl.grid, op)(grid) for grid in grids.values()] for op in WIN_OPERATIONS})
+    answers = impl.batch(
+        lambda: {op: [getattr(impl.grid, op)(grid) for grid in grids.values()] for op in WIN_OPERATIONS}
+    )
     forms, seen = {}, {}
     for operation, results in answers.items():
         if all(isinstance(result, bool) for result in results):
-            forms[operation], seen[operation] = BOOLEAN, dict(zip(grids, results))
+            forms[operation], seen[operation] = BOOLEAN, dict(zip(grids, results, strict=False))
             continue
         forms[operation] = SYMBOL
         try:
-            seen[operation] = dict(zip(grids, make.read_many(results)))
+            seen[operation] = dict(zip(grids, make.read_many(results), strict=False))
         except OperationFailed as failed:
             problem = _problem(failed)
             expect(
@@ -293,7 +320,8 @@ def _line_reading(forms: dict, seen: dict) -> dict:
     expect(
         finds(finder, COLUMN_PROBE),
         f"{finder} on {column} (its only line is red's column 1): {other} found the row line, "
-        f"so {finder} must find the column line: red's symbol, or True in the Boolean form of E15 (one consistent reading, E16)",
+        f"so {finder} must find the column line: red's symbol, or True in the Boolean form of E15 (one consistent "
+        "reading, E16)",
         expected="red (or True)",
         actual=answer(finder, COLUMN_PROBE),
     )
@@ -301,7 +329,8 @@ def _line_reading(forms: dict, seen: dict) -> dict:
     expect(
         nothing is False if forms[other] == BOOLEAN else nothing is None,
         f"{other} on {column} (its only line is red's column 1): {other} found the row line, "
-        "so it must not find a column line: an empty symbol, or False in the Boolean form of E15 (one consistent reading, E16)",
+        "so it must not find a column line: an empty symbol, or False in the Boolean form of E15 (one consistent "
+        "reading, E16)",
         expected="an empty symbol (or False)",
         actual=answer(other, COLUMN_PROBE),
     )
@@ -333,11 +362,13 @@ def square_fault(make: Maker, value, row: int, column: int, mark) -> str | None:
     impl = make.impl
     try:
         location = impl.square.getLocation(value)
-        symbol, same_row, same_column = impl.batch(lambda: (
-            impl.square.getSymbol(value),
-            impl.index.equals(impl.location.getRow(location), make.index(row)),
-            impl.index.equals(impl.location.getColumn(location), make.index(column)),
-        ))
+        symbol, same_row, same_column = impl.batch(
+            lambda: (
+                impl.square.getSymbol(value),
+                impl.index.equals(impl.location.getRow(location), make.index(row)),
+                impl.index.equals(impl.location.getColumn(location), make.index(column)),
+            )
+        )
         held = make.read(symbol)
     except OperationFailed as failed:
         return f"reading it as a square failed: {_problem(failed)}"
@@ -369,7 +400,9 @@ def square_form(impl) -> str:
     """
     make = Maker(impl)
     grid = make.grid(4, SQUARE_PROBE)
-    results = [(impl.grid.getSquare(grid, make.location(r, c)), r, c, SQUARE_PROBE.get((r, c))) for r, c in SQUARE_PROBES]
+    results = [
+        (impl.grid.getSquare(grid, make.location(r, c)), r, c, SQUARE_PROBE.get((r, c))) for r, c in SQUARE_PROBES
+    ]
     faults = {}
     for form in (SQUARE, SYMBOL_THERE):  # the other form is tried only when one fails
         faults[form] = [fault_of(make, form, *result) for result in results]
@@ -379,11 +412,12 @@ def square_form(impl) -> str:
         where = picture(4, SQUARE_PROBE)
         told = "; ".join(
             f"at (row {r}, column {c}), as the square: {square or 'right'}, as the symbol: {symbol or 'right'}"
-            for (_, r, c, _), square, symbol in zip(results, faults[SQUARE], faults[SYMBOL_THERE])
+            for (_, r, c, _), square, symbol in zip(results, faults[SQUARE], faults[SYMBOL_THERE], strict=False)
         )
         expect(
             False,
-            f"getSquare on {where} at (row 1, column 2), (row 3, column 4) and (row 4, column 1) returns the squares at "
+            f"getSquare on {where} at (row 1, column 2), (row 3, column 4) and (row 4, column 1) returns the "
+            "squares at "
             f"those locations holding red, blue and nothing, or else the symbols there: red, blue and an empty symbol "
             f"({e13_both_forms()})",
             expected="one form at every location",
@@ -404,7 +438,8 @@ def judge_outcome(impl, got_of: dict, told: tuple, side: int, marks: dict, where
         if operation in reading and reading is SWAPPED_READING:
             lines += f" ({operation} follows the swapped descriptions, E16)"
         filled = (
-            f"{' and '.join(sorted(expected))} fill{'s' if len(expected) == 1 else ''} four squares of its {lines} (E17)"
+            f"{' and '.join(sorted(expected))} fill{'s' if len(expected) == 1 else ''} four squares of its {lines} "
+            "(E17)"
             if expected
             else f"no colour fills four squares of its {lines} (E17)"
         )
@@ -419,7 +454,8 @@ def judge_outcome(impl, got_of: dict, told: tuple, side: int, marks: dict, where
         elif expected:
             expect(
                 got in expected,
-                f"{operation} on {where}: {filled}, so the symbol of {' or '.join(sorted(expected))} (either winner when "
+                f"{operation} on {where}: {filled}, so the symbol of {' or '.join(sorted(expected))} (either winner "
+                "when "
                 f"both do, E19): {operation} answers with symbols, the declared form ({e15_both_forms(operation)})",
                 expected=" or ".join(sorted(expected)),
                 actual=name(got),
@@ -560,24 +596,53 @@ def not_won_by(draw, side: int, colour: str):
 
 
 @covers(
-    "GridType.newGridType", "GridType.validMove", "GridType.getDimension", "GridType.getWorth",
-    "GridType.getSymbol", "GridType.squareOccupied", "GridType.fullGrid",
+    "GridType.newGridType",
+    "GridType.validMove",
+    "GridType.getDimension",
+    "GridType.getWorth",
+    "GridType.getSymbol",
+    "GridType.squareOccupied",
+    "GridType.fullGrid",
 )
 def test_default_grid_is_4_by_4_empty_with_worth_0(impl):
     make, ops = Maker(impl), impl.grid
     grid = ops.newGridType()
     where = "newGridType()"
-    for (r, c), valid in {(1, 1): True, (4, 4): True, (1, 4): True, (4, 1): True, (5, 1): False, (1, 5): False, (5, 5): False}.items():
-        expect_equal(ops.validMove(grid, make.location(r, c)), valid, f"validMove(newGridType(), (row {r}, column {c})): the default grid is 4 x 4")
-    expect(impl.dimension.equals(ops.getDimension(grid), make.dimension(4)), "getDimension(newGridType()) equals a dimension of 4, the default")
+    for (r, c), valid in {
+        (1, 1): True,
+        (4, 4): True,
+        (1, 4): True,
+        (4, 1): True,
+        (5, 1): False,
+        (1, 5): False,
+        (5, 5): False,
+    }.items():
+        expect_equal(
+            ops.validMove(grid, make.location(r, c)),
+            valid,
+            f"validMove(newGridType(), (row {r}, column {c})): the default grid is 4 x 4",
+        )
+    expect(
+        impl.dimension.equals(ops.getDimension(grid), make.dimension(4)),
+        "getDimension(newGridType()) equals a dimension of 4, the default",
+    )
     check_dimension(make, grid, 4, where)
-    expect(impl.worth.equals(ops.getWorth(grid), impl.worth.newWorthType()), "getWorth(newGridType()) equals newWorthType(), 0")
+    expect(
+        impl.worth.equals(ops.getWorth(grid), impl.worth.newWorthType()),
+        "getWorth(newGridType()) equals newWorthType(), 0",
+    )
     check_squares(make, grid, 4, {}, where)
     expect_equal(ops.fullGrid(grid), False, "fullGrid(newGridType()): every square is empty")
     expect(ops.equals(grid, make.grid(4)), "newGridType() equals newGridType(dimension 4)")
 
 
-@covers("GridType.newGridType", "GridType.getDimension", "GridType.getWorth", "GridType.getSymbol", "GridType.squareOccupied")
+@covers(
+    "GridType.newGridType",
+    "GridType.getDimension",
+    "GridType.getWorth",
+    "GridType.getSymbol",
+    "GridType.squareOccupied",
+)
 @given(side=grid_sides)
 def test_new_grid_of_a_dimension_is_empty_with_worth_0(impl, side):
     make = Maker(impl)
@@ -589,7 +654,14 @@ def test_new_grid_of_a_dimension_is_empty_with_worth_0(impl, side):
         check.squares(grid, side, {}, where)
 
 
-@covers("GridType.newGridType", "GridType.getSymbol", "GridType.squareOccupied", "GridType.getDimension", "GridType.getWorth", "GridType.equals")
+@covers(
+    "GridType.newGridType",
+    "GridType.getSymbol",
+    "GridType.squareOccupied",
+    "GridType.getDimension",
+    "GridType.getWorth",
+    "GridType.equals",
+)
 @given(data=st.data(), side=grid_sides, colour=colours)
 def test_new_grid_with_a_symbol_has_it_there_and_nowhere_else(impl, data, side, colour):
     make = Maker(impl)
@@ -601,7 +673,10 @@ def test_new_grid_with_a_symbol_has_it_there_and_nowhere_else(impl, data, side, 
         check.dimension(grid, side, where)
         check.worth(grid, 0, where)
         check.squares(grid, side, marks, where)
-        check.fact(lambda: impl.grid.equals(grid, make.grid(side, marks)), f"{where} equals {picture(side, marks)} built with occupySquare")
+        check.fact(
+            lambda: impl.grid.equals(grid, make.grid(side, marks)),
+            f"{where} equals {picture(side, marks)} built with occupySquare",
+        )
 
 
 # Squares ----------------------------------------------------------------------------------
@@ -614,7 +689,9 @@ def test_occupied_squares_read_back_as_placed(impl, data, model):
     make = Maker(impl)
     grid = make.grid(side, marks)
     where = picture(side, marks)
-    probes = data.draw(st.lists(st.sampled_from(squares(side)), min_size=1, max_size=4, unique=True), label="squares got")
+    probes = data.draw(
+        st.lists(st.sampled_from(squares(side)), min_size=1, max_size=4, unique=True), label="squares got"
+    )
 
     form = square_form(impl)
     for r, c in probes:
@@ -625,7 +702,9 @@ def test_occupied_squares_read_back_as_placed(impl, data, model):
             continue
         other = SYMBOL_THERE if form == SQUARE else SQUARE
         switched = fault_of(make, other, value, r, c, mark) is None
-        wanted = f"the square at that location holding {name(mark)}" if form == SQUARE else f"the symbol there, {name(mark)}"
+        wanted = (
+            f"the square at that location holding {name(mark)}" if form == SQUARE else f"the symbol there, {name(mark)}"
+        )
         expect(
             False,
             f"getSquare at (row {r}, column {c}) of {where} returns {wanted}: this package's getSquare returns {form} "
@@ -669,7 +748,14 @@ def test_set_square_puts_the_squares_symbol_at_its_own_location(impl, data, mode
     check_squares(make, grid, side, expected, where, occupied=False)
 
 
-@covers("GridType.setSquare", "GridType.getSymbol", "GridType.equals", "GridType.win", "GridType.horizWin", "GridType.gameOver")
+@covers(
+    "GridType.setSquare",
+    "GridType.getSymbol",
+    "GridType.equals",
+    "GridType.win",
+    "GridType.horizWin",
+    "GridType.gameOver",
+)
 @pytest.mark.parametrize("new", [None, RED, BLUE], ids=name)
 @pytest.mark.parametrize("old", [RED, BLUE])
 def test_set_square_over_a_mark_leaves_only_the_new_symbol(impl, old, new):
@@ -726,9 +812,11 @@ def test_valid_move_is_on_the_grid_at_every_boundary(impl, data, model):
     grid = make.grid(side, marks)
     edges = [1, side, side + 1]
     probes = [(r, c) for r in edges for c in edges]
-    probes += data.draw(st.lists(st.tuples(st.integers(1, side + 2), st.integers(1, side + 2)), max_size=4), label="more locations")
+    probes += data.draw(
+        st.lists(st.tuples(st.integers(1, side + 2), st.integers(1, side + 2)), max_size=4), label="more locations"
+    )
     valid = impl.batch(lambda: [impl.grid.validMove(grid, make.location(r, c)) for r, c in probes])
-    for (r, c), got in zip(probes, valid):
+    for (r, c), got in zip(probes, valid, strict=False):
         expect_equal(
             got,
             r <= side and c <= side,
@@ -753,7 +841,15 @@ def test_full_grid_draw_and_game_over(impl, data, model):
         check.outcome(almost, side, rest)
 
 
-@covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.fullGrid", "GridType.draw", "GridType.gameOver")
+@covers(
+    "GridType.win",
+    "GridType.diagWin",
+    "GridType.horizWin",
+    "GridType.vertWin",
+    "GridType.fullGrid",
+    "GridType.draw",
+    "GridType.gameOver",
+)
 @given(model=grids())
 def test_win_family_agrees_with_the_lines_on_random_grids(impl, model):
     side, marks = model
@@ -769,7 +865,9 @@ def test_a_run_of_four_or_more_wins_in_its_direction_only(impl, model):
     check_outcome(make, make.grid(side, marks), side, marks, f"{picture(side, marks)} (one {kind} run of {len(marks)})")
 
 
-@covers("GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.gameOver", "GridType.draw")
+@covers(
+    "GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.gameOver", "GridType.draw"
+)
 @given(model=near_misses())
 def test_three_of_a_line_is_no_win(impl, model):
     side, marks = model
@@ -807,7 +905,9 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
 
     square = data.draw(st.sampled_from(squares(side)), label="square that differs")
     if square in marks:
-        changed = data.draw(st.sampled_from([{k: v for k, v in marks.items() if k != square}, marks | {square: OTHER[marks[square]]}]))
+        changed = data.draw(
+            st.sampled_from([{k: v for k, v in marks.items() if k != square}, marks | {square: OTHER[marks[square]]}])
+        )
     else:
         changed = marks | {square: data.draw(colours, label="colour of the extra mark")}
     c = make.grid(side, changed)
@@ -824,7 +924,11 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     # Every grid is made before the questions, which travel together; none is updated after.
     pairs = [(a, b), (b, a), (a, c), (c, a), (left, right), (right, left)] + ([(a, d), (d, a)] if marks else [])
     same = impl.batch(lambda: [ops.equals(*pair) for pair in pairs])
-    expect(same[0], f"equals: {where} with worth {first} and the same grid built again with worth {second} (E22)", actual=same[0])
+    expect(
+        same[0],
+        f"equals: {where} with worth {first} and the same grid built again with worth {second} (E22)",
+        actual=same[0],
+    )
     expect(same[1], f"equals: {where} with worth {second} and the same grid with worth {first} (E22)", actual=same[1])
     claim = f"equals({where}, {picture(side, changed)}): they differ at (row {square[0]}, column {square[1]})"
     expect_equal(same[2], False, claim)
@@ -833,7 +937,10 @@ def test_equals_same_size_and_symbols_worth_aside(impl, data, model, first, seco
     expect_equal(same[4], False, claim)
     expect_equal(same[5], False, claim + " (the other way round)")
     if marks:
-        claim = f"equals({where}, {picture(side, recoloured)}): the same squares are occupied, but (row {recoloured_at[0]}, column {recoloured_at[1]}) by the other colour"
+        claim = (
+            f"equals({where}, {picture(side, recoloured)}): the same squares are occupied, but (row "
+            f"{recoloured_at[0]}, column {recoloured_at[1]}) by the other colour"
+        )
         expect_equal(same[6], False, claim)
         expect_equal(same[7], False, claim + " (the other way round)")
 
@@ -882,9 +989,14 @@ def test_clone_is_equal_with_the_same_worth_and_independent(impl, data, model, w
     move = f"occupySquare(.., (row {square[0]}, column {square[1]}), {colour}) and setWorth(.., worth {later})"
     updated = ops.setWorth(ops.occupySquare(copy, make.location(*square), make.symbol(colour)), make.worth(later))
     with make.checks() as check:
-        check.fact(lambda: ops.equals(source, make.grid(side, marks)), f"after {move} on its clone, {where} is unchanged")
+        check.fact(
+            lambda: ops.equals(source, make.grid(side, marks)), f"after {move} on its clone, {where} is unchanged"
+        )
         check.worth(source, worth, f"{where} after {move} on its clone")
-        check.fact(lambda: ops.equals(updated, make.grid(side, marks | {square: colour})), f"{move} on the clone of {where} takes effect")
+        check.fact(
+            lambda: ops.equals(updated, make.grid(side, marks | {square: colour})),
+            f"{move} on the clone of {where} takes effect",
+        )
 
     source = ops.setWorth(make.grid(side, marks), make.worth(worth))
     copy = ops.clone(source)
@@ -944,10 +1056,13 @@ def test_evaluations_change_nothing_and_are_functions_of_the_grid(impl, model, c
         again = evaluate(separate, make.player(colour))
         first = evaluate(grid, make.player(colour))
         with make.checks() as check:
-            check.fact(lambda: ops.equals(grid, before), f"{operation}({where}, {colour}) leaves the grid's squares as they were (E24)")
+            check.fact(
+                lambda: ops.equals(grid, before),
+                f"{operation}({where}, {colour}) leaves the grid's squares as they were (E24)",
+            )
             check.worth(grid, worth, f"{where} after {operation} for {colour} (E24: it changes nothing)")
             check.fact(
-                lambda: impl.worth.equals(first, again),
+                lambda: impl.worth.equals(first, again),  # noqa: B023 - run before the loop moves on
                 f"{operation} for {colour} gives equal worths for {where} and the equal grid {picture(side, marks)} "
                 "built separately, with worth 0 (E22, E24)",
             )
@@ -985,7 +1100,10 @@ def test_show_grid_draws_every_square_and_returns_the_grid(impl, model, worth):
             lambda: shown is None or ops.equals(shown, make.grid(side, marks)),
             f"showGrid({where}) returns the grid it shows, as declared, or nothing, as described (E10)",
         )
-        check.fact(lambda: ops.equals(grid, make.grid(side, marks)), f"showGrid({where}) leaves the grid it shows unchanged (E10)")
+        check.fact(
+            lambda: ops.equals(grid, make.grid(side, marks)),
+            f"showGrid({where}) leaves the grid it shows unchanged (E10)",
+        )
         check.worth(grid, worth, f"{where} with worth {worth} after showGrid (E10: unchanged)")
 
 
@@ -1033,7 +1151,12 @@ class GridMachine(RuleBasedStateMachine):
         self.grid = self.impl.grid.occupySquare(self.grid, self.make.location(*square), self.make.symbol(colour))
         self.marks = self.marks | {square: colour}
         self.steps.append(f"occupySquare (row {square[0]}, column {square[1]}) {colour}")
-        occupied = self.check_frame("occupySquare", argument, snapshot, lambda: self.impl.grid.squareOccupied(self.grid, self.make.location(*square)))
+        occupied = self.check_frame(
+            "occupySquare",
+            argument,
+            snapshot,
+            lambda: self.impl.grid.squareOccupied(self.grid, self.make.location(*square)),
+        )
         expect(occupied, f"squareOccupied at the square just occupied, on {self.where()}", actual=occupied)
 
     @precondition(lambda self: self.grid is not None and len(self.copies) < GridMachine.MAX_COPIES)
@@ -1074,7 +1197,9 @@ class GridMachine(RuleBasedStateMachine):
         def same(a, b):
             return ops.equals(a, b), worths.equals(ops.getWorth(a), ops.getWorth(b))
 
-        unchanged, updated, answer = self.impl.batch(lambda: (same(argument, snapshot), same(argument, self.grid), also()))
+        unchanged, updated, answer = self.impl.batch(
+            lambda: (same(argument, snapshot), same(argument, self.grid), also())
+        )
         expect(
             all(unchanged) or all(updated),
             f"after {operation} on {self.where()}, the grid it was given is either unchanged or equal to the result, "
@@ -1098,13 +1223,16 @@ class GridMachine(RuleBasedStateMachine):
         copy, marks, _ = self.copies[which]
         same = marks == self.marks
         claim = f"equals({self.where()}, copy {which + 1}, {picture(self.side, marks)}) (worths aside, E22)"
-        there, back = self.impl.batch(lambda: (self.impl.grid.equals(self.grid, copy), self.impl.grid.equals(copy, self.grid)))
+        there, back = self.impl.batch(
+            lambda: (self.impl.grid.equals(self.grid, copy), self.impl.grid.equals(copy, self.grid))
+        )
         expect_equal(there, same, claim)
         expect_equal(back, same, claim + " (the other way round)")
 
     @invariant()
     def grid_and_copies_agree_with_their_models(self):
-        """The grid's squares, worth and outcome, and each copy's squares and worth: all asked together (:class:`GridChecks`)."""
+        """The grid's squares, worth and outcome, and each copy's squares and worth: all asked together
+        (:class:`GridChecks`)."""
         if self.grid is None:
             return
         where = self.where()
@@ -1125,15 +1253,31 @@ class GridMachine(RuleBasedStateMachine):
             expect(same, f"{where}: a clone is unaffected by updates of its source", actual=same)
             expect(same_worth, f"getWorth of {where} is {worth}", actual=same_worth)
 
-        check.add(judge, queries=lambda: (
-            ops.grid.equals(copy, self.make.grid(self.side, marks)), ops.worth.equals(ops.grid.getWorth(copy), self.make.worth(worth))
-        ))
+        check.add(
+            judge,
+            queries=lambda: (
+                ops.grid.equals(copy, self.make.grid(self.side, marks)),
+                ops.worth.equals(ops.grid.getWorth(copy), self.make.worth(worth)),
+            ),
+        )
 
 
 @covers(
-    "GridType.newGridType", "GridType.occupySquare", "GridType.getSymbol", "GridType.squareOccupied",
-    "GridType.clone", "GridType.equals", "GridType.setWorth", "GridType.getWorth", "GridType.fullGrid",
-    "GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.draw", "GridType.gameOver",
+    "GridType.newGridType",
+    "GridType.occupySquare",
+    "GridType.getSymbol",
+    "GridType.squareOccupied",
+    "GridType.clone",
+    "GridType.equals",
+    "GridType.setWorth",
+    "GridType.getWorth",
+    "GridType.fullGrid",
+    "GridType.win",
+    "GridType.diagWin",
+    "GridType.horizWin",
+    "GridType.vertWin",
+    "GridType.draw",
+    "GridType.gameOver",
 )
 def test_grid_state_machine(impl):
     current = settings()
@@ -1147,8 +1291,14 @@ def test_grid_state_machine(impl):
 
 
 @covers(
-    "GridType.newGridType", "GridType.occupySquare", "GridType.setSquare", "GridType.setWorth", "GridType.setDimension",
-    "GridType.clone", "GridType.equals", "GridType.getWorth",
+    "GridType.newGridType",
+    "GridType.occupySquare",
+    "GridType.setSquare",
+    "GridType.setWorth",
+    "GridType.setDimension",
+    "GridType.clone",
+    "GridType.equals",
+    "GridType.getWorth",
 )
 @paths.few()
 @given(first=paths.any_path("grid", 1), second=paths.any_path("grid", 1))
@@ -1157,9 +1307,18 @@ def test_grids_made_by_any_path_are_equal_by_their_squares(impl, first, second):
 
 
 @covers(
-    "GridType.getSymbol", "GridType.squareOccupied", "GridType.getDimension", "GridType.fullGrid",
-    "GridType.win", "GridType.diagWin", "GridType.horizWin", "GridType.vertWin", "GridType.draw", "GridType.gameOver",
-    "GridType.evaluateGrid", "GridType.validMove",
+    "GridType.getSymbol",
+    "GridType.squareOccupied",
+    "GridType.getDimension",
+    "GridType.fullGrid",
+    "GridType.win",
+    "GridType.diagWin",
+    "GridType.horizWin",
+    "GridType.vertWin",
+    "GridType.draw",
+    "GridType.gameOver",
+    "GridType.evaluateGrid",
+    "GridType.validMove",
 )
 @paths.few()
 @given(path=paths.grid_models(most=10).flatmap(lambda model: paths.paths("grid", model, 1)), colour=colours)
@@ -1173,11 +1332,22 @@ def test_every_observer_sees_only_the_model_of_a_grid_made_by_any_path(impl, pat
         check.squares(grid, side, marks, where)
         check.dimension(grid, side, where)
         check.outcome(grid, side, marks, where)
-        check.fact(lambda: impl.grid.validMove(grid, make.location(side, side)), f"validMove of {where} at (row {side}, column {side})")
-        check.fact(lambda: impl.grid.validMove(grid, make.location(side + 1, 1)), f"validMove of {where} at (row {side + 1}, column 1) is False", holds=False)
         check.fact(
-            lambda: impl.worth.equals(impl.grid.evaluateGrid(grid, make.player(colour)), impl.grid.evaluateGrid(make.grid(side, marks), make.player(colour))),
-            f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a function of the model, E24)",
+            lambda: impl.grid.validMove(grid, make.location(side, side)),
+            f"validMove of {where} at (row {side}, column {side})",
+        )
+        check.fact(
+            lambda: impl.grid.validMove(grid, make.location(side + 1, 1)),
+            f"validMove of {where} at (row {side + 1}, column 1) is False",
+            holds=False,
+        )
+        check.fact(
+            lambda: impl.worth.equals(
+                impl.grid.evaluateGrid(grid, make.player(colour)),
+                impl.grid.evaluateGrid(make.grid(side, marks), make.player(colour)),
+            ),
+            f"evaluateGrid for {colour} of {where} equals that of {picture(side, marks)} built canonically (a "
+            "function of the model, E24)",
         )
 
 
@@ -1237,7 +1407,9 @@ def _extremes(side: int, colour: str, seed: int = 13, tries: int = 400) -> tuple
     line = lines_of(side)[0]
     best_won, best_won_score, best_other, best_other_score = None, (-1, 0), None, -1
     for _ in range(tries):
-        full = {square: rng.choice([colour, OTHER[colour], OTHER[colour]]) for square in cells}  # nothing left to gain by speed
+        full = {
+            square: rng.choice([colour, OTHER[colour], OTHER[colour]]) for square in cells
+        }  # nothing left to gain by speed
         marks = {k: v for k, v in full.items() if rng.random() < 0.6}
         won = remove_lines(side, full | {square: colour for square in line}, OTHER[colour])
         if colour in winners(side, won) and OTHER[colour] not in winners(side, won):
@@ -1260,7 +1432,8 @@ def test_evaluate_grid_orders_even_the_hardest_won_grid_above_the_best_grid_not_
     low = impl.grid.evaluateGrid(make.grid(side, other), make.player(colour))
     expect(
         impl.worth.greaterThan(high, low),
-        f"evaluateGrid for {colour}: {picture(side, won)} ({colour} has won, the opponent has many open lines) is worth "
+        f"evaluateGrid for {colour}: {picture(side, won)} ({colour} has won, the opponent has many open lines) is "
+        "worth "
         f"more than {picture(side, other)} ({colour} has not won but has many open lines) (E24)",
     )
     lost, fine = _extremes(side, OTHER[colour])
@@ -1268,7 +1441,8 @@ def test_evaluate_grid_orders_even_the_hardest_won_grid_above_the_best_grid_not_
     high = impl.grid.evaluateGrid(make.grid(side, fine), make.player(colour))
     expect(
         impl.worth.lessThan(low, high),
-        f"evaluateGrid for {colour}: {picture(side, lost)} (the opponent has won) is worth less than {picture(side, fine)} "
+        f"evaluateGrid for {colour}: {picture(side, lost)} (the opponent has won) is worth less than "
+        f"{picture(side, fine)} "
         "(the opponent has not won, however promising it looks for them) (E24)",
     )
 
@@ -1289,7 +1463,11 @@ def _full_with_one_line(side: int, owner: str) -> dict:
     Elsewhere the colours alternate down each column and by pairs along each row, which
     fills no line in any direction. Full, so a quick win or loss counts for nothing.
     """
-    marks = {(r, c): owner if ((c - 1) // 2 + r - 1) % 2 else OTHER[owner] for r in range(1, side + 1) for c in range(1, side + 1)}
+    marks = {
+        (r, c): owner if ((c - 1) // 2 + r - 1) % 2 else OTHER[owner]
+        for r in range(1, side + 1)
+        for c in range(1, side + 1)
+    }
     return marks | {(1, c): owner for c in range(1, 5)}
 
 
@@ -1299,7 +1477,9 @@ def test_evaluate_grid_orders_a_won_grid_above_a_grid_of_open_threes(impl, side,
     make = Maker(impl)
     for player, owner in ((colour, colour), (colour, OTHER[colour])):
         finished = _full_with_one_line(side, owner)
-        threes = {(r, c): owner for r in range(1, side + 1) for c in range(1, side + 1) if (r, c) not in OPEN_THREES[side]}
+        threes = {
+            (r, c): owner for r in range(1, side + 1) for c in range(1, side + 1) if (r, c) not in OPEN_THREES[side]
+        }
         done = impl.grid.evaluateGrid(make.grid(side, finished), make.player(player))
         going = impl.grid.evaluateGrid(make.grid(side, threes), make.player(player))
         if owner == player:

@@ -6,9 +6,9 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect
 
-from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
 from . import paths
 from .adapter import Build, offers
+from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
 from .strategies import index_numbers
 
 
@@ -16,7 +16,10 @@ from .strategies import index_numbers
 @given(n=index_numbers)
 def test_new_index_is_one_the_smallest(impl, n):
     ops, build = impl.index, Build(impl).index
-    expect(not ops.lessThan(build(n), ops.newIndexType()), f"lessThan(index {n}, newIndexType()) gives False: newIndexType() holds 1, the smallest index")
+    expect(
+        not ops.lessThan(build(n), ops.newIndexType()),
+        f"lessThan(index {n}, newIndexType()) gives False: newIndexType() holds 1, the smallest index",
+    )
     expect(ops.equals(ops.newIndexType(), build(1)), "newIndexType() equals another newIndexType()")
 
 
@@ -70,7 +73,15 @@ def test_clone_is_equal_and_independent(impl, n):
 # Values from every path, and the frame rule (see ``paths``) ---------------------------------------
 
 
-@covers("IndexType.equals", "IndexType.lessThan", "IndexType.greaterThan", "IndexType.newIndexType", "IndexType.increment", "IndexType.decrement", "IndexType.clone")
+@covers(
+    "IndexType.equals",
+    "IndexType.lessThan",
+    "IndexType.greaterThan",
+    "IndexType.newIndexType",
+    "IndexType.increment",
+    "IndexType.decrement",
+    "IndexType.clone",
+)
 @paths.few()
 @given(first=paths.any_path("index"), second=paths.any_path("index"))
 def test_indexes_made_by_any_path_compare_by_their_numbers(impl, first, second):

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from speckit.testing import OperationFailed, covers, expect
 
-from .numeric import check_comparisons, check_equivalence, check_round_trip, check_step, clone_fault
 from . import paths
 from .adapter import Build
+from .numeric import check_comparisons, check_equivalence, check_round_trip, check_step, clone_fault
 from .strategies import level_numbers, worth_numbers
 
 
@@ -21,8 +21,14 @@ from .strategies import level_numbers, worth_numbers
 @given(n=st.integers(1, 60))
 def test_new_level_number_is_zero(impl, n):
     ops, build = impl.level_number, Build(impl).level
-    expect(ops.equals(ops.newLevelNumberType(), ops.newLevelNumberType()), "newLevelNumberType() equals another: both hold 0")
-    expect(ops.greaterThan(build(n), ops.newLevelNumberType()), f"level number {n} is greater than newLevelNumberType(), which holds 0")
+    expect(
+        ops.equals(ops.newLevelNumberType(), ops.newLevelNumberType()),
+        "newLevelNumberType() equals another: both hold 0",
+    )
+    expect(
+        ops.greaterThan(build(n), ops.newLevelNumberType()),
+        f"level number {n} is greater than newLevelNumberType(), which holds 0",
+    )
 
 
 @covers("LevelNumberType.increment", "LevelNumberType.equals", "LevelNumberType.greaterThan")
@@ -71,7 +77,9 @@ def test_clone_copies_a_level_number_or_a_worth(impl, n, w):
     """E02: an equal, independent copy of a level number (the description), or of a worth
     (the declaration, clone(WorthType) -> WorthType), compared by that type's equals."""
     build, clone = Build(impl), impl.level_number.clone
-    as_level = _fault(lambda: clone_fault(impl.level_number, build.level, impl.level_number.increment, n, "level number"))
+    as_level = _fault(
+        lambda: clone_fault(impl.level_number, build.level, impl.level_number.increment, n, "level number")
+    )
     if as_level is None:
         return
     worths = SimpleNamespace(clone=clone, equals=impl.worth.equals)
@@ -87,7 +95,14 @@ def test_clone_copies_a_level_number_or_a_worth(impl, n, w):
 # Values from every path, and the frame rule (see ``paths``) ---------------------------------------
 
 
-@covers("LevelNumberType.equals", "LevelNumberType.lessThan", "LevelNumberType.greaterThan", "LevelNumberType.newLevelNumberType", "LevelNumberType.increment", "LevelNumberType.decrement")
+@covers(
+    "LevelNumberType.equals",
+    "LevelNumberType.lessThan",
+    "LevelNumberType.greaterThan",
+    "LevelNumberType.newLevelNumberType",
+    "LevelNumberType.increment",
+    "LevelNumberType.decrement",
+)
 @paths.few()
 @given(first=paths.any_path("level"), second=paths.any_path("level"))
 def test_level_numbers_made_by_any_path_compare_by_their_numbers(impl, first, second):

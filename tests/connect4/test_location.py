@@ -13,7 +13,10 @@ def check_at(impl, location, row: int, column: int, claim: str) -> None:
     """The location's row and column are the indexes ``row`` and ``column``."""
     build = Build(impl)
     expect(impl.index.equals(impl.location.getRow(location), build.index(row)), f"{claim}: getRow gives index {row}")
-    expect(impl.index.equals(impl.location.getColumn(location), build.index(column)), f"{claim}: getColumn gives index {column}")
+    expect(
+        impl.index.equals(impl.location.getColumn(location), build.index(column)),
+        f"{claim}: getColumn gives index {column}",
+    )
 
 
 @covers("LocationType.newLocationType", "LocationType.getRow", "LocationType.getColumn")
@@ -48,7 +51,13 @@ def test_rows_and_columns_are_kept_apart(impl, at):
     check_at(impl, after, row, column, f"setRow(setColumn(newLocationType(), index {column}), index {row})")
 
 
-@covers("LocationType.clone", "LocationType.getRow", "LocationType.getColumn", "LocationType.setRow", "LocationType.setColumn")
+@covers(
+    "LocationType.clone",
+    "LocationType.getRow",
+    "LocationType.getColumn",
+    "LocationType.setRow",
+    "LocationType.setColumn",
+)
 @given(at=locations(), other=locations())
 def test_clone_is_equal_and_independent(impl, at, other):
     build, ops = Build(impl), impl.location
@@ -67,7 +76,14 @@ def test_clone_is_equal_and_independent(impl, at, other):
 # Values from every path, and the frame rule (see ``paths``) ---------------------------------------
 
 
-@covers("LocationType.getRow", "LocationType.getColumn", "LocationType.newLocationType", "LocationType.setRow", "LocationType.setColumn", "LocationType.clone")
+@covers(
+    "LocationType.getRow",
+    "LocationType.getColumn",
+    "LocationType.newLocationType",
+    "LocationType.setRow",
+    "LocationType.setColumn",
+    "LocationType.clone",
+)
 @paths.few()
 @given(first=paths.any_path("location"), second=paths.any_path("location"))
 def test_locations_made_by_any_path_show_their_row_and_column(impl, first, second):

@@ -23,7 +23,9 @@ def symbol_of(impl, player):
 def test_new_player_has_an_empty_symbol(impl):
     if not offers(impl.player.newPlayerType, 0):
         pytest.skip("the package offers only newPlayerType(SymbolType), as declared (erratum E04)")
-    expect(impl.symbol.isEmpty(impl.player.getSymbol(impl.player.newPlayerType())), "getSymbol(newPlayerType()) is empty")
+    expect(
+        impl.symbol.isEmpty(impl.player.getSymbol(impl.player.newPlayerType())), "getSymbol(newPlayerType()) is empty"
+    )
 
 
 @covers("PlayerType.newPlayerType", "PlayerType.getSymbol")
@@ -68,9 +70,13 @@ def test_opponent_is_the_other_player(impl, first, second):
     one, two = build(first), build(second)
     players = f"players of {name(first)} and {name(second)}"
     # The player asked about is a separate value equal to one of the two (E06: never equal to neither).
-    expect_equal(symbol_of(impl, ops.opponent(build(first), one, two)), second, f"opponent(player of {name(first)}, {players})")
+    expect_equal(
+        symbol_of(impl, ops.opponent(build(first), one, two)), second, f"opponent(player of {name(first)}, {players})"
+    )
     one, two = build(first), build(second)
-    expect_equal(symbol_of(impl, ops.opponent(build(second), one, two)), first, f"opponent(player of {name(second)}, {players})")
+    expect_equal(
+        symbol_of(impl, ops.opponent(build(second), one, two)), first, f"opponent(player of {name(second)}, {players})"
+    )
 
 
 @covers("PlayerType.clone", "PlayerType.equals", "PlayerType.setSymbol")
@@ -81,18 +87,28 @@ def test_clone_is_equal_and_independent(impl, start, other):
     source = build.player(start)
     copy = ops.clone(source)
     expect(ops.equals(copy, build.player(start)), f"clone(player of {name(start)}) equals a player of {name(start)}")
-    expect_equal(symbol_of(impl, ops.setSymbol(copy, build.symbol(other))), other, f"a clone given {name(other)} plays {name(other)}")
-    expect_equal(symbol_of(impl, source), start, f"giving a clone {name(other)} leaves the source player of {name(start)}")
+    expect_equal(
+        symbol_of(impl, ops.setSymbol(copy, build.symbol(other))),
+        other,
+        f"a clone given {name(other)} plays {name(other)}",
+    )
+    expect_equal(
+        symbol_of(impl, source), start, f"giving a clone {name(other)} leaves the source player of {name(start)}"
+    )
     source = build.player(start)
     copy = ops.clone(source)
     ops.setSymbol(source, build.symbol(other))
-    expect_equal(symbol_of(impl, copy), start, f"giving the source {name(other)} leaves its clone a player of {name(start)}")
+    expect_equal(
+        symbol_of(impl, copy), start, f"giving the source {name(other)} leaves its clone a player of {name(start)}"
+    )
 
 
 # Values from every path, and the frame rule (see ``paths``) ---------------------------------------
 
 
-@covers("PlayerType.equals", "PlayerType.getSymbol", "PlayerType.newPlayerType", "PlayerType.setSymbol", "PlayerType.clone")
+@covers(
+    "PlayerType.equals", "PlayerType.getSymbol", "PlayerType.newPlayerType", "PlayerType.setSymbol", "PlayerType.clone"
+)
 @paths.few()
 @given(first=paths.any_path("player"), second=paths.any_path("player"))
 def test_players_made_by_any_path_are_equal_by_their_symbols(impl, first, second):

@@ -23,8 +23,14 @@ def check_square(impl, square, location: tuple[int, int], model, claim: str) -> 
     """The square is at ``location`` and holds the symbol ``model``, and isEmpty agrees."""
     build, ops = Build(impl), impl.square
     at = ops.getLocation(square)
-    expect(impl.index.equals(impl.location.getRow(at), build.index(location[0])), f"{claim}: its location's row is {location[0]}")
-    expect(impl.index.equals(impl.location.getColumn(at), build.index(location[1])), f"{claim}: its location's column is {location[1]}")
+    expect(
+        impl.index.equals(impl.location.getRow(at), build.index(location[0])),
+        f"{claim}: its location's row is {location[0]}",
+    )
+    expect(
+        impl.index.equals(impl.location.getColumn(at), build.index(location[1])),
+        f"{claim}: its location's column is {location[1]}",
+    )
     expect_equal(Read(impl).symbol(ops.getSymbol(square)), model, f"{claim}: its symbol")
     expect_equal(ops.isEmpty(square), model is None, f"{claim}: isEmpty")
 
@@ -94,14 +100,28 @@ def test_show_square_draws_its_symbol_at_its_location(impl, model, board):
     expect_equal(drawn(text, side), expected, claim)
     expect_equal(len(text.splitlines()), side + 1, f"{claim}: only the one {side} x {side} board is written")
     if result is not None:  # nothing, as described, or the square, as declared (E10)
-        check_square(impl, result, at, model, "showSquare returns the square it shows, as declared, or nothing, as described (E10)")
+        check_square(
+            impl,
+            result,
+            at,
+            model,
+            "showSquare returns the square it shows, as declared, or nothing, as described (E10)",
+        )
     check_square(impl, shown, at, model, "showSquare leaves the square unchanged")
 
 
 # Values from every path, and the frame rule (see ``paths``) ---------------------------------------
 
 
-@covers("SquareType.getLocation", "SquareType.getSymbol", "SquareType.isEmpty", "SquareType.newSquareType", "SquareType.setLocation", "SquareType.setSymbol", "SquareType.clone")
+@covers(
+    "SquareType.getLocation",
+    "SquareType.getSymbol",
+    "SquareType.isEmpty",
+    "SquareType.newSquareType",
+    "SquareType.setLocation",
+    "SquareType.setSymbol",
+    "SquareType.clone",
+)
 @paths.few()
 @given(first=paths.any_path("square"), second=paths.any_path("square"))
 def test_squares_made_by_any_path_show_their_location_and_symbol(impl, first, second):

@@ -31,7 +31,10 @@ def test_new_symbol_of_a_colour_is_a_mark_of_it(impl, colour):
     ops, build = impl.symbol, Build(impl)
     symbol = ops.newSymbolType(build.colour(colour))
     expect(not ops.isEmpty(symbol), f"newSymbolType({colour}) is not empty")
-    expect(impl.colour.equals(ops.getColour(symbol), build.colour(colour)), f"getColour(newSymbolType({colour})) is {colour}")
+    expect(
+        impl.colour.equals(ops.getColour(symbol), build.colour(colour)),
+        f"getColour(newSymbolType({colour})) is {colour}",
+    )
 
 
 @covers("SymbolType.setColour", "SymbolType.isEmpty", "SymbolType.getColour")
@@ -103,7 +106,9 @@ def test_clone_is_equal_and_independent(impl, start, colour, empty):
     if start is None:
         return
     expect_equal(read.symbol(update(copy)), changed, f"a clone of a {name(start)} symbol, updated, is {name(changed)}")
-    expect_equal(read.symbol(source), start, f"updating a clone of a {name(start)} symbol leaves the source {name(start)}")
+    expect_equal(
+        read.symbol(source), start, f"updating a clone of a {name(start)} symbol leaves the source {name(start)}"
+    )
     source = build.symbol(start)
     copy = ops.clone(source)
     update(source)
@@ -136,7 +141,15 @@ def test_show_symbol_draws_its_mark_and_returns_the_symbol(impl, model, board):
 # Values from every path, and the frame rule (see ``paths``) ---------------------------------------
 
 
-@covers("SymbolType.equals", "SymbolType.isEmpty", "SymbolType.getColour", "SymbolType.newSymbolType", "SymbolType.setColour", "SymbolType.makeEmpty", "SymbolType.clone")
+@covers(
+    "SymbolType.equals",
+    "SymbolType.isEmpty",
+    "SymbolType.getColour",
+    "SymbolType.newSymbolType",
+    "SymbolType.setColour",
+    "SymbolType.makeEmpty",
+    "SymbolType.clone",
+)
 @paths.few()
 @given(first=paths.any_path("symbol"), second=paths.any_path("symbol"))
 def test_symbols_made_by_any_path_are_equal_by_their_marks(impl, first, second):

@@ -4,18 +4,26 @@ from hypothesis import given
 
 from speckit.testing import covers, expect
 
-from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
 from . import paths
 from .adapter import Build
+from .numeric import check_clone, check_comparisons, check_equivalence, check_round_trip, check_step
 from .strategies import worth_numbers
 
 
 @covers("WorthType.newWorthType", "WorthType.equals", "WorthType.lessThan", "WorthType.greaterThan")
 def test_new_worth_is_zero_with_worths_either_side(impl):
     ops = impl.worth
-    expect(ops.equals(ops.newWorthType(), ops.newWorthType()), "newWorthType() equals another newWorthType(): both hold 0")
-    expect(ops.lessThan(ops.decrement(ops.newWorthType()), ops.newWorthType()), "worth -1 is less than newWorthType(), which holds 0")
-    expect(ops.greaterThan(ops.increment(ops.newWorthType()), ops.newWorthType()), "worth 1 is greater than newWorthType(), which holds 0")
+    expect(
+        ops.equals(ops.newWorthType(), ops.newWorthType()), "newWorthType() equals another newWorthType(): both hold 0"
+    )
+    expect(
+        ops.lessThan(ops.decrement(ops.newWorthType()), ops.newWorthType()),
+        "worth -1 is less than newWorthType(), which holds 0",
+    )
+    expect(
+        ops.greaterThan(ops.increment(ops.newWorthType()), ops.newWorthType()),
+        "worth 1 is greater than newWorthType(), which holds 0",
+    )
 
 
 @covers("WorthType.increment", "WorthType.equals", "WorthType.greaterThan")
@@ -35,7 +43,10 @@ def test_decrement_gives_the_previous_worth_even_below_zero(impl, n):
 def test_decrement_undoes_increment(impl, n):
     ops, build = impl.worth, Build(impl).worth
     check_round_trip(ops, build, ops.increment, ops.decrement, n, "worth")
-    expect(ops.equals(ops.increment(ops.decrement(build(n))), build(n)), f"increment(decrement(worth {n})) equals worth {n}")
+    expect(
+        ops.equals(ops.increment(ops.decrement(build(n))), build(n)),
+        f"increment(decrement(worth {n})) equals worth {n}",
+    )
 
 
 @covers("WorthType.lessThan", "WorthType.greaterThan", "WorthType.equals")
@@ -59,7 +70,15 @@ def test_clone_is_equal_and_independent(impl, n):
 # Values from every path, and the frame rule (see ``paths``) ---------------------------------------
 
 
-@covers("WorthType.equals", "WorthType.lessThan", "WorthType.greaterThan", "WorthType.newWorthType", "WorthType.increment", "WorthType.decrement", "WorthType.clone")
+@covers(
+    "WorthType.equals",
+    "WorthType.lessThan",
+    "WorthType.greaterThan",
+    "WorthType.newWorthType",
+    "WorthType.increment",
+    "WorthType.decrement",
+    "WorthType.clone",
+)
 @paths.few()
 @given(first=paths.any_path("worth"), second=paths.any_path("worth"))
 def test_worths_made_by_any_path_compare_by_their_numbers(impl, first, second):

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import random
 
-from speckit.testing import MissingOperation
-from speckit.testing import expect
+from speckit.testing import MissingOperation, expect
 
 from .model import BLUE, COLOURS, EMPTY, OTHER, RED, SQUARES, Model
 
@@ -97,9 +96,14 @@ class Read:
         ops = self.impl.grid
         got = self.impl.batch(lambda: [ops.getSpaceType(grid, x, y) for x, y in SQUARES])
         model = Model()
-        for (x, y), value in zip(SQUARES, got):
+        for (x, y), value in zip(SQUARES, got, strict=False):
             name = self.space(value)
-            expect(name in (RED, BLUE, EMPTY), f"getSpaceType({x}, {y}) returns a Space member", expected="Space.Red, Space.Blue or Space.Empty", actual=value)
+            expect(
+                name in (RED, BLUE, EMPTY),
+                f"getSpaceType({x}, {y}) returns a Space member",
+                expected="Space.Red, Space.Blue or Space.Empty",
+                actual=value,
+            )
             model.put(x, y, name)
         return model
 
@@ -115,7 +119,12 @@ class Read:
             items = list(value)
         except TypeError:
             items = None
-        expect(items is not None and all(_is_pair(p) for p in items), f"{claim}: the result is a list of pairs [x, y]", expected="[[x, y], ...]", actual=value)
+        expect(
+            items is not None and all(_is_pair(p) for p in items),
+            f"{claim}: the result is a list of pairs [x, y]",
+            expected="[[x, y], ...]",
+            actual=value,
+        )
         return {(int(p[0]), int(p[1])) for p in items}
 
 

@@ -38,7 +38,13 @@ def result_said(text) -> str:
         return f"{text!r} (no result)"
     blue, red = re.search(r"\bblue\b", text, re.IGNORECASE), re.search(r"\bred\b", text, re.IGNORECASE)
     if _WIN.search(text):
-        return "Blue wins" if blue and not red else "Red wins" if red and not blue else f"{text!r} (a win of which colour?)"
+        return (
+            "Blue wins"
+            if blue and not red
+            else "Red wins"
+            if red and not blue
+            else f"{text!r} (a win of which colour?)"
+        )
     if _DRAW.search(text):
         return "Game drawn"
     return "Game in progress"
@@ -80,7 +86,7 @@ def text_of(model: Model, to_move: str, mode: int, computer: str | None = None, 
 
 
 def in_scratch_folder(impl):
-    """Run in a fresh empty folder, the implementation's working folder too, where Saved_Game.txt is written and read."""
+    """Run in a fresh empty folder, the implementation's working folder too, where Saved_Game.txt is written, read."""
     return impl.working_folder()
 
 
@@ -96,13 +102,13 @@ class Game:
 
     # Setting up
     @classmethod
-    def started(cls, impl, mode: int) -> "Game":
+    def started(cls, impl, mode: int) -> Game:
         game = cls(impl)
         game.ops.Start(game.controller, mode)
         return game
 
     @classmethod
-    def loaded(cls, impl, text: str) -> "Game":
+    def loaded(cls, impl, text: str) -> Game:
         """A controller that loaded ``text`` from Saved_Game.txt (run inside :func:`in_scratch_folder`)."""
         Path(SAVE_FILE).write_text(text, encoding="utf-8")
         game = cls(impl)
@@ -113,7 +119,12 @@ class Game:
     def saved(self) -> Saved:
         text = self.ops.stringOfBoard(self.controller)
         result = parse(text)
-        expect(isinstance(result, Saved), "stringOfBoard returns the saved-game text of erratum S12", expected="6 board lines, the turn, the mode (and the computer's player)", actual=f"{text!r}: {result}")
+        expect(
+            isinstance(result, Saved),
+            "stringOfBoard returns the saved-game text of erratum S12",
+            expected="6 board lines, the turn, the mode (and the computer's player)",
+            actual=f"{text!r}: {result}",
+        )
         return result
 
     def text(self) -> str:

@@ -7,7 +7,7 @@ named ``"Red"``, ``"Blue"``, ``"Empty"``.
 
 from __future__ import annotations
 
-from speckit import lines
+from speckit.testing import lines
 
 WIDTH, HEIGHT = 7, 6
 RED, BLUE, EMPTY = "Red", "Blue", "Empty"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .model import COLOURS, EMPTY, HEIGHT, OTHER, RED, BLUE, SQUARES, WIDTH, Model
+from .model import BLUE, COLOURS, EMPTY, HEIGHT, OTHER, RED, SQUARES, WIDTH, Model
 
-def play_out(choices: list[int], first: str, *, stop_at_win: bool = True, stop_before_full: bool = False) -> tuple[Model, list[int], str]:
+
+def play_out(
+    choices: list[int], first: str, *, stop_at_win: bool = True, stop_before_full: bool = False
+) -> tuple[Model, list[int], str]:
     """The game the choices make from the empty grid, ``first`` moving first: (model, columns, colour to move)."""
     model, moves, colour = Model(), [], first
     for choice in choices:

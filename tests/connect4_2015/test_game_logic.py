@@ -14,7 +14,6 @@ from speckit.testing import SuiteFailure, covers, expect, expect_equal
 from .adapter import Build, Read
 from .model import (
     BLUE,
-    COLOURS,
     EMPTY,
     HEIGHT,
     OTHER,
@@ -28,7 +27,7 @@ from .model import (
     shown,
     squares_text,
 )
-from .strategies import colours, free_grids, grids, played_grids, sparse_free_grids, squares, unfinished_games
+from .strategies import colours, free_grids, grids, played_grids, sparse_free_grids, unfinished_games
 
 RISING = grid_of((3, 3), (4, 2), (5, 1), (6, 0))  # the report's downward-to-the-right four
 SUPPORT = {(x, y): (BLUE if (x + y) % 2 == 0 else RED) for x in range(WIDTH) for y in range(3)}
@@ -40,6 +39,7 @@ def unchanged(impl, grid, model, call):
 
 
 # isWin -----------------------------------------------------------------------------------------
+
 
 def full_grid_won_at_the_bottom() -> Model:
     model = no_four_full_grid()
@@ -54,7 +54,12 @@ IS_WIN = {
     "bb1_full": (full_grid_won_at_the_bottom(), (0, 0), {"Win"}, "isConnect4 = True on a full grid: Win comes first"),
     "bb3": (grid_of((0, 0), (1, 0)), (1, 0), {"Ongoing"}, "isConnect4 = False and isFull = False"),
     "wb1": (RISING, (5, 1), {"Win"}, "(3,3), (4,2), (5,1), (6,0) Red; (Grid, 5, 1)"),
-    "wb2": (all_of(RED), (5, 1), {"Win", "Draw"}, "all Red; (Grid, 5, 1): Win by the decision table, Draw as the report recorded (erratum S09)"),
+    "wb2": (
+        all_of(RED),
+        (5, 1),
+        {"Win", "Draw"},
+        "all Red; (Grid, 5, 1): Win by the decision table, Draw as the report recorded (erratum S09)",
+    ),
     "wb3": (RISING, (0, 0), {"Ongoing"}, "(3,3), (4,2), (5,1), (6,0) Red; (Grid, 0, 0)"),
 }
 
@@ -66,7 +71,12 @@ def test_isWin_report_tests(impl, test):
     build, read = Build(impl), Read(impl)
     grid = build.grid(model)
     state = read.state(impl.game_logic.isWin(build.logic(), grid, x, y))
-    expect(state in allowed, f"isWin(grid, {x}, {y}) {test}: {what}{shown(model)}", expected=" or ".join(sorted(allowed)), actual=state)
+    expect(
+        state in allowed,
+        f"isWin(grid, {x}, {y}) {test}: {what}{shown(model)}",
+        expected=" or ".join(sorted(allowed)),
+        actual=state,
+    )
     unchanged(impl, grid, model, f"isWin(grid, {x}, {y})")
 
 
@@ -85,7 +95,11 @@ def test_isConnect4_report_tests(impl, test):
     model, (x, y), expected, what = IS_CONNECT4[test]
     build = Build(impl)
     grid = build.grid(model)
-    expect_equal(impl.game_logic.isConnect4(build.logic(), grid, x, y), expected, f"isConnect4(grid, {x}, {y}) {test}: {what}{shown(model)}")
+    expect_equal(
+        impl.game_logic.isConnect4(build.logic(), grid, x, y),
+        expected,
+        f"isConnect4(grid, {x}, {y}) {test}: {what}{shown(model)}",
+    )
 
 
 def _diagonal(length: int) -> Model:
@@ -122,25 +136,55 @@ def test_isConnect4_black_box_tests_end_free_play_invalid(impl, test):
     build, read = Build(impl), Read(impl)
     found = read.pairs(impl.game_logic.endFreePlay(build.logic(), build.grid(model)), "endFreePlay")
     required, optional = model.free_play_errors()
-    expect(bool(found), f"{test}: {what} in free play is invalid: endFreePlay reports errors{shown(model)}", expected=squares_text(required), actual="[]")
-    expect(required <= found <= required | optional, f"{test}: endFreePlay reports the line's squares or the square completing it{shown(model)}", expected=squares_text(required), actual=squares_text(found))
+    expect(
+        bool(found),
+        f"{test}: {what} in free play is invalid: endFreePlay reports errors{shown(model)}",
+        expected=squares_text(required),
+        actual="[]",
+    )
+    expect(
+        required <= found <= required | optional,
+        f"{test}: endFreePlay reports the line's squares or the square completing it{shown(model)}",
+        expected=squares_text(required),
+        actual=squares_text(found),
+    )
 
 
 # endFreePlay -------------------------------------------------------------------------------------
 
 END_FREE = {
-    "bb1": (Model({(0, 0): RED, (1, 0): RED, (2, 0): BLUE, (3, 0): BLUE}), "valid", "two red and two blue on the bottom"),
+    "bb1": (
+        Model({(0, 0): RED, (1, 0): RED, (2, 0): BLUE, (3, 0): BLUE}),
+        "valid",
+        "two red and two blue on the bottom",
+    ),
     "bb2": (Model({(0, 0): RED, (1, 0): RED, (2, 0): BLUE}), "valid", "two red and one blue on the bottom"),
     "bb3": (Model({(0, 1): BLUE}), {(0, 1)}, "one blue at (0, 1): unsupported, so invalid (erratum S17)"),
     "bb5": (grid_of((0, 0), (1, 0), (2, 0)), "invalid", "three red on the bottom, no blue"),
-    "bb6": (Model({**{(x, 0): BLUE for x in range(4)}, **{(x, 1): RED for x in range(3)}}), "invalid", "four blue on the bottom, three red on them"),
+    "bb6": (
+        Model({**{(x, 0): BLUE for x in range(4)}, **{(x, 1): RED for x in range(3)}}),
+        "invalid",
+        "four blue on the bottom, three red on them",
+    ),
     "wb1": (Model(), set(), "all Empty: no errors"),
-    "wb2": (grid_of((0, 0), (0, 1), (0, 2), (0, 3)), {(0, 0), (0, 1), (0, 2), (0, 3)}, "a vertical four: its squares, with or without (0, 4) completing it (erratum S07)"),
-    "wb3": (grid_of((0, 0), (0, 1), (0, 2)), {(0, 3)}, "a vertical three: the square completing it, with or without the three (erratum S08)"),
+    "wb2": (
+        grid_of((0, 0), (0, 1), (0, 2), (0, 3)),
+        {(0, 0), (0, 1), (0, 2), (0, 3)},
+        "a vertical four: its squares, with or without (0, 4) completing it (erratum S07)",
+    ),
+    "wb3": (
+        grid_of((0, 0), (0, 1), (0, 2)),
+        {(0, 3)},
+        "a vertical three: the square completing it, with or without the three (erratum S08)",
+    ),
     "wb4": (grid_of((0, 5)), {(0, 5)}, "an unsupported disc"),
     "wb5": (grid_of((0, 0), (0, 1), (1, 0), (1, 1)), set(), "a red square block: balance is not checked here"),
     "wb6": (grid_of((1, 0), (2, 0), (3, 0)), {(0, 0), (4, 0)}, "a horizontal three: the squares completing it"),
-    "wb7": (grid_of((1, 0), (2, 0), (3, 0), (4, 0)), {(1, 0), (2, 0), (3, 0), (4, 0)}, "a horizontal four: its squares, with or without (0, 0) and (5, 0) (erratum S07)"),
+    "wb7": (
+        grid_of((1, 0), (2, 0), (3, 0), (4, 0)),
+        {(1, 0), (2, 0), (3, 0), (4, 0)},
+        "a horizontal four: its squares, with or without (0, 0) and (5, 0) (erratum S07)",
+    ),
 }
 
 
@@ -158,7 +202,9 @@ def test_endFreePlay_report_tests(impl, test):
         expect(bool(found), claim, expected="errors (invalid)", actual="[]")
     else:
         _, optional = model.free_play_errors()
-        expect(expected <= found <= expected | optional, claim, expected=squares_text(expected), actual=squares_text(found))
+        expect(
+            expected <= found <= expected | optional, claim, expected=squares_text(expected), actual=squares_text(found)
+        )
     unchanged(impl, grid, model, "endFreePlay(grid)")
 
 
@@ -169,15 +215,30 @@ def test_endFreePlay_reports_exactly_the_errors_of_the_model(impl, model):
     grid = build.grid(model)
     found = read.pairs(impl.game_logic.endFreePlay(build.logic(), grid), "endFreePlay")
     required, optional = model.free_play_errors()
-    expect(required <= found, f"endFreePlay reports every error: lines of four, else unsupported discs and squares completing four{shown(model)}", expected=squares_text(required), actual=squares_text(found))
-    expect(found <= required | optional, f"endFreePlay reports nothing else (errata S07, S08){shown(model)}", expected=squares_text(required), actual=squares_text(found))
+    expect(
+        required <= found,
+        "endFreePlay reports every error: lines of four, else unsupported discs and squares completing "
+        f"four{shown(model)}",
+        expected=squares_text(required),
+        actual=squares_text(found),
+    )
+    expect(
+        found <= required | optional,
+        f"endFreePlay reports nothing else (errata S07, S08){shown(model)}",
+        expected=squares_text(required),
+        actual=squares_text(found),
+    )
     unchanged(impl, grid, model, "endFreePlay(grid)")
 
 
 # endRegularPlay ---------------------------------------------------------------------------------
 
 END_REGULAR = {
-    "bb1": (grid_of((2, 0), (3, 0), (4, 0), (5, 0)), {(2, 0), (3, 0), (4, 0), (5, 0)}, "isConnect4 == True: the winning four"),
+    "bb1": (
+        grid_of((2, 0), (3, 0), (4, 0), (5, 0)),
+        {(2, 0), (3, 0), (4, 0), (5, 0)},
+        "isConnect4 == True: the winning four",
+    ),
     "bb2": (grid_of((2, 0), (3, 0), (4, 0)), set(), "isConnect4 == False: none"),
     "wb1": (Model(), set(), "all Empty"),
     "wb2": (grid_of((0, 0), (0, 1), (0, 2), (0, 3)), {(0, 0), (0, 1), (0, 2), (0, 3)}, "a vertical four"),
@@ -191,11 +252,19 @@ def test_endRegularPlay_report_tests(impl, test):
     model, expected, what = END_REGULAR[test]
     build, read = Build(impl), Read(impl)
     found = read.pairs(impl.game_logic.endRegularPlay(build.logic(), build.grid(model)), "endRegularPlay")
-    expect(found == expected, f"endRegularPlay {test}: {what}{shown(model)}", expected=squares_text(expected), actual=squares_text(found))
+    expect(
+        found == expected,
+        f"endRegularPlay {test}: {what}{shown(model)}",
+        expected=squares_text(expected),
+        actual=squares_text(found),
+    )
 
 
 @covers("GameLogic.isConnect4", "Grid.setSpace")
-@given(model=grids, updates=st.lists(st.tuples(st.sampled_from(SQUARES), st.sampled_from((RED, BLUE, EMPTY))), min_size=1, max_size=6))
+@given(
+    model=grids,
+    updates=st.lists(st.tuples(st.sampled_from(SQUARES), st.sampled_from((RED, BLUE, EMPTY))), min_size=1, max_size=6),
+)
 @example(model=RISING, updates=[((5, 1), EMPTY)])
 def test_one_logic_answers_for_the_grid_as_it_is_now(impl, model, updates):
     """A grid reached by more setSpace calls after a question gets the answer for its new discs, not the old ones."""
@@ -211,8 +280,12 @@ def test_one_logic_answers_for_the_grid_as_it_is_now(impl, model, updates):
             model.put(x, y, colour)
             history.append(f"setSpace({x}, {y}, {colour})")
         connected = impl.batch(lambda: [ops.isConnect4(logic, grid, x, y) for x, y in SQUARES])
-        for (x, y), c in zip(SQUARES, connected):
-            expect_equal(c, model.in_four(x, y), f"isConnect4(grid, {x}, {y}) asked again of one GameLogic after {history or 'no change'}{shown(model)}")
+        for (x, y), c in zip(SQUARES, connected, strict=False):
+            expect_equal(
+                c,
+                model.in_four(x, y),
+                f"isConnect4(grid, {x}, {y}) asked again of one GameLogic after {history or 'no change'}{shown(model)}",
+            )
 
 
 @covers("GameLogic.isWin", "GameLogic.isConnect4", "GameLogic.endRegularPlay")
@@ -222,21 +295,31 @@ def test_wins_and_lines_agree_with_the_model_on_every_square(impl, model):
     build, read = Build(impl), Read(impl)
     grid = build.grid(model)
     logic, ops = build.logic(), impl.game_logic
-    connected, states, fours = impl.batch(lambda: (
-        [ops.isConnect4(logic, grid, x, y) for x, y in SQUARES],
-        [ops.isWin(logic, grid, x, y) for x, y in SQUARES],
-        ops.endRegularPlay(logic, grid),
-    ))
-    for (x, y), c, s in zip(SQUARES, connected, states):
-        expect_equal(c, model.in_four(x, y), f"isConnect4(grid, {x}, {y}): the disc there is in a line of four{shown(model)}")
+    connected, states, fours = impl.batch(
+        lambda: (
+            [ops.isConnect4(logic, grid, x, y) for x, y in SQUARES],
+            [ops.isWin(logic, grid, x, y) for x, y in SQUARES],
+            ops.endRegularPlay(logic, grid),
+        )
+    )
+    for (x, y), c, s in zip(SQUARES, connected, states, strict=False):
+        expect_equal(
+            c, model.in_four(x, y), f"isConnect4(grid, {x}, {y}): the disc there is in a line of four{shown(model)}"
+        )
         expected = "Win" if model.in_four(x, y) else "Draw" if model.full() else "Ongoing"
         expect_equal(read.state(s), expected, f"isWin(grid, {x}, {y}) follows its decision table{shown(model)}")
     found = read.pairs(fours, "endRegularPlay")
-    expect(found == model.fours(), f"endRegularPlay: the squares of every line of four{shown(model)}", expected=squares_text(model.fours()), actual=squares_text(found))
+    expect(
+        found == model.fours(),
+        f"endRegularPlay: the squares of every line of four{shown(model)}",
+        expected=squares_text(model.fours()),
+        actual=squares_text(found),
+    )
     unchanged(impl, grid, model, "isConnect4, isWin and endRegularPlay")
 
 
 # The computer player's helpers -------------------------------------------------------------------
+
 
 def three_at_3_3(third: bool = True, blocked: bool = False) -> Model:
     """Rows 0-2 of columns 0-3 filled, red on (0,3), (1,3) and, if ``third``, (2,3): (3,3) completes it."""
@@ -251,8 +334,12 @@ def three_at_3_3(third: bool = True, blocked: bool = False) -> Model:
 def expect_count(count, expected: int, claim: str) -> None:
     """connectAmountOfThree's answer: the count, where none is 0 or the report's null, None (erratum S10)."""
     if expected == 0:
-        expect(count is None or (type(count) is int and count == 0), claim + "\nno square completes a four: 0 or None (the report's null, erratum S10)",
-               expected="0 or None", actual=count)
+        expect(
+            count is None or (type(count) is int and count == 0),
+            claim + "\nno square completes a four: 0 or None (the report's null, erratum S10)",
+            expected="0 or None",
+            actual=count,
+        )
     else:
         expect_equal(count, expected, claim)
 
@@ -293,11 +380,25 @@ def test_connectThree_finds_a_threat_and_connectAmountOfThree_counts_them(impl, 
     threats = model.threats(colour)
     found = impl.game_logic.connectThree(logic, grid, build.space(colour))
     if not threats:
-        expect(found is None, f"connectThree(grid, {colour}): no square completes a {colour} four, so None{shown(model)}", expected=None, actual=found)
+        expect(
+            found is None,
+            f"connectThree(grid, {colour}): no square completes a {colour} four, so None{shown(model)}",
+            expected=None,
+            actual=found,
+        )
     else:
         pair = read.pair(found, f"connectThree(grid, {colour})")
-        expect(pair in threats, f"connectThree(grid, {colour}) returns a valid spot completing a {colour} four (erratum S10){shown(model)}", expected=squares_text(threats), actual=pair)
-    expect_count(impl.game_logic.connectAmountOfThree(logic, grid, build.space(colour)), len(threats), f"connectAmountOfThree(grid, {colour}) counts the squares completing a four{shown(model)}")
+        expect(
+            pair in threats,
+            f"connectThree(grid, {colour}) returns a valid spot completing a {colour} four (erratum S10){shown(model)}",
+            expected=squares_text(threats),
+            actual=pair,
+        )
+    expect_count(
+        impl.game_logic.connectAmountOfThree(logic, grid, build.space(colour)),
+        len(threats),
+        f"connectAmountOfThree(grid, {colour}) counts the squares completing a four{shown(model)}",
+    )
     unchanged(impl, grid, model, f"connectThree and connectAmountOfThree(grid, {colour})")
 
 
@@ -323,9 +424,17 @@ def under_red_top_row() -> Model:
 
 UNSUPPORTED = {
     "bb1": (under_red_three(), {(3, 3)}, "(3,3) Empty and a red disc on (3,4) would complete four"),
-    "bb2": (Model({(x, y): c for (x, y), c in SUPPORT.items() if x <= 3}), set(), "(3,3) Empty, nothing completed above it"),
+    "bb2": (
+        Model({(x, y): c for (x, y), c in SUPPORT.items() if x <= 3}),
+        set(),
+        "(3,3) Empty, nothing completed above it",
+    ),
     "bb3": (Model({**under_red_three().cells, (3, 3): BLUE, (3, 4): BLUE}), set(), "(3,3) not Empty"),
-    "bb1_top_row": (under_red_top_row(), {(3, 4)}, "(3,4) Empty and a red disc on (3,5), the top row, would complete four"),
+    "bb1_top_row": (
+        under_red_top_row(),
+        {(3, 4)},
+        "(3,4) Empty and a red disc on (3,5), the top row, would complete four",
+    ),
 }
 
 
@@ -344,7 +453,12 @@ def test_unsupportedConnectThree_report_tests(impl, test):
     expect(result is None, "unsupportedConnectThree is void: it returns None", expected=None, actual=result)
     found = read.pairs(dont_place, "the list dontPlace")
     expected = expected | {(6, 5)}
-    expect(found == expected, f"unsupportedConnectThree {test}: {what}, added to the list [[6, 5]]{shown(model)}", expected=squares_text(expected), actual=squares_text(found))
+    expect(
+        found == expected,
+        f"unsupportedConnectThree {test}: {what}, added to the list [[6, 5]]{shown(model)}",
+        expected=squares_text(expected),
+        actual=squares_text(found),
+    )
 
 
 @covers("GameLogic.unsupportedConnectThree")
@@ -356,7 +470,13 @@ def test_unsupportedConnectThree_adds_the_squares_under_a_four_and_keeps_the_lis
     impl.game_logic.unsupportedConnectThree(build.logic(), grid, dont_place, build.space(colour))
     found = read.pairs(dont_place, "the list dontPlace")
     expected = model_dont_place(model, colour) | set(kept)
-    expect(found == expected, f"unsupportedConnectThree(grid, {kept}, {colour}) adds every valid spot below a square completing a {colour} four, keeping what the list held{shown(model)}", expected=squares_text(expected), actual=squares_text(found))
+    expect(
+        found == expected,
+        f"unsupportedConnectThree(grid, {kept}, {colour}) adds every valid spot below a square completing a "
+        f"{colour} four, keeping what the list held{shown(model)}",
+        expected=squares_text(expected),
+        actual=squares_text(found),
+    )
     unchanged(impl, grid, model, "unsupportedConnectThree")
 
 
@@ -379,9 +499,11 @@ def l_at_3_3(side: int) -> Model:
     return model
 
 
-BLOCK_L = {"bb1": (l_at_3_3(+1), (3, 3), "checkL(g, 3, 3, c) = True: a right L"),
-           "bb1_left": (l_at_3_3(-1), (3, 3), "checkL(g, 3, 3, c) = True: a left L (checkL's test 2)"),
-           "bb2": (l_at_3_3(0), None, "checkL(g, 3, 3, c) = False: iterate on")}
+BLOCK_L = {
+    "bb1": (l_at_3_3(+1), (3, 3), "checkL(g, 3, 3, c) = True: a right L"),
+    "bb1_left": (l_at_3_3(-1), (3, 3), "checkL(g, 3, 3, c) = True: a left L (checkL's test 2)"),
+    "bb2": (l_at_3_3(0), None, "checkL(g, 3, 3, c) = False: iterate on"),
+}
 
 
 @covers("GameLogic.blockL")
@@ -403,8 +525,12 @@ def l_of(column: int, side: int) -> Model:
 
 
 L_BOUNDS = {
-    "right_at_1": (l_of(1, +1), (1, 2)), "right_at_4": (l_of(4, +1), (4, 2)), "right_at_0": (l_of(0, +1), None),
-    "left_at_5": (l_of(5, -1), (5, 2)), "left_at_2": (l_of(2, -1), (2, 2)), "left_at_6": (l_of(6, -1), None),
+    "right_at_1": (l_of(1, +1), (1, 2)),
+    "right_at_4": (l_of(4, +1), (4, 2)),
+    "right_at_0": (l_of(0, +1), None),
+    "left_at_5": (l_of(5, -1), (5, 2)),
+    "left_at_2": (l_of(2, -1), (2, 2)),
+    "left_at_6": (l_of(6, -1), None),
     # A disc beside the square at the edge: checkL must not look past the grid for a second one.
     "right_at_5_by_the_edge": (Model({(5, 0): RED, (5, 1): RED, (6, 2): RED}), None),
     "left_at_1_by_the_edge": (Model({(1, 0): RED, (1, 1): RED, (0, 2): RED}), None),
@@ -420,7 +546,10 @@ def broken_l(column: int, side: int, square: tuple[int, int]) -> Model:
 
 for _column, _side in ((2, +1), (4, -1)):
     for _square in (*l_of(_column, _side).cells, (_column, 2)):
-        L_BOUNDS[f"{'right' if _side > 0 else 'left'}_at_{_column}_but_{_square[0]}_{_square[1]}_blue"] = (broken_l(_column, _side, _square), None)
+        L_BOUNDS[f"{'right' if _side > 0 else 'left'}_at_{_column}_but_{_square[0]}_{_square[1]}_blue"] = (
+            broken_l(_column, _side, _square),
+            None,
+        )
 
 
 @covers("GameLogic.blockL")
@@ -447,11 +576,17 @@ def test_blockL_finds_an_L_exactly_when_there_is_one(impl, model, colour):
     if not ls:
         expect(found is None, f"blockL(grid, {colour}): no L, so None{shown(model)}", expected=None, actual=found)
     else:
-        expect(read.pair(found, "blockL") in ls, f"blockL(grid, {colour}) returns a square of checkL's table{shown(model)}", expected=squares_text(ls), actual=found)
+        expect(
+            read.pair(found, "blockL") in ls,
+            f"blockL(grid, {colour}) returns a square of checkL's table{shown(model)}",
+            expected=squares_text(ls),
+            actual=found,
+        )
     unchanged(impl, grid, model, "blockL")
 
 
 # Columns: canPlaceCheck, findY, moveRight, moveLeft, findSpot ------------------------------------
+
 
 def full_column(x: int) -> Model:
     return Model({(x, y): RED if y % 2 else BLUE for y in range(HEIGHT)})
@@ -461,8 +596,13 @@ CAN_PLACE = {
     "bb1": (Model(), [[3, 0]], 3, False, "pair[0] == x_Pos"),
     "bb2": (full_column(3), [[5, 0]], 3, False, "pair[0] != x_Pos and the top of the column is not Empty"),
     "bb3": (Model(), [[5, 0]], 3, True, "pair[0] != x_Pos and the top of the column is Empty"),
-    "bb3_five": (Model({(3, y): RED if y % 2 else BLUE for y in range(HEIGHT - 1)}), [[5, 0]], 3, True,
-                 "pair[0] != x_Pos and the top of the column is Empty, the square under it taken"),
+    "bb3_five": (
+        Model({(3, y): RED if y % 2 else BLUE for y in range(HEIGHT - 1)}),
+        [[5, 0]],
+        3,
+        True,
+        "pair[0] != x_Pos and the top of the column is Empty, the square under it taken",
+    ),
 }
 
 
@@ -471,7 +611,11 @@ CAN_PLACE = {
 def test_canPlaceCheck_report_tests(impl, test):
     model, dont_place, x, expected, what = CAN_PLACE[test]
     build = Build(impl)
-    expect_equal(impl.game_logic.canPlaceCheck(build.logic(), build.grid(model), dont_place, x), expected, f"canPlaceCheck(grid, {dont_place}, {x}) {test}: {what}{shown(model)}")
+    expect_equal(
+        impl.game_logic.canPlaceCheck(build.logic(), build.grid(model), dont_place, x),
+        expected,
+        f"canPlaceCheck(grid, {dont_place}, {x}) {test}: {what}{shown(model)}",
+    )
 
 
 FIND_Y = {
@@ -479,7 +623,12 @@ FIND_Y = {
     "bb1_off_right": (Model(), 7, -1, "x > g.getWidth() - 1"),
     "bb1_full": (full_column(3), 3, -1, "the column is full"),
     "bb2": (Model({(3, y): RED if y % 2 else BLUE for y in range(4)}), 3, 4, "(3,4) is Empty: it returns 4"),
-    "bb2_top": (Model({(3, y): RED if y % 2 else BLUE for y in range(HEIGHT - 1)}), 3, 5, "(3,5), the top square, is Empty: it returns 5"),
+    "bb2_top": (
+        Model({(3, y): RED if y % 2 else BLUE for y in range(HEIGHT - 1)}),
+        3,
+        5,
+        "(3,5), the top square, is Empty: it returns 5",
+    ),
 }
 
 
@@ -488,14 +637,26 @@ FIND_Y = {
 def test_findY_report_tests(impl, test):
     model, x, expected, what = FIND_Y[test]
     build = Build(impl)
-    expect_equal(impl.game_logic.findY(build.logic(), build.grid(model), x), expected, f"findY(grid, {x}) {test}: {what}{shown(model)}")
+    expect_equal(
+        impl.game_logic.findY(build.logic(), build.grid(model), x),
+        expected,
+        f"findY(grid, {x}) {test}: {what}{shown(model)}",
+    )
 
 
 @covers("GameLogic.inverseSpace")
-@pytest.mark.parametrize("c, expected", [(RED, BLUE), (BLUE, RED), (EMPTY, EMPTY)], ids=["inverseSpace_bb1", "inverseSpace_bb2", "inverseSpace_bb3"])
+@pytest.mark.parametrize(
+    "c, expected",
+    [(RED, BLUE), (BLUE, RED), (EMPTY, EMPTY)],
+    ids=["inverseSpace_bb1", "inverseSpace_bb2", "inverseSpace_bb3"],
+)
 def test_inverseSpace_report_tests(impl, c, expected):
     build, read = Build(impl), Read(impl)
-    expect_equal(read.space(impl.game_logic.inverseSpace(build.logic(), build.space(c))), expected, f"inverseSpace(Space.{c}) is Space.{expected}")
+    expect_equal(
+        read.space(impl.game_logic.inverseSpace(build.logic(), build.space(c))),
+        expected,
+        f"inverseSpace(Space.{c}) is Space.{expected}",
+    )
 
 
 def allowed(model: Model, dont_place, x: int) -> bool:
@@ -537,14 +698,37 @@ def call_move(impl, name: str, logic, grid, dont_place, x: int):
 
 MOVES = {
     "bb1": (Model(), [], 2, "canPlaceCheck = True: that column"),
-    "bb2": (Model(), [[x, 0] for x in range(WIDTH)], 2, "canPlaceCheck = False and reps reaches the width: a legal square all the same (erratum S11)"),
+    "bb2": (
+        Model(),
+        [[x, 0] for x in range(WIDTH)],
+        2,
+        "canPlaceCheck = False and reps reaches the width: a legal square all the same (erratum S11)",
+    ),
     "bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: the next column on"),
-    "bb3_far": (Model(), [[x, 0] for x in range(2, WIDTH)], 2, "canPlaceCheck = False for five columns on: the first allowed one further on, wrapping around"),
-    "bb2_full": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells | {(0, 0): RED, (4, 0): BLUE}),
-                 [[x, 0] for x in range(WIDTH)], 2,
-                 "every column refused and the first ones full: a legal square all the same (erratum S11)"),
-    "bb2_full_then_empty": (Model(full_column(1).cells | full_column(2).cells | full_column(3).cells), [[x, 0] for x in range(WIDTH)], 2,
-                            "every column refused and the first ones full: a legal square all the same (erratum S11)"),
+    "bb3_past_the_edge": (
+        Model(),
+        [[0, 0], [WIDTH - 1, 0]],
+        0,
+        "canPlaceCheck = False at an edge: the next column on, wrapping around past the edge",
+    ),
+    "bb3_far": (
+        Model(),
+        [[x, 0] for x in range(2, WIDTH)],
+        2,
+        "canPlaceCheck = False for five columns on: the first allowed one further on, wrapping around",
+    ),
+    "bb2_full": (
+        Model(full_column(1).cells | full_column(2).cells | full_column(3).cells | {(0, 0): RED, (4, 0): BLUE}),
+        [[x, 0] for x in range(WIDTH)],
+        2,
+        "every column refused and the first ones full: a legal square all the same (erratum S11)",
+    ),
+    "bb2_full_then_empty": (
+        Model(full_column(1).cells | full_column(2).cells | full_column(3).cells),
+        [[x, 0] for x in range(WIDTH)],
+        2,
+        "every column refused and the first ones full: a legal square all the same (erratum S11)",
+    ),
 }
 
 
@@ -557,7 +741,12 @@ def test_moveRight_and_moveLeft_report_tests(impl, test):
     for name, step in (("moveRight", 1), ("moveLeft", -1)):
         found = read.pair(call_move(impl, name, build.logic(), grid, dont_place, x), name)
         options = move_options(model, dont_place, x, [step])
-        expect(found in options, f"{name}(grid, {dont_place}, {x}) {test}: {what}{shown(model)}", expected=squares_text(options), actual=found)
+        expect(
+            found in options,
+            f"{name}(grid, {dont_place}, {x}) {test}: {what}{shown(model)}",
+            expected=squares_text(options),
+            actual=found,
+        )
 
 
 @covers("GameLogic.moveRight", "GameLogic.moveLeft", "GameLogic.canPlaceCheck", "GameLogic.findY", "GameLogic.findSpot")
@@ -574,22 +763,49 @@ def test_column_choices_agree_with_the_model(impl, game, x, dont):
         for name, step in (("moveRight", 1), ("moveLeft", -1)):
             found = read.pair(call_move(impl, name, logic, grid, dont_place, x), name)
             options = move_options(model, dont_place, x, [step])
-            expect(found in options, f"{name}(grid, {dont_place}, {x}): the first allowed column that way, wrapping around; a legal square when none is (erratum S11){shown(model)}",
-                   expected=squares_text(options), actual=found)
+            expect(
+                found in options,
+                f"{name}(grid, {dont_place}, {x}): the first allowed column that way, wrapping around; a legal "
+                f"square when none is (erratum S11){shown(model)}",
+                expected=squares_text(options),
+                actual=found,
+            )
     column = wrap(x)
-    expect_equal(ops.canPlaceCheck(logic, grid, dont_place, column), allowed(model, dont_place, column), f"canPlaceCheck(grid, {dont_place}, {column}){shown(model)}")
-    expect_equal(ops.findY(logic, grid, column), model.height(column), f"findY(grid, {column}): the row a disc dropped there lands on{shown(model)}")
+    expect_equal(
+        ops.canPlaceCheck(logic, grid, dont_place, column),
+        allowed(model, dont_place, column),
+        f"canPlaceCheck(grid, {dont_place}, {column}){shown(model)}",
+    )
+    expect_equal(
+        ops.findY(logic, grid, column),
+        model.height(column),
+        f"findY(grid, {column}): the row a disc dropped there lands on{shown(model)}",
+    )
     spot = read.pair(ops.findSpot(logic, grid, dont_place, column), "findSpot")
-    options = {(column, model.height(column))} if allowed(model, dont_place, column) else move_options(model, dont_place, column, [1, -1])
-    expect(spot in options, f"findSpot(grid, {dont_place}, {column}): that column if allowed, else moveRight's or moveLeft's square{shown(model)}", expected=squares_text(options), actual=spot)
+    options = (
+        {(column, model.height(column))}
+        if allowed(model, dont_place, column)
+        else move_options(model, dont_place, column, [1, -1])
+    )
+    expect(
+        spot in options,
+        f"findSpot(grid, {dont_place}, {column}): that column if allowed, else moveRight's or moveLeft's "
+        f"square{shown(model)}",
+        expected=squares_text(options),
+        actual=spot,
+    )
     unchanged(impl, grid, model, "the column helpers")
 
 
 FIND_SPOT = {
     "bb1": (Model(), [], 2, "canPlaceCheck = True: returns the pair in column 2"),
     "bb2_bb3": (full_column(2), [[3, 0]], 2, "canPlaceCheck = False: moveRight's or moveLeft's pair, chosen at random"),
-    "bb2_bb3_all_refused": (full_column(4), [[x, 0] for x in range(WIDTH)], 2,
-                            "canPlaceCheck = False for every column: moveRight's or moveLeft's pair, a legal square (erratum S11)"),
+    "bb2_bb3_all_refused": (
+        full_column(4),
+        [[x, 0] for x in range(WIDTH)],
+        2,
+        "canPlaceCheck = False for every column: moveRight's or moveLeft's pair, a legal square (erratum S11)",
+    ),
 }
 
 
@@ -602,4 +818,9 @@ def test_findSpot_report_tests(impl, test):
     options = {(x, model.height(x))} if allowed(model, dont_place, x) else move_options(model, dont_place, x, [1, -1])
     for _ in range(10):  # the random choice, made again and again, stays within the two
         spot = read.pair(impl.game_logic.findSpot(build.logic(), grid, list(dont_place), x), "findSpot")
-        expect(spot in options, f"findSpot(grid, {dont_place}, {x}) {test}: {what}{shown(model)}", expected=squares_text(options), actual=spot)
+        expect(
+            spot in options,
+            f"findSpot(grid, {dont_place}, {x}) {test}: {what}{shown(model)}",
+            expected=squares_text(options),
+            actual=spot,
+        )

@@ -14,7 +14,7 @@ from speckit.testing import SuiteFailure, covers, expect, expect_equal
 
 from .adapter import Build, Read
 from .model import BLUE, EMPTY, HEIGHT, RED, SQUARES, WIDTH, Model, all_of, grid_of, shown
-from .strategies import free_grids, grids, off_grid, paths, played_grids, seeds, spaces, squares
+from .strategies import grids, off_grid, paths, played_grids, seeds, spaces, squares
 
 
 def raises_index_error(call) -> bool:
@@ -40,6 +40,7 @@ def top_row_full(model: Model) -> bool:
 
 # The report's tests -------------------------------------------------------------------------
 
+
 @covers("Grid.Grid", "Grid.getWidth", "Grid.getHeight")
 def test_getWidth_is_7_and_getHeight_is_6_erratum_S01(impl):
     grid = impl.grid.Grid()
@@ -52,8 +53,12 @@ ISFULL = {
     "bb2": (all_of(BLUE), True, "top row filled, as in play only a full grid has"),
     "wb1": (Model(), False, "all spaces Empty"),
     "wb2": (all_of(RED), True, "all spaces Red"),
-    "wb3": (grid_of(*[(x, HEIGHT - 1) for x in range(WIDTH)]), {False, True},
-            "only the top row Red: False by the description and the test's expected output, True by the decision table (erratum S02)"),
+    "wb3": (
+        grid_of(*[(x, HEIGHT - 1) for x in range(WIDTH)]),
+        {False, True},
+        "only the top row Red: False by the description and the test's expected output, True by the decision table "
+        "(erratum S02)",
+    ),
 }
 
 
@@ -65,7 +70,12 @@ def test_isFull_report_tests(impl, test):
     grid = build.grid(model)
     answer = impl.grid.isFull(grid)
     if isinstance(expected, set):
-        expect(answer in expected, f"isFull {test}: {what}{shown(model)}", expected=" or ".join(map(str, sorted(expected))), actual=answer)
+        expect(
+            answer in expected,
+            f"isFull {test}: {what}{shown(model)}",
+            expected=" or ".join(map(str, sorted(expected))),
+            actual=answer,
+        )
     else:
         expect_equal(answer, expected, f"isFull {test}: {what}{shown(model)}")
 
@@ -86,7 +96,9 @@ VALID = {
 def test_isValidSpot_report_tests(impl, test):
     model, (x, y), expected, what = VALID[test]
     build = Build(impl)
-    expect_equal(impl.grid.isValidSpot(build.grid(model), x, y), expected, f"isValidSpot({x}, {y}) {test}: {what}{shown(model)}")
+    expect_equal(
+        impl.grid.isValidSpot(build.grid(model), x, y), expected, f"isValidSpot({x}, {y}) {test}: {what}{shown(model)}"
+    )
 
 
 ALL_BUT_BOTTOM = Model({(x, y): RED for x, y in SQUARES if y > 0})
@@ -107,25 +119,44 @@ SUPPORTED = {
 def test_isSupported_report_tests(impl, test):
     model, (x, y), expected, what = SUPPORTED[test]
     build = Build(impl)
-    expect_equal(impl.grid.isSupported(build.grid(model), x, y), expected, f"isSupported({x}, {y}) {test}: {what}{shown(model)}")
+    expect_equal(
+        impl.grid.isSupported(build.grid(model), x, y), expected, f"isSupported({x}, {y}) {test}: {what}{shown(model)}"
+    )
 
 
 @covers("Grid.isSupported")
-@pytest.mark.parametrize("square", [(100, 0), (100, 5), (-1, 0), (WIDTH, 0), (3, HEIGHT), (3, -1)],
-                         ids=["isSupported_wb2", "isSupported_wb3", "left_bottom", "right_bottom", "above", "below"])
+@pytest.mark.parametrize(
+    "square",
+    [(100, 0), (100, 5), (-1, 0), (WIDTH, 0), (3, HEIGHT), (3, -1)],
+    ids=["isSupported_wb2", "isSupported_wb3", "left_bottom", "right_bottom", "above", "below"],
+)
 def test_isSupported_off_the_grid_erratum_S03(impl, square):
     """Off the grid: False or IndexError; on the bottom row's line, True too (the decision table's "a bottom spot")."""
     grid = impl.grid.Grid()
     try:
         result = impl.grid.isSupported(grid, *square)
     except SuiteFailure as e:
-        expect(is_index_error(e), f"isSupported{square} off the grid may raise IndexError (erratum S03)", expected="False or IndexError", actual=str(e).splitlines()[0])
+        expect(
+            is_index_error(e),
+            f"isSupported{square} off the grid may raise IndexError (erratum S03)",
+            expected="False or IndexError",
+            actual=str(e).splitlines()[0],
+        )
         return
     if square[1] == 0:
-        expect(result in (True, False), f"isSupported{square}: a bottom spot off the grid, True by the decision table, False by the report's expected output (erratum S03)",
-               expected="True, False or IndexError", actual=result)
+        expect(
+            result in (True, False),
+            f"isSupported{square}: a bottom spot off the grid, True by the decision table, False by the report's "
+            "expected output (erratum S03)",
+            expected="True, False or IndexError",
+            actual=result,
+        )
     else:
-        expect_equal(result, False, f"isSupported{square}: an off-grid square above the bottom row is not supported (erratum S03)")
+        expect_equal(
+            result,
+            False,
+            f"isSupported{square}: an off-grid square above the bottom row is not supported (erratum S03)",
+        )
 
 
 @covers("Grid.setSpace", "Grid.getSpaceType")
@@ -134,7 +165,11 @@ def test_setSpace_report_tests(impl, colour):
     build, read = Build(impl), Read(impl)
     grid = build.grid(all_of(BLUE) if colour == EMPTY else Model())
     impl.grid.setSpace(grid, 6, 5, build.space(colour))
-    expect_equal(read.space(impl.grid.getSpaceType(grid, 6, 5)), colour, f"setSpace(6, 5, Space.{colour}) sets connectFourBoard[6, 5]")
+    expect_equal(
+        read.space(impl.grid.getSpaceType(grid, 6, 5)),
+        colour,
+        f"setSpace(6, 5, Space.{colour}) sets connectFourBoard[6, 5]",
+    )
 
 
 @covers("Grid.setSpace", "Grid.getSpaceType")
@@ -142,8 +177,18 @@ def test_setSpace_wb3_off_the_grid_raises_index_error_and_changes_nothing(impl):
     build, read = Build(impl), Read(impl)
     model = grid_of((0, 0), (6, 5))
     grid = build.grid(model)
-    expect(raises_index_error(lambda: impl.grid.setSpace(grid, 6, 100, build.space(EMPTY))), "setSpace(6, 100, Space.Empty) raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    expect(read.grid(grid) == model, "a refused setSpace changes no square", expected=shown(model), actual=shown(read.grid(grid)))
+    expect(
+        raises_index_error(lambda: impl.grid.setSpace(grid, 6, 100, build.space(EMPTY))),
+        "setSpace(6, 100, Space.Empty) raises IndexError (erratum S04)",
+        expected="IndexError",
+        actual="no IndexError",
+    )
+    expect(
+        read.grid(grid) == model,
+        "a refused setSpace changes no square",
+        expected=shown(model),
+        actual=shown(read.grid(grid)),
+    )
 
 
 GET = {
@@ -160,28 +205,50 @@ GET = {
 def test_getSpaceType_report_tests(impl, test):
     model, (x, y), expected, what = GET[test]
     build, read = Build(impl), Read(impl)
-    expect_equal(read.space(impl.grid.getSpaceType(build.grid(model), x, y)), expected, f"getSpaceType({x}, {y}) {test}: {what}")
+    expect_equal(
+        read.space(impl.grid.getSpaceType(build.grid(model), x, y)), expected, f"getSpaceType({x}, {y}) {test}: {what}"
+    )
 
 
 @covers("Grid.getSpaceType")
 @pytest.mark.parametrize("square", [(9, 2), (100, 100)], ids=["getSpaceType_bb3", "getSpaceType_wb4"])
 def test_getSpaceType_off_the_grid_raises_index_error(impl, square):
     grid = impl.grid.Grid()
-    expect(raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)), f"getSpaceType{square} off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+    expect(
+        raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)),
+        f"getSpaceType{square} off the grid raises IndexError (erratum S04)",
+        expected="IndexError",
+        actual="no IndexError",
+    )
 
 
 IN_RANGE = {
-    "bb1": (Model({(3, 0): RED, (3, 1): RED, (3, 2): RED, (3, 3): RED, (4, 0): BLUE}), False, "two red on two red, one blue"),
+    "bb1": (
+        Model({(3, 0): RED, (3, 1): RED, (3, 2): RED, (3, 3): RED, (4, 0): BLUE}),
+        False,
+        "two red on two red, one blue",
+    ),
     "bb2": (Model({(0, 0): RED, (1, 0): RED, (2, 0): BLUE}), True, "two connected red, one blue"),
-    "bb3": (Model({(3, 0): BLUE, (3, 1): BLUE, (3, 2): BLUE, (3, 3): BLUE, (6, 0): BLUE, (0, 0): RED}), False, "four blue, a disconnected blue, one red"),
-    "bb4": (Model({(0, 0): BLUE, (1, 0): BLUE, (2, 0): RED}), {True, False},
-            "two connected blue, one red: valid by the test and the description, not by the table's Red - Blue = 1 or 0 (erratum S06)"),
+    "bb3": (
+        Model({(3, 0): BLUE, (3, 1): BLUE, (3, 2): BLUE, (3, 3): BLUE, (6, 0): BLUE, (0, 0): RED}),
+        False,
+        "four blue, a disconnected blue, one red",
+    ),
+    "bb4": (
+        Model({(0, 0): BLUE, (1, 0): BLUE, (2, 0): RED}),
+        {True, False},
+        "two connected blue, one red: valid by the test and the description, not by the table's Red - Blue = 1 or 0 "
+        "(erratum S06)",
+    ),
     "bb5": (Model(), True, "no pieces"),
     "wb1": (Model(), True, "all Empty"),
     "wb2": (all_of(RED), False, "all Red"),
     "wb3": (Model({(x, y): RED if y < 3 else BLUE for x, y in SQUARES}), True, "3 rows Red, 3 rows Blue"),
-    "wb4": (Model({(x, y): RED if y < 3 or (x, y) == (0, 3) else BLUE for x, y in SQUARES}), False,
-            "3 rows and one space Red (22), the rest Blue (20): unbalanced, overruling the report's True (erratum S06)"),
+    "wb4": (
+        Model({(x, y): RED if y < 3 or (x, y) == (0, 3) else BLUE for x, y in SQUARES}),
+        False,
+        "3 rows and one space Red (22), the rest Blue (20): unbalanced, overruling the report's True (erratum S06)",
+    ),
 }
 
 
@@ -192,18 +259,26 @@ def test_endSpaceInRange_report_tests(impl, test):
     build = Build(impl)
     answer = impl.grid.endSpaceInRange(build.grid(model))
     if isinstance(expected, set):
-        expect(answer in expected, f"endSpaceInRange {test}: {what}{shown(model)}", expected="True or False", actual=answer)
+        expect(
+            answer in expected, f"endSpaceInRange {test}: {what}{shown(model)}", expected="True or False", actual=answer
+        )
     else:
         expect_equal(answer, expected, f"endSpaceInRange {test}: {what}{shown(model)}")
 
 
 # Properties against the model ---------------------------------------------------------------
 
+
 @covers("Grid.Grid", "Grid.getSpaceType", "Grid.isFull")
 def test_a_new_grid_is_empty(impl):
     read = Read(impl)
     grid = impl.grid.Grid()
-    expect(read.grid(grid) == Model(), "Grid() initialises every square to Space.Empty", expected="42 Empty squares", actual=shown(read.grid(grid)))
+    expect(
+        read.grid(grid) == Model(),
+        "Grid() initialises every square to Space.Empty",
+        expected="42 Empty squares",
+        actual=shown(read.grid(grid)),
+    )
     expect_equal(impl.grid.isFull(grid), False, "a new grid is not full")
 
 
@@ -213,7 +288,12 @@ def test_setSpace_then_getSpaceType_reads_back_every_square_by_every_path(impl, 
     build, read = Build(impl), Read(impl)
     grid = build.grid(model, path, random.Random(seed))
     got = read.grid(grid)
-    expect(got == model, f"the grid built with setSpace ({path} path) reads back square by square", expected=shown(model), actual=shown(got))
+    expect(
+        got == model,
+        f"the grid built with setSpace ({path} path) reads back square by square",
+        expected=shown(model),
+        actual=shown(got),
+    )
 
 
 @covers("Grid.setSpace", "Grid.getSpaceType")
@@ -225,7 +305,12 @@ def test_setSpace_changes_one_square_only_the_frame_rule(impl, model, square, co
     expected = model.copy()
     expected.put(*square, colour)
     got = read.grid(grid)
-    expect(got == expected, f"setSpace{square + (colour,)} changes that square and no other", expected=shown(expected), actual=shown(got))
+    expect(
+        got == expected,
+        f"setSpace{square + (colour,)} changes that square and no other",
+        expected=shown(expected),
+        actual=shown(got),
+    )
 
 
 @covers("Grid.Grid", "Grid.setSpace", "Grid.getSpaceType")
@@ -233,7 +318,12 @@ def test_setSpace_changes_one_square_only_the_frame_rule(impl, model, square, co
 def test_two_grids_never_share_their_squares(impl, first, second):
     build, read = Build(impl), Read(impl)
     one, other = build.grid(first), build.grid(second)
-    expect(read.grid(one) == first and read.grid(other) == second, "two grids hold their own discs", expected="each its own", actual="shared squares")
+    expect(
+        read.grid(one) == first and read.grid(other) == second,
+        "two grids hold their own discs",
+        expected="each its own",
+        actual="shared squares",
+    )
 
 
 @covers("Grid.isFull", "Grid.isValidSpot", "Grid.isSupported", "Grid.endSpaceInRange")
@@ -242,25 +332,43 @@ def test_the_predicates_agree_with_the_model_and_change_nothing(impl, model):
     build, read = Build(impl), Read(impl)
     grid = build.grid(model)
     ops = impl.grid
-    full, valid, supported, balanced = impl.batch(lambda: (
-        ops.isFull(grid),
-        [ops.isValidSpot(grid, x, y) for x, y in SQUARES],
-        [ops.isSupported(grid, x, y) for x, y in SQUARES],
-        ops.endSpaceInRange(grid),
-    ))
+    full, valid, supported, balanced = impl.batch(
+        lambda: (
+            ops.isFull(grid),
+            [ops.isValidSpot(grid, x, y) for x, y in SQUARES],
+            [ops.isSupported(grid, x, y) for x, y in SQUARES],
+            ops.endSpaceInRange(grid),
+        )
+    )
     if top_row_full(model) and not model.full():
-        expect(full in (True, False), f"isFull: the top row is full, a square below is Empty: either (erratum S02){shown(model)}", expected="True or False", actual=full)
+        expect(
+            full in (True, False),
+            f"isFull: the top row is full, a square below is Empty: either (erratum S02){shown(model)}",
+            expected="True or False",
+            actual=full,
+        )
     else:
-        expect_equal(full, model.full(), f"isFull: every square holds a disc (erratum S02: the top row agrees){shown(model)}")
-    for (x, y), v, s in zip(SQUARES, valid, supported):
+        expect_equal(
+            full, model.full(), f"isFull: every square holds a disc (erratum S02: the top row agrees){shown(model)}"
+        )
+    for (x, y), v, s in zip(SQUARES, valid, supported, strict=False):
         expect_equal(v, model.valid(x, y), f"isValidSpot({x}, {y}): on the grid, Empty and supported{shown(model)}")
         expect_equal(s, model.supported(x, y), f"isSupported({x}, {y}): no Empty square below it{shown(model)}")
     lead = model.count(RED) - model.count(BLUE)
     if lead == -1:
-        expect(balanced in (True, False), f"endSpaceInRange: blue one more than red: either (erratum S06){shown(model)}", expected="True or False", actual=balanced)
+        expect(
+            balanced in (True, False),
+            f"endSpaceInRange: blue one more than red: either (erratum S06){shown(model)}",
+            expected="True or False",
+            actual=balanced,
+        )
     else:
-        expect_equal(balanced, lead in (0, 1), f"endSpaceInRange: red as many as blue or one more (erratum S06){shown(model)}")
-    expect(read.grid(grid) == model, "the queries change no square", expected=shown(model), actual=shown(read.grid(grid)))
+        expect_equal(
+            balanced, lead in (0, 1), f"endSpaceInRange: red as many as blue or one more (erratum S06){shown(model)}"
+        )
+    expect(
+        read.grid(grid) == model, "the queries change no square", expected=shown(model), actual=shown(read.grid(grid))
+    )
 
 
 @covers("Grid.isValidSpot", "Grid.getSpaceType", "Grid.setSpace")
@@ -273,9 +381,24 @@ def test_off_the_grid_no_spot_is_valid_and_no_square_can_be_read_or_set(impl, sq
     build, read = Build(impl), Read(impl)
     grid = build.grid(model)
     expect_equal(impl.grid.isValidSpot(grid, *square), False, f"isValidSpot{square}: off the grid")
-    expect(raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)), f"getSpaceType{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    expect(raises_index_error(lambda: impl.grid.setSpace(grid, *square, build.space(RED))), f"setSpace{square} raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    expect(read.grid(grid) == model, f"a refused setSpace{square} changes nothing", expected=shown(model), actual=shown(read.grid(grid)))
+    expect(
+        raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)),
+        f"getSpaceType{square} raises IndexError (erratum S04)",
+        expected="IndexError",
+        actual="no IndexError",
+    )
+    expect(
+        raises_index_error(lambda: impl.grid.setSpace(grid, *square, build.space(RED))),
+        f"setSpace{square} raises IndexError (erratum S04)",
+        expected="IndexError",
+        actual="no IndexError",
+    )
+    expect(
+        read.grid(grid) == model,
+        f"a refused setSpace{square} changes nothing",
+        expected=shown(model),
+        actual=shown(read.grid(grid)),
+    )
 
 
 JUST_OFF = [(-1, 0), (WIDTH, 0), (0, -1), (0, HEIGHT), (-1, -1), (WIDTH, HEIGHT), (WIDTH - 1, -1), (WIDTH - 1, HEIGHT)]
@@ -287,8 +410,27 @@ def test_the_squares_just_off_each_edge_are_off_the_grid(impl, square):
     build, read = Build(impl), Read(impl)
     for model in (Model(), all_of(RED)):
         grid = build.grid(model)
-        expect_equal(impl.grid.isValidSpot(grid, *square), False, f"isValidSpot{square}: one step off the {WIDTH} x {HEIGHT} grid{shown(model)}")
-        expect(raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)), f"getSpaceType{square} one step off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
+        expect_equal(
+            impl.grid.isValidSpot(grid, *square),
+            False,
+            f"isValidSpot{square}: one step off the {WIDTH} x {HEIGHT} grid{shown(model)}",
+        )
+        expect(
+            raises_index_error(lambda: impl.grid.getSpaceType(grid, *square)),  # noqa: B023 - run before the loop moves on
+            f"getSpaceType{square} one step off the grid raises IndexError (erratum S04)",
+            expected="IndexError",
+            actual="no IndexError",
+        )
     grid = impl.grid.Grid()
-    expect(raises_index_error(lambda: impl.grid.setSpace(grid, *square, build.space(RED))), f"setSpace{square} one step off the grid raises IndexError (erratum S04)", expected="IndexError", actual="no IndexError")
-    expect(read.grid(grid) == Model(), f"a refused setSpace{square} changes nothing", expected=shown(Model()), actual=shown(read.grid(grid)))
+    expect(
+        raises_index_error(lambda: impl.grid.setSpace(grid, *square, build.space(RED))),
+        f"setSpace{square} one step off the grid raises IndexError (erratum S04)",
+        expected="IndexError",
+        actual="no IndexError",
+    )
+    expect(
+        read.grid(grid) == Model(),
+        f"a refused setSpace{square} changes nothing",
+        expected=shown(Model()),
+        actual=shown(read.grid(grid)),
+    )

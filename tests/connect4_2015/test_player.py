@@ -7,7 +7,7 @@ be a square where a disc may be placed.
 """
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
@@ -32,7 +32,9 @@ CLICKS = [(GRAB, RED), (GRAB, BLUE), (DROP, RED), (DROP, BLUE)]
 
 
 @covers("Player.Player", "Player.canClickRed", "Player.canClickBlue", "Player.canClickGrid", "Player.waitForPieceDrop")
-@pytest.mark.parametrize("number, state, colour", [(i + 1, s, c) for i, (s, c) in enumerate(CLICKS)], ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    "number, state, colour", [(i + 1, s, c) for i, (s, c) in enumerate(CLICKS)], ids=lambda v: str(v)
+)
 def test_canClickRed_canClickBlue_canClickGrid_report_tests_1_to_4(impl, number, state, colour):
     player = player_in(impl, state, colour)
     ops = impl.player
@@ -59,10 +61,16 @@ def test_setAI_bb1_makes_a_computer_player_and_false_takes_no_action(impl):
     build = Build(impl)
     player = impl.player.Player(build.space(BLUE))
     impl.player.setAI(player, False)
-    expect_equal(impl.player.isAI(player), False, "setAI(false) on a human player: no action taken, still human (erratum S14)")
+    expect_equal(
+        impl.player.isAI(player), False, "setAI(false) on a human player: no action taken, still human (erratum S14)"
+    )
     impl.player.setAI(player, True)
     expect_equal(impl.player.isAI(player), True, "setAI bb1: isAI = True sets the type to PlayerType.AI")
-    expect_equal(impl.player.canClickBlue(player), True, "setAI changes nothing but the type: the player still waits to pick up its piece")
+    expect_equal(
+        impl.player.canClickBlue(player),
+        True,
+        "setAI changes nothing but the type: the player still waits to pick up its piece",
+    )
 
 
 @covers("Player.waitForPieceDrop", "Player.waitForPieceGrab", "Player.canClickGrid", "Player.canClickRed")
@@ -73,8 +81,14 @@ def test_waitForPieceDrop_and_waitForPieceGrab_report_tests(impl, method, start)
     result = getattr(impl.player, method)(player)
     expect(result is None, f"{method} is void", expected=None, actual=result)
     after = DROP if method == "waitForPieceDrop" else GRAB
-    expect_equal(impl.player.canClickGrid(player), after == DROP, f"{method} from Turn.{start}: the state is Turn.{after}")
-    expect_equal(impl.player.canClickRed(player), after == GRAB, f"{method} from Turn.{start}: a red player may click the red piece exactly when waiting for a piece click")
+    expect_equal(
+        impl.player.canClickGrid(player), after == DROP, f"{method} from Turn.{start}: the state is Turn.{after}"
+    )
+    expect_equal(
+        impl.player.canClickRed(player),
+        after == GRAB,
+        f"{method} from Turn.{start}: a red player may click the red piece exactly when waiting for a piece click",
+    )
 
 
 @covers("Player.getTurn", "Player.setTurn", "Player.getColour")
@@ -90,7 +104,14 @@ def test_the_turn_counter_reads_back_what_was_set_erratum_S14(impl, turns, colou
     expect_equal(impl.player.isAI(player), ai, "setTurn changes nothing else: isAI")
 
 
-@covers("Player.waitForPieceDrop", "Player.waitForPieceGrab", "Player.canClickRed", "Player.canClickBlue", "Player.canClickGrid", "Player.setAI")
+@covers(
+    "Player.waitForPieceDrop",
+    "Player.waitForPieceGrab",
+    "Player.canClickRed",
+    "Player.canClickBlue",
+    "Player.canClickGrid",
+    "Player.setAI",
+)
 @given(colour=colours, steps=st.lists(st.sampled_from(["waitForPieceDrop", "waitForPieceGrab", "setAI"]), max_size=8))
 def test_the_state_follows_the_last_wait_call(impl, colour, steps):
     build = Build(impl)
@@ -110,14 +131,25 @@ def test_the_state_follows_the_last_wait_call(impl, colour, steps):
 
 # The computer's choice -----------------------------------------------------------------------------
 
+
 def ai_move(impl, model: Model, colour: str, claim: str):
     build, read = Build(impl), Read(impl)
     grid = build.grid(model)
     player = impl.player.Player(build.space(colour), True)
     square = read.pair(impl.player.aiTurn(player, grid), f"aiTurn {claim}")
-    expect(model.valid(*square), f"aiTurn {claim} returns a square where a disc may be placed now{shown(model)}", expected="a valid spot", actual=square)
+    expect(
+        model.valid(*square),
+        f"aiTurn {claim} returns a square where a disc may be placed now{shown(model)}",
+        expected="a valid spot",
+        actual=square,
+    )
     got = read.grid(grid)
-    expect(got == model, f"aiTurn {claim} leaves the grid as it was: the controller places the disc", expected=shown(model), actual=shown(got))
+    expect(
+        got == model,
+        f"aiTurn {claim} leaves the grid as it was: the controller places the disc",
+        expected=shown(model),
+        actual=shown(got),
+    )
     return square
 
 
@@ -128,9 +160,19 @@ def test_aiTurn_returns_a_valid_spot_and_wins_or_blocks_first(impl, game):
     square = ai_move(impl, model, to_move, f"for {to_move} to move")
     wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
     if wins:
-        expect(square in wins, f"aiTurn completes its own three first: {to_move} wins at once{shown(model)}", expected=squares_text(wins), actual=square)
+        expect(
+            square in wins,
+            f"aiTurn completes its own three first: {to_move} wins at once{shown(model)}",
+            expected=squares_text(wins),
+            actual=square,
+        )
     elif losses:
-        expect(square in losses, f"aiTurn with no win blocks the opponent's four{shown(model)}", expected=squares_text(losses), actual=square)
+        expect(
+            square in losses,
+            f"aiTurn with no win blocks the opponent's four{shown(model)}",
+            expected=squares_text(losses),
+            actual=square,
+        )
 
 
 @covers("Player.aiTurn")
@@ -140,7 +182,12 @@ def test_aiTurn_never_misses_a_win_in_one_nor_a_block(impl, game):
     square = ai_move(impl, model, to_move, f"for {to_move} to move")
     wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
     expected = wins or losses
-    expect(square in expected, f"aiTurn takes a win in one, else blocks an immediate loss{shown(model)}", expected=squares_text(expected), actual=square)
+    expect(
+        square in expected,
+        f"aiTurn takes a win in one, else blocks an immediate loss{shown(model)}",
+        expected=squares_text(expected),
+        actual=square,
+    )
 
 
 @covers("Player.aiTurn")
@@ -160,17 +207,33 @@ def test_aiTurn_asked_again_about_the_same_grid_still_answers_by_the_rules(impl,
     wins, losses = model.threats(to_move), model.threats(OTHER[to_move])
     for asked in range(1, 4):
         square = read.pair(impl.player.aiTurn(player, grid), f"aiTurn asked {asked} times")
-        expect(model.valid(*square), f"aiTurn asked {asked} times about the same grid returns a square where a disc may be placed{shown(model)}", expected="a valid spot", actual=square)
+        expect(
+            model.valid(*square),
+            f"aiTurn asked {asked} times about the same grid returns a square where a disc may be placed{shown(model)}",
+            expected="a valid spot",
+            actual=square,
+        )
         if wins or losses:
-            expect(square in (wins or losses), f"aiTurn asked {asked} times takes a win in one, else blocks{shown(model)}", expected=squares_text(wins or losses), actual=square)
+            expect(
+                square in (wins or losses),
+                f"aiTurn asked {asked} times takes a win in one, else blocks{shown(model)}",
+                expected=squares_text(wins or losses),
+                actual=square,
+            )
     got = read.grid(grid)
-    expect(got == model, "aiTurn leaves the grid as it was: the controller places the disc", expected=shown(model), actual=shown(got))
+    expect(
+        got == model,
+        "aiTurn leaves the grid as it was: the controller places the disc",
+        expected=shown(model),
+        actual=shown(got),
+    )
 
 
 @covers("Player.aiTurn")
 @pytest.mark.parametrize("taken", [(4, 0), (2, 0)], ids=["right_of_3_0_taken", "left_of_3_0_taken"])
 def test_aiTurn_opening_beside_a_taken_square_stays_valid(impl, taken):
-    """The opponent holds (3, 0) and one square beside it: the opening's random side may be taken (precondition allows it)."""
+    """The opponent holds (3, 0) and one square beside it: the opening's random side may be taken (precondition allows
+    it)."""
     model = Model({(3, 0): BLUE, taken: BLUE})
     for _ in range(16):  # fresh players: both random sides are drawn
         ai_move(impl, model, RED, f"after the opponent took (3, 0) and {taken}")

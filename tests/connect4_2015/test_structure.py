@@ -1,3 +1,6 @@
-"""The implementation's shape: every documented operation exists and accepts its documented forms (:mod:`speckit.structure`)."""
+"""The implementation's shape: every documented operation exists and accepts its documented forms.
 
-from speckit.structure import test_operation_exists_with_its_documented_parameters  # noqa: F401 - collected here
+The test is :mod:`speckit.testing.structure`'s, collected here.
+"""
+
+from speckit.testing.structure import test_operation_exists_with_its_documented_parameters  # noqa: F401 - collected here

@@ -7,10 +7,10 @@ enumeration members, never with ``==`` on cards.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from speckit.testing import MissingOperation, OperationFailed
-from speckit.testing import ConformanceFailure, expect, explain
+from speckit.testing import ConformanceFailure, MissingOperation, OperationFailed, expect, explain
 
 from .model import ALL_SUITS, CASCADES, CELLS, COLOURS, FOUNDATIONS, RANK_NAMES, Position, differences
 
@@ -86,7 +86,9 @@ class Read:
         for name, member in members.items():
             if value == member:
                 return name
-        raise ConformanceFailure(explain(f"{what} is a member of its enumeration", expected=" or ".join(members), actual=value))
+        raise ConformanceFailure(
+            explain(f"{what} is a member of its enumeration", expected=" or ".join(members), actual=value)
+        )
 
     def card(self, value, where: str):
         """The model of an implementation's card: (suit, rank), or None for the placeholder."""
@@ -103,7 +105,12 @@ class Read:
         rank = RANK_NAMES.index(self.member(rank, self.build.ranks, f"getRank() of {where}"))
         if suit == "NAS" and rank == 0:
             return None
-        expect(suit != "NAS" and rank != 0, f"{where} is a real card or the placeholder CardT(NAS, NAR)", expected="a real card", actual=(suit, RANK_NAMES[rank]))
+        expect(
+            suit != "NAS" and rank != 0,
+            f"{where} is a real card or the placeholder CardT(NAS, NAR)",
+            expected="a real card",
+            actual=(suit, RANK_NAMES[rank]),
+        )
         return (suit, rank)
 
     def stack(self, stack, where: str) -> list:
@@ -114,10 +121,17 @@ class Read:
         left open (erratum F11)."""
         ops = self.impl.stack_adt
         size = ops.size(stack)
-        expect(isinstance(size, int) and 0 <= size <= 60, f"size() of {where} is a natural number", expected="0 to 53", actual=size)
+        expect(
+            isinstance(size, int) and 0 <= size <= 60,
+            f"size() of {where} is a natural number",
+            expected="0 to 53",
+            actual=size,
+        )
         if size == 0:
             return []
-        taken = self.impl.batch(lambda: [(ops.peek(stack), ops.remCard(stack))[0] for _ in range(size - 1)] + [ops.peek(stack)])
+        taken = self.impl.batch(
+            lambda: [(ops.peek(stack), ops.remCard(stack))[0] for _ in range(size - 1)] + [ops.peek(stack)]
+        )
         self.impl.batch(lambda: [ops.addCard(stack, card) for card in reversed(taken[:-1])])
         return self.cards(list(reversed(taken)), f"a card of {where}")
 
@@ -167,4 +181,9 @@ def expect_raises(impl, call: Callable[[], Any], accepted: tuple, claim: str) ->
     """The call raises an exception whose class is named one of ``accepted``."""
     __tracebackhide__ = True
     name = raised(impl, call)
-    expect(name in accepted, claim, expected=f"raises {' or '.join(accepted)}", actual="returned normally" if name is None else f"raised {name}")
+    expect(
+        name in accepted,
+        claim,
+        expected=f"raises {' or '.join(accepted)}",
+        actual="returned normally" if name is None else f"raised {name}",
+    )

@@ -13,7 +13,22 @@ from __future__ import annotations
 
 SUITS = ("SPADES", "CLUBS", "HEARTS", "DIAMONDS")
 ALL_SUITS = ("NAS", *SUITS)
-RANK_NAMES = ("NAR", "ACE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN", "KING")
+RANK_NAMES = (
+    "NAR",
+    "ACE",
+    "TWO",
+    "THREE",
+    "FOUR",
+    "FIVE",
+    "SIX",
+    "SEVEN",
+    "EIGHT",
+    "NINE",
+    "TEN",
+    "JACK",
+    "QUEEN",
+    "KING",
+)
 COLOURS = ("NAC", "RED", "BLACK")
 COLOUR_OF = {"NAS": "NAC", "SPADES": "BLACK", "CLUBS": "BLACK", "HEARTS": "RED", "DIAMONDS": "RED"}
 PACK = tuple((suit, rank) for suit in SUITS for rank in range(1, 14))
@@ -55,7 +70,7 @@ class Position:
         self.cells: list = list(cells)
         self.foundations: list = list(foundations)
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         return Position(self.cascades, self.cells, self.foundations)
 
     def as_tuple(self) -> tuple:
@@ -169,13 +184,21 @@ class Position:
         """The legal moves that the MIS's formula for isValidMoves counts, read word for word
         (erratum F26): none onto an empty cascade, and none onto an empty foundation (SameSuit
         of a card and the placeholder never holds)."""
-        return [(m, a, b) for m, a, b in self.legal_moves_without_empty_cascades() if not (MOVE_PARTS[m][1] == "Win" and self.foundations[b] is None)]
+        return [
+            (m, a, b)
+            for m, a, b in self.legal_moves_without_empty_cascades()
+            if not (MOVE_PARTS[m][1] == "Win" and self.foundations[b] is None)
+        ]
 
     def is_valid_moves_answers(self) -> set[bool]:
         """The answers of isValidMoves that erratum F26 accepts: a legal move exists (the
         rules), or one the formula counts exists (the formula); also the reading between
         them that leaves out only the moves onto an empty cascade."""
-        return {bool(self.legal_moves()), bool(self.legal_moves_without_empty_cascades()), bool(self.moves_of_the_formula())}
+        return {
+            bool(self.legal_moves()),
+            bool(self.legal_moves_without_empty_cascades()),
+            bool(self.moves_of_the_formula()),
+        }
 
 
 MOVE_PARTS = {
@@ -191,11 +214,16 @@ MOVES = tuple(MOVE_PARTS)
 def differences(actual: Position, expected: Position) -> list[str]:
     """Where two positions differ, in words."""
     out = []
-    for i, (a, e) in enumerate(zip(actual.cascades, expected.cascades)):
+    for i, (a, e) in enumerate(zip(actual.cascades, expected.cascades, strict=False)):
         if a != e:
-            out.append(f"cascade {i}: {' '.join(map(shown, a)) or '(empty)'} (expected {' '.join(map(shown, e)) or '(empty)'})")
-    for name, xs, ys in (("free cell", actual.cells, expected.cells), ("foundation", actual.foundations, expected.foundations)):
-        for i, (a, e) in enumerate(zip(xs, ys)):
+            out.append(
+                f"cascade {i}: {' '.join(map(shown, a)) or '(empty)'} (expected {' '.join(map(shown, e)) or '(empty)'})"
+            )
+    for name, xs, ys in (
+        ("free cell", actual.cells, expected.cells),
+        ("foundation", actual.foundations, expected.foundations),
+    ):
+        for i, (a, e) in enumerate(zip(xs, ys, strict=False)):
             if a != e:
                 out.append(f"{name} {i}: {shown(a)} (expected {shown(e)})")
     return out

@@ -22,7 +22,7 @@ def positions(draw, *, max_home: int = 13) -> Position:
     slots = draw(st.permutations(range(FOUNDATIONS)))
     foundations = [None] * FOUNDATIONS
     rest = []
-    for suit, height, slot in zip(order, heights, slots):
+    for suit, height, slot in zip(order, heights, slots, strict=True):
         if height:
             foundations[slot] = (suit, height)
         rest += [(suit, rank) for rank in range(height + 1, 14)]
@@ -33,7 +33,7 @@ def positions(draw, *, max_home: int = 13) -> Position:
         cells[slot] = rest.pop()
     cuts = sorted(draw(st.lists(st.integers(0, len(rest)), min_size=CASCADES - 1, max_size=CASCADES - 1)))
     bounds = [0, *cuts, len(rest)]
-    cascades = [rest[bounds[i]:bounds[i + 1]] for i in range(CASCADES)]
+    cascades = [rest[bounds[i] : bounds[i + 1]] for i in range(CASCADES)]
     return Position(cascades, cells, foundations)
 
 

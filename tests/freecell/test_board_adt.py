@@ -16,8 +16,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from speckit.testing import covers, expect, expect_equal
 
 from .adapter import Build, Read, expect_position, expect_raises, raised
-from .model import CASCADES, CELLS, FOUNDATIONS, INVALID_INDEX, MOVES, MOVE_PARTS, PACK, SUITS, Position, colour, shown
-from .strategies import deals, positions, won
+from .model import CASCADES, CELLS, FOUNDATIONS, INVALID_INDEX, MOVE_PARTS, MOVES, PACK, SUITS, Position, colour, shown
+from .strategies import positions, won
 
 SIZES = {"Col": CASCADES, "Free": CELLS, "Win": FOUNDATIONS}
 
@@ -38,12 +38,24 @@ def test_a_new_board_deals_the_52_cards_onto_the_cascades(impl):
     cards = Counter(card for cascade in position.cascades for card in cascade)
     missing = [shown(c) for c in PACK if c not in cards]
     twice = [shown(c) for c, n in cards.items() if n > 1]
-    expect(not missing and not twice, "BoardT() deals each of the 52 cards exactly once (erratum F15)", expected="the 52 cards", actual=f"missing {missing}, more than once {twice}")
+    expect(
+        not missing and not twice,
+        "BoardT() deals each of the 52 cards exactly once (erratum F15)",
+        expected="the 52 cards",
+        actual=f"missing {missing}, more than once {twice}",
+    )
     expect_equal(position.cells, [None] * CELLS, "the free cells of a new board hold the placeholder (erratum F16)")
-    expect_equal(position.foundations, [None] * FOUNDATIONS, "the foundations of a new board hold the placeholder (erratum F16)")
+    expect_equal(
+        position.foundations, [None] * FOUNDATIONS, "the foundations of a new board hold the placeholder (erratum F16)"
+    )
     expect_equal(impl.board_adt.hasWon(board), False, "a new board is not won")
     answer, accepted = impl.board_adt.isValidMoves(board), position.is_valid_moves_answers()
-    expect(answer in accepted, f"isValidMoves() on a new board\n{position.describe()} (erratum F26)", expected=" or ".join(map(str, sorted(accepted))), actual=answer)
+    expect(
+        answer in accepted,
+        f"isValidMoves() on a new board\n{position.describe()} (erratum F26)",
+        expected=" or ".join(map(str, sorted(accepted))),
+        actual=answer,
+    )
 
 
 @covers("BoardT.BoardT", "BoardT.getStack")
@@ -53,7 +65,12 @@ def test_a_new_cascade_has_the_placeholder_at_its_bottom_or_nothing_under_its_ca
     for i in range(CASCADES):
         cards = read.stack(impl.board_adt.getStack(board, i), f"getStack({i}) of a new board")
         placeholders = [k for k, card in enumerate(cards) if card is None]
-        expect(placeholders in ([], [0]), f"cascade {i} of a new board holds a placeholder only at its bottom (erratum F15)", expected="[] or [0]", actual=placeholders)
+        expect(
+            placeholders in ([], [0]),
+            f"cascade {i} of a new board holds a placeholder only at its bottom (erratum F15)",
+            expected="[] or [0]",
+            actual=placeholders,
+        )
 
 
 @covers("BoardT.BoardT", "BoardT.moveColToFree", "BoardT.getStack")
@@ -75,7 +92,9 @@ def test_a_position_set_up_is_read_back(impl, position):
     build = Build(impl)
     read = Read(impl, build)
     board = build.board(position)
-    expect_position(read, board, position, "setStack, setFree and setWin set up the position that getStack, getFree and getWin read")
+    expect_position(
+        read, board, position, "setStack, setFree and setWin set up the position that getStack, getFree and getWin read"
+    )
 
 
 @covers("BoardT.setStack", "BoardT.setFree", "BoardT.setWin")
@@ -89,13 +108,21 @@ def test_each_setter_changes_its_own_place_only_and_leaves_its_argument_alone(im
     stack = build.stack(other.cascades[i])
     impl.board_adt.setStack(board, i, stack)
     expected.cascades[i] = list(other.cascades[i])
-    expect_equal(read.stack(stack, "the stack given to setStack")[1:], other.cascades[i], "setStack leaves the stack it is given unchanged")
-    expect_position(read, board, expected, f"setStack({i}, S) makes cascade {i} hold S's cards and changes nothing else")
+    expect_equal(
+        read.stack(stack, "the stack given to setStack")[1:],
+        other.cascades[i],
+        "setStack leaves the stack it is given unchanged",
+    )
+    expect_position(
+        read, board, expected, f"setStack({i}, S) makes cascade {i} hold S's cards and changes nothing else"
+    )
     j = data.draw(st.integers(0, CELLS - 1), label="free cell")
     card = build.card(other.cells[j])
     impl.board_adt.setFree(board, j, card)
     expected.cells[j] = other.cells[j]
-    expect_equal(read.card(card, "the card given to setFree"), other.cells[j], "setFree leaves the card it is given unchanged")
+    expect_equal(
+        read.card(card, "the card given to setFree"), other.cells[j], "setFree leaves the card it is given unchanged"
+    )
     expect_position(read, board, expected, f"setFree({j}, C) puts C in free cell {j} and changes nothing else")
     k = data.draw(st.integers(0, FOUNDATIONS - 1), label="foundation")
     impl.board_adt.setWin(board, k, build.card(other.foundations[k]))
@@ -117,9 +144,24 @@ def test_an_index_out_of_range_raises_invalid_index_and_changes_nothing(impl, po
     expect_raises(impl, lambda: b.getStack(board, column), INVALID_INDEX, f"getStack({column}) raises invalid_index")
     expect_raises(impl, lambda: b.getFree(board, cell), INVALID_INDEX, f"getFree({cell}) raises invalid_index")
     expect_raises(impl, lambda: b.getWin(board, cell), INVALID_INDEX, f"getWin({cell}) raises invalid_index")
-    expect_raises(impl, lambda: b.setStack(board, column, build.stack([])), INVALID_INDEX, f"setStack({column}, S) raises invalid_index")
-    expect_raises(impl, lambda: b.setFree(board, cell, build.card(PACK[0])), INVALID_INDEX, f"setFree({cell}, C) raises invalid_index")
-    expect_raises(impl, lambda: b.setWin(board, cell, build.card(PACK[0])), INVALID_INDEX, f"setWin({cell}, C) raises invalid_index")
+    expect_raises(
+        impl,
+        lambda: b.setStack(board, column, build.stack([])),
+        INVALID_INDEX,
+        f"setStack({column}, S) raises invalid_index",
+    )
+    expect_raises(
+        impl,
+        lambda: b.setFree(board, cell, build.card(PACK[0])),
+        INVALID_INDEX,
+        f"setFree({cell}, C) raises invalid_index",
+    )
+    expect_raises(
+        impl,
+        lambda: b.setWin(board, cell, build.card(PACK[0])),
+        INVALID_INDEX,
+        f"setWin({cell}, C) raises invalid_index",
+    )
     expect_position(read, board, position, "the board is unchanged after the refused calls")
 
 
@@ -134,14 +176,24 @@ def check_move(read: Read, board, model: Position, move: str, a: int, b: int) ->
     before = model.describe()
     refusal = model.refusal(move, a, b)
     if refusal:
-        expect_raises(impl, lambda: call(impl, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{before}")
+        expect_raises(
+            impl,
+            lambda: call(impl, board, move, a, b),
+            refusal,
+            f"{move}({a}, {b}) is refused (erratum F25) on\n{before}",
+        )
         expect_position(read, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
         return
     as_written = model.refusal_as_written(move, a, b)
     name = raised(impl, lambda: call(impl, board, move, a, b))
     if name is not None and as_written:
-        expect(name in as_written, f"{move}({a}, {b}) onto the empty cascade {b} is made, or refused as the MIS's conditions say (erratum F20), on\n{before}",
-               expected="no exception, or raises " + " or ".join(as_written), actual=f"raised {name}")  # fmt: skip
+        expect(
+            name in as_written,
+            f"{move}({a}, {b}) onto the empty cascade {b} is made, or refused as the MIS's "
+            f"conditions say (erratum F20), on\n{before}",
+            expected="no exception, or raises " + " or ".join(as_written),
+            actual=f"raised {name}",
+        )
         expect_position(read, board, model, f"a refused {move}({a}, {b}) changes nothing (erratum F25)")
         return
     expect(name is None, f"{move}({a}, {b}) is legal on\n{before}", expected="no exception", actual=f"raised {name}")
@@ -184,7 +236,12 @@ def test_every_refused_move_raises_for_its_reason_and_changes_nothing(impl, posi
             for b in range(-1, SIZES[target] + 1):
                 refusal = position.refusal(move, a, b)
                 if refusal:
-                    expect_raises(impl, lambda: call(impl, board, move, a, b), refusal, f"{move}({a}, {b}) is refused (erratum F25) on\n{position.describe()}")
+                    expect_raises(
+                        impl,
+                        lambda: call(impl, board, move, a, b),  # noqa: B023 - run before the loop moves on
+                        refusal,
+                        f"{move}({a}, {b}) is refused (erratum F25) on\n{position.describe()}",
+                    )
     expect_position(read, board, position, "refused moves change nothing (erratum F25)")
 
 
@@ -214,7 +271,9 @@ def test_an_ace_starts_an_empty_foundation_and_only_an_ace(impl, suit, slot):
     build = Build(impl)
     read = Read(impl, build)
     rest = [c for c in PACK if c[0] != suit or c[1] > 3]  # each card once (erratum F27)
-    position = Position([[(suit, 1)], [(suit, 2)], rest[:20], rest[20:]] + [[]] * 4, cells=[(suit, 3), None, None, None])
+    position = Position(
+        [[(suit, 1)], [(suit, 2)], rest[:20], rest[20:]] + [[]] * 4, cells=[(suit, 3), None, None, None]
+    )
     board = build.board(position)
     check_move(read, board, position, "moveColToWin", 1, slot)  # a two: refused
     check_move(read, board, position, "moveFreeToWin", 0, slot)  # a three: refused
@@ -235,7 +294,9 @@ def test_a_card_below_a_foundations_top_cannot_go_onto_it(impl, suit, top, data)
     slot = data.draw(st.integers(0, FOUNDATIONS - 1), label="foundation")
     foundations = [None] * FOUNDATIONS
     foundations[slot] = (suit, top)
-    position = Position([[(suit, low)]] + [[]] * (CASCADES - 1), cells=[None, (suit, lower), None, None], foundations=foundations)
+    position = Position(
+        [[(suit, low)]] + [[]] * (CASCADES - 1), cells=[None, (suit, lower), None, None], foundations=foundations
+    )
     board = build.board(position)
     check_move(read, board, position, "moveColToWin", 0, slot)
     check_move(read, board, position, "moveFreeToWin", 1, slot)
@@ -247,7 +308,11 @@ def test_a_card_below_a_foundations_top_cannot_go_onto_it(impl, suit, top, data)
 @covers("BoardT.hasWon", "BoardT.isValidMoves")
 def test_a_board_with_the_four_kings_home_and_nothing_else_is_won(impl):
     build = Build(impl)
-    expect_equal(impl.board_adt.hasWon(build.board(won)), True, "hasWon() with the four kings on the foundations and nothing elsewhere")
+    expect_equal(
+        impl.board_adt.hasWon(build.board(won)),
+        True,
+        "hasWon() with the four kings on the foundations and nothing elsewhere",
+    )
     almost = won.copy()
     almost.foundations[2] = (almost.foundations[2][0], 12)
     almost.cells[1] = (almost.foundations[2][0], 13)
@@ -258,12 +323,22 @@ def test_a_board_with_the_four_kings_home_and_nothing_else_is_won(impl):
     expect_equal(impl.board_adt.hasWon(build.board(almost)), False, "hasWon() with a king still on a cascade")
     twice = won.copy()
     twice.foundations[3] = twice.foundations[0]
-    expect_equal(impl.board_adt.hasWon(build.board(twice)), False, "hasWon() with two kings of one suit home (FoundationComplete)")
+    expect_equal(
+        impl.board_adt.hasWon(build.board(twice)),
+        False,
+        "hasWon() with two kings of one suit home (FoundationComplete)",
+    )
     short = won.copy()
     short.foundations[1] = (short.foundations[1][0], 12)
-    expect_equal(impl.board_adt.hasWon(build.board(short)), False,
-                 "hasWon() with nothing on the cascades or in the free cells but a queen on top of a foundation (FoundationComplete; erratum F27)")  # fmt: skip
-    expect_equal(impl.board_adt.isValidMoves(build.board(won)), False, "isValidMoves() on a won board: no card is left to move")
+    expect_equal(
+        impl.board_adt.hasWon(build.board(short)),
+        False,
+        "hasWon() with nothing on the cascades or in the free cells but a queen on top of a foundation "
+        "(FoundationComplete; erratum F27)",
+    )
+    expect_equal(
+        impl.board_adt.isValidMoves(build.board(won)), False, "isValidMoves() on a won board: no card is left to move"
+    )
 
 
 @covers("BoardT.hasWon", "BoardT.isValidMoves")
@@ -275,7 +350,12 @@ def test_has_won_and_is_valid_moves_agree_with_the_rules(impl, position):
     expect_equal(impl.board_adt.hasWon(board), position.won(), f"hasWon() on\n{position.describe()}")
     answer = impl.board_adt.isValidMoves(board)
     accepted = position.is_valid_moves_answers()
-    expect(answer in accepted, f"isValidMoves() on\n{position.describe()} (erratum F26)", expected=" or ".join(map(str, sorted(accepted))), actual=answer)
+    expect(
+        answer in accepted,
+        f"isValidMoves() on\n{position.describe()} (erratum F26)",
+        expected=" or ".join(map(str, sorted(accepted))),
+        actual=answer,
+    )
     expect_position(read, board, position, "hasWon() and isValidMoves() change nothing")
 
 
@@ -319,7 +399,7 @@ def blocked_positions(draw):
     slots = draw(st.permutations(range(FOUNDATIONS)), label="foundation slots")
     home = draw(st.sampled_from(["top", "cell", "none"]), label="where a card that can go home is")
     foundations = [None] * FOUNDATIONS
-    for suit, slot in zip(SUITS, slots):
+    for suit, slot in zip(SUITS, slots, strict=True):
         if heights[suit]:
             foundations[slot] = (suit, heights[suit])
     following = [(suit, heights[suit] + 1) for suit in SUITS]
@@ -327,7 +407,11 @@ def blocked_positions(draw):
     going = {"top": following[:2], "cell": following[2:], "none": [None]}[home]  # SUITS: two black, then two red
     going = draw(st.sampled_from(going), label="the card that can go home")
     while True:
-        blacks = [c for c in rest if c[0] in ("SPADES", "CLUBS") and c not in following and (going is None or c[1] != going[1] + 1)]
+        blacks = [
+            c
+            for c in rest
+            if c[0] in ("SPADES", "CLUBS") and c not in following and (going is None or c[1] != going[1] + 1)
+        ]
         tops = ([going] if home == "top" else []) + rng.sample(blacks, CASCADES - (home == "top"))
         top_ranks = {t[1] for t in tops}
         reds = [c for c in rest if c[0] in ("HEARTS", "DIAMONDS") and c[1] + 1 not in top_ranks and c not in following]
@@ -348,11 +432,21 @@ def test_a_card_that_can_go_home_is_a_legal_move(impl, position):
     can start an empty foundation counts as the rules say, not as the formula says (erratum F26)."""
     build = Build(impl)
     legal = position.legal_moves()
-    expect(all(m in ("moveColToWin", "moveFreeToWin") for m, _, _ in legal), "the position allows no move but to a foundation", expected="moves home only", actual=legal)
+    expect(
+        all(m in ("moveColToWin", "moveFreeToWin") for m, _, _ in legal),
+        "the position allows no move but to a foundation",
+        expected="moves home only",
+        actual=legal,
+    )
     answer = impl.board_adt.isValidMoves(build.board(position))
     accepted = position.is_valid_moves_answers()
-    expect(answer in accepted, f"isValidMoves() when the only legal moves are to a foundation ({len(legal)} of them) on\n{position.describe()} (erratum F26)",
-           expected=" or ".join(map(str, sorted(accepted))), actual=answer)  # fmt: skip
+    expect(
+        answer in accepted,
+        f"isValidMoves() when the only legal moves are to a foundation ({len(legal)} of "
+        f"them) on\n{position.describe()} (erratum F26)",
+        expected=" or ".join(map(str, sorted(accepted))),
+        actual=answer,
+    )
 
 
 @covers("BoardT.isValidMoves")
@@ -367,30 +461,47 @@ def test_a_move_onto_a_card_counts_when_a_cascade_is_empty(impl, position, data)
     following = {(suit, next((t[1] for t in position.foundations if t and t[0] == suit), 0) + 1) for suit in SUITS}
     for k in data.draw(st.permutations(range(2, CASCADES)), label="cascades to build on"):
         top = cascades[k][-1]
-        buried = [(i, j) for i in range(1, CASCADES) for j, card in enumerate(cascades[i][:-1])
-                  if colour(card) != colour(top) and card[1] == top[1] - 1 and card not in following]  # fmt: skip
+        buried = [
+            (i, j)
+            for i in range(1, CASCADES)
+            for j, card in enumerate(cascades[i][:-1])
+            if colour(card) != colour(top) and card[1] == top[1] - 1 and card not in following
+        ]
         if buried:  # that card goes into free cell 0, whose card takes its place
             i, j = buried[0]
             cascades[i][j], position.cells[0] = position.cells[0], cascades[i][j]
             break
     answer = impl.board_adt.isValidMoves(build.board(position))
     accepted = position.is_valid_moves_answers()
-    expect(answer in accepted, f"isValidMoves() with a cascade empty and a card that can go onto another on\n{position.describe()} (erratum F26)",
-           expected=" or ".join(map(str, sorted(accepted))), actual=answer)  # fmt: skip
+    expect(
+        answer in accepted,
+        "isValidMoves() with a cascade empty and a card that can go onto another "
+        f"on\n{position.describe()} (erratum F26)",
+        expected=" or ".join(map(str, sorted(accepted))),
+        actual=answer,
+    )
 
 
 @covers("BoardT.isValidMoves")
 @given(position=stuck_positions())
 def test_a_board_without_a_legal_move_says_so(impl, position):
     build = Build(impl)
-    expect_equal(impl.board_adt.isValidMoves(build.board(position)), False, f"isValidMoves() with no legal move on\n{position.describe()}")
+    expect_equal(
+        impl.board_adt.isValidMoves(build.board(position)),
+        False,
+        f"isValidMoves() with no legal move on\n{position.describe()}",
+    )
 
 
 @covers("BoardT.isValidMoves")
 @given(position=stuck_positions(free_cell=True))
 def test_a_move_into_a_free_cell_counts_as_a_legal_move(impl, position):
     build = Build(impl)
-    expect_equal(impl.board_adt.isValidMoves(build.board(position)), True, f"isValidMoves() when only moves into free cell 0 are legal on\n{position.describe()}")
+    expect_equal(
+        impl.board_adt.isValidMoves(build.board(position)),
+        True,
+        f"isValidMoves() when only moves into free cell 0 are legal on\n{position.describe()}",
+    )
 
 
 @covers("BoardT.isValidMoves")
@@ -398,8 +509,12 @@ def test_a_move_into_a_free_cell_counts_as_a_legal_move(impl, position):
 def test_a_board_whose_only_moves_are_onto_an_empty_cascade_may_answer_either_way(impl, position):
     build = Build(impl)
     answer = impl.board_adt.isValidMoves(build.board(position))
-    expect(answer in (True, False), f"isValidMoves() when only moves onto the empty cascade 0 are legal (erratum F26) on\n{position.describe()}",
-           expected="True (as ruled) or False (the formula)", actual=answer)  # fmt: skip
+    expect(
+        answer in (True, False),
+        f"isValidMoves() when only moves onto the empty cascade 0 are legal (erratum F26) on\n{position.describe()}",
+        expected="True (as ruled) or False (the formula)",
+        actual=answer,
+    )
     expect_equal(bool(position.legal_moves()), True, "the model sees the moves onto the empty cascade")
 
 
@@ -442,7 +557,12 @@ class BoardMachine(RuleBasedStateMachine):
         expect_equal(self.impl.board_adt.hasWon(self.board), self.model.won(), f"hasWon() on\n{self.model.describe()}")
         accepted = self.model.is_valid_moves_answers()
         answer = self.impl.board_adt.isValidMoves(self.board)
-        expect(answer in accepted, f"isValidMoves() on\n{self.model.describe()} (erratum F26)", expected=accepted, actual=answer)
+        expect(
+            answer in accepted,
+            f"isValidMoves() on\n{self.model.describe()} (erratum F26)",
+            expected=accepted,
+            actual=answer,
+        )
 
     @invariant()
     def cards_are_conserved(self):

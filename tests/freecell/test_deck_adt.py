@@ -25,8 +25,12 @@ def expect_full_pack(cards: list, claim: str) -> None:
     counts = Counter(cards)
     missing = [shown(c) for c in PACK if c not in counts]
     twice = [shown(c) for c, n in counts.items() if n > 1]
-    expect(len(cards) == 52 and not missing and not twice, claim, expected="the 52 cards, each once, in any order",
-           actual=f"{len(cards)} cards; missing {missing}; more than once {twice}")  # fmt: skip
+    expect(
+        len(cards) == 52 and not missing and not twice,
+        claim,
+        expected="the 52 cards, each once, in any order",
+        actual=f"{len(cards)} cards; missing {missing}; more than once {twice}",
+    )
 
 
 @covers("DeckT.DeckT", "DeckT.size", "DeckT.draw", "DeckT.remCard")
@@ -34,7 +38,10 @@ def test_a_new_deck_is_the_52_cards_each_once(impl):
     read = Read(impl)
     deck = impl.deck_adt.DeckT()
     expect_equal(impl.deck_adt.size(deck), 52, "size() of a new deck (erratum F04)")
-    expect_full_pack(empty_out(read, deck, "a new deck"), "drawing and removing every card of a new deck gives each card once (erratum F04)")
+    expect_full_pack(
+        empty_out(read, deck, "a new deck"),
+        "drawing and removing every card of a new deck gives each card once (erratum F04)",
+    )
     expect_equal(impl.deck_adt.size(deck), 0, "size() after removing all 52 cards")
 
 
@@ -43,8 +50,18 @@ def test_an_empty_deck_has_no_card_to_draw_or_remove(impl):
     read = Read(impl)
     deck = impl.deck_adt.DeckT()
     empty_out(read, deck, "a new deck")
-    expect_raises(impl, lambda: impl.deck_adt.draw(deck), STACK_EMPTY, "draw() of an empty deck raises stack_empty (errata F06, F12)")
-    expect_raises(impl, lambda: impl.deck_adt.remCard(deck), STACK_EMPTY, "remCard() of an empty deck raises stack_empty (errata F06, F12)")
+    expect_raises(
+        impl,
+        lambda: impl.deck_adt.draw(deck),
+        STACK_EMPTY,
+        "draw() of an empty deck raises stack_empty (errata F06, F12)",
+    )
+    expect_raises(
+        impl,
+        lambda: impl.deck_adt.remCard(deck),
+        STACK_EMPTY,
+        "remCard() of an empty deck raises stack_empty (errata F06, F12)",
+    )
     expect_equal(impl.deck_adt.size(deck), 0, "size() of an empty deck after the refused calls")
 
 
@@ -60,11 +77,23 @@ def test_draw_shows_the_card_remcard_removes_and_changes_nothing(impl, removed):
     first = read.card(impl.deck_adt.draw(deck), f"draw() after {removed} removals")
     again = read.card(impl.deck_adt.draw(deck), "draw() asked again")
     expect_equal(again, first, "draw() asked twice shows the same card (erratum F05)")
-    expect(first not in gone, "draw() shows a card still in the deck", expected=f"not one of {sorted(map(shown, gone))}", actual=shown(first))
-    expect_equal(impl.deck_adt.size(deck), 52 - removed, f"size() after {removed} removals and two draws: draw changes nothing")
+    expect(
+        first not in gone,
+        "draw() shows a card still in the deck",
+        expected=f"not one of {sorted(map(shown, gone))}",
+        actual=shown(first),
+    )
+    expect_equal(
+        impl.deck_adt.size(deck), 52 - removed, f"size() after {removed} removals and two draws: draw changes nothing"
+    )
     impl.deck_adt.remCard(deck)
     rest = empty_out(read, deck, "the rest of the deck")
-    expect(first not in rest, f"remCard() removed {shown(first)}, the card draw showed (erratum F05)", expected="not in the rest", actual=[shown(c) for c in rest])
+    expect(
+        first not in rest,
+        f"remCard() removed {shown(first)}, the card draw showed (erratum F05)",
+        expected="not in the rest",
+        actual=[shown(c) for c in rest],
+    )
     expect_full_pack(sorted(gone) + [first] + rest, "the cards drawn are the 52, each once")
 
 
@@ -74,7 +103,9 @@ def test_shuffling_a_full_deck_keeps_its_52_cards(impl):
     deck = impl.deck_adt.DeckT()
     impl.deck_adt.shuffle(deck)
     expect_equal(impl.deck_adt.size(deck), 52, "size() of a new deck after shuffle (erratum F08)")
-    expect_full_pack(empty_out(read, deck, "a shuffled deck"), "a shuffled full deck holds the 52 cards, each once (erratum F08)")
+    expect_full_pack(
+        empty_out(read, deck, "a shuffled deck"), "a shuffled full deck holds the 52 cards, each once (erratum F08)"
+    )
 
 
 @covers("DeckT.DeckT", "DeckT.remCard", "DeckT.size")

@@ -5,13 +5,28 @@ import pytest
 from speckit.testing import MissingOperation, covers, expect
 
 NAMES = (
-    "InvalidIndex", "StackEmpty", "IsEmpty", "OccupiedCell", "UnoccupiedCell",
-    "NotAlternatingColour", "NotDecendingRank", "NotDecreasingRank", "NotSameSuit", "NotAscendingRank",
-)  # fmt: skip
+    "InvalidIndex",
+    "StackEmpty",
+    "IsEmpty",
+    "OccupiedCell",
+    "UnoccupiedCell",
+    "NotAlternatingColour",
+    "NotDecendingRank",
+    "NotDecreasingRank",
+    "NotSameSuit",
+    "NotAscendingRank",
+)
 ONE_CLASS = (("NotDecendingRank", "NotDecreasingRank"),)
 """Two spellings of one name (erratum F13): one class."""
-GROUPS = (("InvalidIndex",), ("StackEmpty", "IsEmpty"), ("OccupiedCell", "UnoccupiedCell"), ("NotAlternatingColour",),
-          ("NotDecendingRank", "NotDecreasingRank"), ("NotSameSuit",), ("NotAscendingRank",))  # fmt: skip
+GROUPS = (
+    ("InvalidIndex",),
+    ("StackEmpty", "IsEmpty"),
+    ("OccupiedCell", "UnoccupiedCell"),
+    ("NotAlternatingColour",),
+    ("NotDecendingRank", "NotDecreasingRank"),
+    ("NotSameSuit",),
+    ("NotAscendingRank",),
+)
 """Names of different conditions are different classes. Within a group the MIS gives two names
 to one condition (errata F12, F14): one class or two, as the implementation chooses."""
 
@@ -30,12 +45,22 @@ def classes(impl) -> dict:
 def test_every_exception_name_of_the_mis_is_defined(impl):
     found = classes(impl)
     for one, other in ONE_CLASS:
-        expect(found[one] == found[other], f"{one} and {other} are two spellings of one class (erratum F13)", expected="the same class", actual="two different values")
+        expect(
+            found[one] == found[other],
+            f"{one} and {other} are two spellings of one class (erratum F13)",
+            expected="the same class",
+            actual="two different values",
+        )
     for i, group in enumerate(GROUPS):
-        for other_group in GROUPS[i + 1:]:
+        for other_group in GROUPS[i + 1 :]:
             for name in group:
                 for other in other_group:
-                    expect(found[name] != found[other], f"{name} and {other} are different exceptions", expected="two classes", actual="the same value")
+                    expect(
+                        found[name] != found[other],
+                        f"{name} and {other} are different exceptions",
+                        expected="two classes",
+                        actual="the same value",
+                    )
 
 
 @covers("BoardT.moveColToFree")
@@ -45,4 +70,9 @@ def test_every_exception_is_an_exception_class(impl):
     if len(local) != len(found):
         pytest.skip("the implementation runs in the sandbox: its classes are seen through the exceptions they raise")
     for name, value in found.items():
-        expect(issubclass(value, Exception), f"exceptions.{name} is a class deriving from Exception", expected="a subclass of Exception", actual=value.__mro__)
+        expect(
+            issubclass(value, Exception),
+            f"exceptions.{name} is a class deriving from Exception",
+            expected="a subclass of Exception",
+            actual=value.__mro__,
+        )

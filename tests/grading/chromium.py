@@ -10,6 +10,7 @@ no port to pick or leave open, no WebSocket library to install.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -20,9 +21,16 @@ from pathlib import Path
 from typing import Any
 
 FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--hide-scrollbars", "--remote-debugging-pipe",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--remote-debugging-pipe",
 )
 
 
@@ -52,8 +60,11 @@ class Browser:
 
         self.process = subprocess.Popen(
             [executable() or "chromium", *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=descriptors, close_fds=False,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=descriptors,
+            close_fds=False,
         )
         os.close(to_browser)
         os.close(from_browser)
@@ -62,7 +73,7 @@ class Browser:
         self.events: list[dict[str, Any]] = []
         self.session = ""
 
-    def __enter__(self) -> "Browser":
+    def __enter__(self) -> Browser:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -70,20 +81,16 @@ class Browser:
 
     def close(self) -> None:
         if self.process.poll() is None:
-            try:
+            with contextlib.suppress(BrowserError, OSError):
                 self.call("Browser.close", session=False)
-            except (BrowserError, OSError):
-                pass
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
         for fd in (self._read, self._write):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
     def _message(self, deadline: float) -> dict[str, Any]:
         while b"\0" not in self._buffer:
@@ -100,7 +107,8 @@ class Browser:
         return json.loads(raw)
 
     def call(self, method: str, params: dict[str, Any] | None = None, session: bool = True) -> dict[str, Any]:
-        """Send a command (to the page's session unless ``session`` is false) and wait for its result; events meanwhile are kept."""
+        """Send a command (to the page's session unless ``session`` is false) and wait for its result;
+        events meanwhile are kept."""
         self._next += 1
         message: dict[str, Any] = {"id": self._next, "method": method, "params": params or {}}
         if session and self.session:
@@ -129,16 +137,22 @@ class Browser:
     def open(self, url: str, width: int = 1200) -> None:
         """Open ``url`` in a new page and wait until it has loaded."""
         target = self.call("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)[
+            "sessionId"
+        ]
         for domain in ("Runtime", "Log", "Page"):
             self.call(f"{domain}.enable")
-        self.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+        )
         self.events.clear()
         self.call("Page.navigate", {"url": url})
         self.wait_for("Page.loadEventFired")
 
     def errors(self) -> list[str]:
-        """The page's console errors, uncaught exceptions and error log entries (failed loads, blocked content) so far."""
+        """The page's console errors, uncaught exceptions and error log entries (failed loads, blocked
+        content) so far."""
         found = []
         for event in self.events:
             method, params = event.get("method"), event.get("params", {})
@@ -160,7 +174,10 @@ class Browser:
     def screenshot(self, path: Path, width: int = 1200) -> Path:
         """A PNG of the whole page, ``width`` CSS pixels wide."""
         height = int(self.evaluate("Math.ceil(document.documentElement.scrollHeight)"))
-        self.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
         data = self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(data))

@@ -127,14 +127,20 @@ def _injection_line(tree: ast.Module, place: str, total: int) -> int:
 
 
 def malicious_index(case: str, places: dict[str, str] | None = None) -> str:
-    """The malicious index.py of ``case``: the current reference with the fixture's docstring and attack, placeholders filled."""
+    """The malicious index.py of ``case``: the current reference with the fixture's docstring and
+    attack, placeholders filled."""
     fixture = tomllib.loads((MALICIOUS / f"{case}.toml").read_text(encoding="utf-8"))
-    assert set(fixture) == {"docstring", "inject"} and fixture["inject"], f"{case}.toml must hold a docstring and an [inject] table"
+    assert set(fixture) == {"docstring", "inject"} and fixture["inject"], (
+        f"{case}.toml must hold a docstring and an [inject] table"
+    )
     reference = (REFERENCE / "index.py").read_text(encoding="utf-8")
     tree = ast.parse(reference)
     assert ast.get_docstring(tree) is not None, "adt/index.py has no module docstring to replace with the fixture's"
     lines = reference.splitlines(keepends=True)
-    insertions = sorted(((_injection_line(tree, place, len(lines)), place, code) for place, code in fixture["inject"].items()), reverse=True)
+    insertions = sorted(
+        ((_injection_line(tree, place, len(lines)), place, code) for place, code in fixture["inject"].items()),
+        reverse=True,
+    )
     for line, place, code in insertions:
         lines.insert(line, MODULE_PLACES.get(place, "") + code)
     lines[: tree.body[0].end_lineno] = [f'"""{fixture["docstring"]}"""\n']

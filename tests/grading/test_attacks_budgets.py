@@ -24,7 +24,7 @@ from .conftest import INCREMENT, INDEX_RUBRIC, needs_root, patched_reference, re
 
 CONNECT4 = spec_data.load("connect4")
 
-FILLER = '''
+FILLER = """
 
 def _fill(folder, megabytes):
     # Many files of half a megabyte: each stays under the per-file limit (output_kb).
@@ -40,7 +40,7 @@ def _fill(folder, megabytes):
 
 SHM = _fill("/dev/shm", 48)
 DEV = _fill("/dev", 48)
-'''
+"""
 
 
 @needs_root
@@ -87,12 +87,22 @@ def test_a_submission_has_one_time_budget_and_leaves_no_folders(tmp_path):
     # No correct control here: limits this tight are for the attack only (a loaded machine
     # takes a minute for one run); the other attack tests grade one beside theirs.
     rubric = tmp_path / "rubric.toml"
-    rubric.write_text(INDEX_RUBRIC.replace('mode = "submitted"', 'mode = "hybrid"').replace("run_seconds = 600", "run_seconds = 60\nsubmission_seconds = 90"), encoding="utf-8")
+    rubric.write_text(
+        INDEX_RUBRIC.replace('mode = "submitted"', 'mode = "hybrid"').replace(
+            "run_seconds = 600", "run_seconds = 60\nsubmission_seconds = 90"
+        ),
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
     done = subprocess.run(
         [sys.executable, "-m", "speckit.cli", "grade", str(submissions), "--out", str(out), "--rubric", str(rubric)],
-        capture_output=True, text=True, cwd=str(REPO_ROOT), env={**os.environ, "TMPDIR": str(scratch)}, timeout=900, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=str(REPO_ROOT),
+        env={**os.environ, "TMPDIR": str(scratch)},
+        timeout=900,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     log = (out / "grading.log").read_text(encoding="utf-8")
     seconds = float(re.search(r"graded sleeper: .* in ([0-9.]+) s", log).group(1))
@@ -147,5 +157,6 @@ def test_hidden_tests_run_after_the_visible_ones_in_a_server_of_their_own(tmp_pa
     results = json.loads((out / "results" / "recorder" / "results.json").read_text(encoding="utf-8"))
     visible = json.dumps([t for t in results["tests"] if t["visibility"] == "visible"])
     assert "LEAK" not in feedback and "LEAK" not in visible
-    rows = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
+    with open(out / "grades.csv", encoding="utf-8") as gradebook:
+        rows = list(csv.DictReader(gradebook))
     assert rows[0]["total"] == rows[0]["max"] == "4.00"

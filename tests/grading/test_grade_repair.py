@@ -45,7 +45,12 @@ RUNS: list[tuple[str, str]] = []
 
 def _own_representation(destination: Path, grid: str | None = None, init: str = "") -> Path:
     """A correct package whose index keeps its number as ``value`` and whose dimension reads it there."""
-    index = (REFERENCE / "index.py").read_text(encoding="utf-8").replace(".number", ".value").replace("number: int", "value: int")
+    index = (
+        (REFERENCE / "index.py")
+        .read_text(encoding="utf-8")
+        .replace(".number", ".value")
+        .replace("number: int", "value: int")
+    )
     dimension = (REFERENCE / "dimension.py").read_text(encoding="utf-8").replace("side.number", "side.value")
     modules = {"index": index, "dimension": dimension}
     if grid is not None:
@@ -63,18 +68,26 @@ def graded(tmp_path_factory):
     grid = (REFERENCE / "grid.py").read_text(encoding="utf-8")
     first = FIRST
     _own_representation(submissions / "clean" / "connect4", init="\nfrom . import grid\n")
-    _own_representation(submissions / "nameerror" / "connect4", grid=grid.replace(first, first + "\nundefined_name\n", 1), init="\nfrom . import grid\n")
-    _own_representation(submissions / "syntax" / "connect4", grid=grid.replace(first, first + "\ndef (:\n", 1), init="\nfrom . import grid\n")
+    _own_representation(
+        submissions / "nameerror" / "connect4",
+        grid=grid.replace(first, first + "\nundefined_name\n", 1),
+        init="\nfrom . import grid\n",
+    )
+    _own_representation(
+        submissions / "syntax" / "connect4",
+        grid=grid.replace(first, first + "\ndef (:\n", 1),
+        init="\nfrom . import grid\n",
+    )
     rubric = base / "rubric.toml"
     rubric.write_text(RUBRIC)
-    runs, real = RUNS, Grader._run
+    runs, real = RUNS, Grader.run
 
     def recorded(self, package, entries, slot, *budget):
         runs.append((package.parent.name.split("-", 1)[1], package.name))
         return real(self, package, entries, slot, *budget)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Grader, "_run", recorded)
+        patch.setattr(Grader, "run", recorded)
         grades = grade(submissions, base / "out", jobs=2, rubric=rubric, stream=io.StringIO())
     return {g.name: {t.name: t for t in g.types} for g in grades}, {g.name: g for g in grades}, base / "out"
 
@@ -94,7 +107,13 @@ def test_types_that_do_not_need_the_broken_module_score_as_without_the_error(gra
         assert broken[kind] == clean[kind], f"{kind} differs from the same package without the error"
 
 
-@pytest.mark.parametrize("name, words", [("nameerror", ["grid.py", "NameError", f"(line {BROKEN_LINE})"]), ("syntax", ["grid", "syntax", f"line {BROKEN_LINE}"])])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("nameerror", ["grid.py", "NameError", f"(line {BROKEN_LINE})"]),
+        ("syntax", ["grid", "syntax", f"line {BROKEN_LINE}"]),
+    ],
+)
 def test_the_broken_module_scores_nothing_and_the_note_names_it(graded, name, words):
     types, students, out = graded
     grid = types[name]["GridType"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from pathlib import Path
 
 import pytest
 
@@ -31,7 +30,20 @@ def sharded(tmp_path_factory):
     rubric.write_text(INDEX_RUBRIC)
     grade(submissions, base / "whole", jobs=2, rubric=rubric, stream=io.StringIO())
     for k in (1, 2):
-        code = main(["grade", str(submissions), "--out", str(base / f"shard{k}"), "--rubric", str(rubric), "--shard", f"{k}/2", "--jobs", "1"])
+        code = main(
+            [
+                "grade",
+                str(submissions),
+                "--out",
+                str(base / f"shard{k}"),
+                "--rubric",
+                str(rubric),
+                "--shard",
+                f"{k}/2",
+                "--jobs",
+                "1",
+            ]
+        )
         assert code == 0
     assert main(["grade", "merge", str(base / "shard2"), str(base / "shard1"), "--out", str(base / "merged")]) == 0
     return base
@@ -50,7 +62,9 @@ def test_the_merged_shards_are_the_bytes_of_one_run(sharded):
 
 @pytest.mark.slow
 def test_each_shard_grades_its_own_slice(sharded):
-    graded = [[g["name"] for g in json.loads((sharded / f"shard{k}" / "shard.json").read_text())["grades"]] for k in (1, 2)]
+    graded = [
+        [g["name"] for g in json.loads((sharded / f"shard{k}" / "shard.json").read_text())["grades"]] for k in (1, 2)
+    ]
     assert graded == [["alice", "carol_d"], ["bob", "dave"]]
 
 

@@ -8,8 +8,7 @@ import subprocess
 import sys
 
 from speckit import rubric as rubric_module
-from speckit.grading import Grader
-from speckit.grading import slots
+from speckit.grading import Grader, slots
 from speckit.paths import REPO_ROOT
 
 from .conftest import needs_root
@@ -32,14 +31,19 @@ def test_two_graders_at_once_claim_different_uids(tmp_path, monkeypatch):
             assert not set(_uids(first)) & set(_uids(second)), (_uids(first), _uids(second))
         # A grader in another process (another `speckit grade`) sees the claims too.
         probe = (
-            "import json, sys; from pathlib import Path; from speckit import rubric; from speckit.grading import Grader, slots\n"
+            "import json, sys; from pathlib import Path; from speckit import rubric; "
+            "from speckit.grading import Grader, slots\n"
             "slots.UID_LOCKS = (sys.argv[3],)\n"
-            "with Grader(rubric.load(spec_name='connect4'), out=Path(sys.argv[1]), submissions=Path(sys.argv[2]), jobs=2) as g:\n"
+            "with Grader(rubric.load(spec_name='connect4'), out=Path(sys.argv[1]), submissions=Path(sys.argv[2]), "
+            "jobs=2) as g:\n"
             "    print(json.dumps([json.loads(p.read_text())['uid'] for p in g.sandbox_files]))\n"
         )
         done = subprocess.run(
             [sys.executable, "-c", probe, str(tmp_path / "c"), str(tmp_path / "s"), str(locks)],
-            capture_output=True, text=True, cwd=REPO_ROOT, check=True,
+            capture_output=True,
+            text=True,
+            cwd=REPO_ROOT,
+            check=True,
         )
         assert not set(json.loads(done.stdout)) & set(_uids(first))
         held = _uids(first)

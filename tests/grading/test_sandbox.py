@@ -27,14 +27,24 @@ import pytest
 import adt.display as kit_display
 import adt.input as kit_input
 import spec as spec_data
-from speckit.grading import grade
 from speckit.core import OperationFailed
+from speckit.grading import grade
 from speckit.paths import REPO_ROOT
 from speckit.registry import kit
 from speckit.runner import run_suite
 from speckit.sandbox import Handle, SandboxConfig, load_sandboxed, probe_isolation
 
-from .conftest import INCREMENT, INDEX_RUBRIC, REFERENCE, malicious_cases, malicious_index, malicious_package, needs_root, patched_reference, reference_copy
+from .conftest import (
+    INCREMENT,
+    INDEX_RUBRIC,
+    REFERENCE,
+    malicious_cases,
+    malicious_index,
+    malicious_package,
+    needs_root,
+    patched_reference,
+    reference_copy,
+)
 
 CONNECT4 = spec_data.load("connect4")
 SUITE = kit("connect4").suite_dir
@@ -45,7 +55,16 @@ BUBBLEWRAP = probe_isolation(SandboxConfig()).complete
 """Under bubblewrap the server is PID 1 of its own namespace: it has no parent to kill
 (killparent signals only itself, which PID 1 ignores) and no process to kill at all
 (killall's kill(-1) raises ProcessLookupError). Each earns what that behaviour earns."""
-RAISES = {"exit", "sysexit", "forkbomb", "loop", "stubborn", "memory", "printer", "killall" if BUBBLEWRAP else "killparent"}
+RAISES = {
+    "exit",
+    "sysexit",
+    "forkbomb",
+    "loop",
+    "stubborn",
+    "memory",
+    "printer",
+    "killall" if BUBBLEWRAP else "killparent",
+}
 EQUALS_RAISES = {"forger"}
 HARMLESS = {"reader", "writer", "deleter", "patcher", "killparent" if BUBBLEWRAP else "killall"}
 REASONS = {
@@ -103,12 +122,22 @@ def graded(tmp_path_factory):
     rubric = base / "index.toml"
     rubric.write_text(INDEX_RUBRIC, encoding="utf-8")
     shutil.copytree(SUITE, decoy)
-    places = {"@OUT@": str(out), "@SUBMISSIONS@": str(submissions), "@REPO@": str(REPO_ROOT), "@RUBRIC@": str(rubric), "@DECOY@": str(decoy)}
+    places = {
+        "@OUT@": str(out),
+        "@SUBMISSIONS@": str(submissions),
+        "@REPO@": str(REPO_ROOT),
+        "@RUBRIC@": str(rubric),
+        "@DECOY@": str(decoy),
+    }
     for case in CASES:
         malicious_package(submissions / case, case, places)
     reference_copy(submissions / "honest1")
     reference_copy(submissions / "honest2" / "connect4")
-    before = {"submissions": _digest(submissions), "decoy": _digest(decoy), "suite": sorted(p.name for p in SUITE.glob("*.py"))}
+    before = {
+        "submissions": _digest(submissions),
+        "decoy": _digest(decoy),
+        "suite": sorted(p.name for p in SUITE.glob("*.py")),
+    }
     log = io.StringIO()
     started = time.monotonic()
     grades = grade(submissions, out, jobs=2, rubric=rubric, stream=log)
@@ -117,7 +146,8 @@ def graded(tmp_path_factory):
         "increment": _model(base / "model-increment", INCREMENT, '    raise RuntimeError("model")\n'),
         "equals": _model(
             base / "model-equals",
-            'def equals(first: Index, second: Index) -> bool:\n    """Whether the two indexes hold the same number."""\n',
+            "def equals(first: Index, second: Index) -> bool:\n"
+            '    """Whether the two indexes hold the same number."""\n',
             '    raise RuntimeError("model")\n',
         ),
         "reference": _model(base / "model-reference", INCREMENT, ""),
@@ -195,7 +225,7 @@ def test_the_hidden_tests_and_private_files_stay_unread(graded):
 
 def _probe_package(tmp_path: Path) -> Path:
     """A reference copy whose increment reports, by raising, what the server can do."""
-    spy = '''
+    spy = """
     import json, os, resource, subprocess, errno
     facts = {"uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(), "cwd": os.listdir("."),
              "tmp": sorted(os.listdir("/tmp")), "env": sorted(os.environ),
@@ -216,13 +246,16 @@ def _probe_package(tmp_path: Path) -> Path:
     attempt("write_kit", lambda: open(REPO + "/adt/planted.py", "w").write("x"))
     facts["repo"] = sorted(os.listdir(REPO))
     raise RuntimeError("FACTS" + json.dumps(facts))
-'''
+"""
     package = patched_reference(tmp_path / "probe", "index", INCREMENT, INCREMENT + spy)
     text = (package / "index.py").read_text()
     hidden = tmp_path / "hidden"
     hidden.mkdir()
     (hidden / "secret.txt").write_text("secret")
-    text = text.replace("from spec import require\n", f"from spec import require\n\nREPO = {str(REPO_ROOT)!r}\nHIDDEN = {str(hidden)!r}\nGRADER = {os.getpid()}\n")
+    text = text.replace(
+        "from spec import require\n",
+        f"from spec import require\n\nREPO = {str(REPO_ROOT)!r}\nHIDDEN = {str(hidden)!r}\nGRADER = {os.getpid()}\n",
+    )
     (package / "index.py").write_text(text)
     return package
 
@@ -241,7 +274,9 @@ def _facts(implementation) -> dict:
 def test_the_server_is_confined(tmp_path, monkeypatch, bubblewrap):
     monkeypatch.setenv("SPECKIT_TEST_SECRET", "s3cret")
     package = _probe_package(tmp_path)
-    config = SandboxConfig(uid=61500, gid=61500, output_kb=1024, hide=(str(tmp_path / "hidden"),), bubblewrap=bubblewrap)
+    config = SandboxConfig(
+        uid=61500, gid=61500, output_kb=1024, hide=(str(tmp_path / "hidden"),), bubblewrap=bubblewrap
+    )
     if bubblewrap and not probe_isolation(config).complete:
         pytest.skip(probe_isolation(config).warning)
     implementation = load_sandboxed(package, CONNECT4, config)
@@ -287,7 +322,10 @@ def test_values_stay_in_the_server_and_bools_cross(tmp_path):
         two = ops.increment(ops.newIndexType())
         assert isinstance(one, Handle) and isinstance(two, Handle)
         assert ops.lessThan(one, two) is True and ops.equals(one, two) is False
-        assert implementation.has("IndexType.increment") and implementation.state("ColourType.clone") in ("present", "missing")
+        assert implementation.has("IndexType.increment") and implementation.state("ColourType.clone") in (
+            "present",
+            "missing",
+        )
         assert str(implementation.index.increment.function().__signature__) == "(index)"
     finally:
         implementation.close()
@@ -298,7 +336,10 @@ def test_kit_display_and_input_are_mirrored(tmp_path):
     try:
         out = io.StringIO()
         display = kit_display.newDisplayType(out)
-        location = implementation.location.setColumn(implementation.location.newLocationType(), implementation.index.increment(implementation.index.newIndexType()))
+        location = implementation.location.setColumn(
+            implementation.location.newLocationType(),
+            implementation.index.increment(implementation.index.newIndexType()),
+        )
         colour = implementation.colour.newColourType()
         result = implementation.colour.showColour(colour, display, location)
         assert display.marks == {(1, 2): "R"}
@@ -309,7 +350,9 @@ def test_kit_display_and_input_are_mirrored(tmp_path):
         answers = kit_input.newInputType(["nine", "9", "3", "unused"], prompts)
         assert implementation.input.readInteger(answers, "Level? ", 1, 5) == 3
         assert list(answers.lines) == ["unused"]
-        assert "'nine' is not a whole number." in prompts.getvalue() and "9 is not between 1 and 5." in prompts.getvalue()
+        assert (
+            "'nine' is not a whole number." in prompts.getvalue() and "9 is not between 1 and 5." in prompts.getvalue()
+        )
         assert implementation.input.readLocation(kit_input.newInputType(["2 3"]), "", 4) == (2, 3)
     finally:
         implementation.close()
@@ -322,7 +365,9 @@ def test_a_restart_invalidates_the_old_values_with_a_clear_reason(tmp_path):
         ops = implementation.index
         old = ops.newIndexType()
         assert ops.equals(old, old)
-        with pytest.raises(OperationFailed, match=r"IndexType.increment ended the implementation's process \(it exited with status 7\)"):
+        with pytest.raises(
+            OperationFailed, match=r"IndexType.increment ended the implementation's process \(it exited with status 7\)"
+        ):
             ops.equals(ops.increment(old), old)
         with pytest.raises(OperationFailed, match="made by an earlier run of the implementation"):
             ops.equals(old, old)
@@ -343,17 +388,24 @@ def test_a_server_that_defeats_its_alarm_is_killed_on_time(tmp_path):
     try:
         started = time.monotonic()
         with pytest.raises(OperationFailed, match="did not return within 2 s"):
-            implementation.index.equals(implementation.index.increment(implementation.index.newIndexType()), implementation.index.newIndexType())
+            implementation.index.equals(
+                implementation.index.increment(implementation.index.newIndexType()), implementation.index.newIndexType()
+            )
         assert time.monotonic() - started < 60
     finally:
         implementation.close()
 
 
 def test_a_forged_answer_kills_the_server(tmp_path):
-    implementation = load_sandboxed(malicious_package(tmp_path / "forger", "forger"), CONNECT4, SandboxConfig(uid=61505))
+    implementation = load_sandboxed(
+        malicious_package(tmp_path / "forger", "forger"), CONNECT4, SandboxConfig(uid=61505)
+    )
     try:
         one = implementation.index.newIndexType()
-        with pytest.raises(OperationFailed, match=r"IndexType.equals ended the implementation's process \(it wrote into the grader's channel"):
+        with pytest.raises(
+            OperationFailed,
+            match=r"IndexType.equals ended the implementation's process \(it wrote into the grader's channel",
+        ):
             implementation.index.equals(one, one)
     finally:
         implementation.close()
@@ -375,7 +427,9 @@ def test_sandboxed_outcomes_equal_in_process_outcomes(tmp_path, module, faulty):
     """The same tests pass and fail (test_colour passes kit Displays into the implementation)."""
     package = None
     if faulty:
-        package = patched_reference(tmp_path / "faulty", "index", "index.number += 1", "index.number += 1 if index.number < 5 else 2")
+        package = patched_reference(
+            tmp_path / "faulty", "index", "index.number += 1", "index.number += 1 if index.number < 5 else 2"
+        )
     files = [SUITE / module]
     plain = run_suite("connect4", package, tests=files)
     boxed = run_suite("connect4", package, tests=files, extra=("--sandbox",))
@@ -395,7 +449,16 @@ def test_sandboxed_outcomes_equal_in_process_outcomes(tmp_path, module, faulty):
 )
 def test_pytest_sandbox_option_runs_the_reference(spec_name, tests):
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", f"{kit(spec_name).suite_dir / tests}", "-q", "--sandbox", "-p", "no:cacheprovider"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"{kit(spec_name).suite_dir / tests}",
+            "-q",
+            "--sandbox",
+            "-p",
+            "no:cacheprovider",
+        ],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
@@ -406,7 +469,9 @@ def test_pytest_sandbox_option_runs_the_reference(spec_name, tests):
 
 def test_the_reader_does_steal_without_the_sandbox(tmp_path):
     """The reader fixture is a real attack: run in-process (no sandbox), it reads the hidden tests."""
-    places = dict.fromkeys(("@OUT@", "@SUBMISSIONS@", "@RUBRIC@"), str(tmp_path / "nowhere")) | {"@REPO@": str(REPO_ROOT)}
+    places = dict.fromkeys(("@OUT@", "@SUBMISSIONS@", "@RUBRIC@"), str(tmp_path / "nowhere")) | {
+        "@REPO@": str(REPO_ROOT)
+    }
     package = malicious_package(tmp_path / "reader", "reader", places)
     run = run_suite("connect4", package, tests=INDEX_TESTS)
     assert any("STOLEN" in t["message"] for t in run.tests), [t["message"][:200] for t in run.tests]
@@ -417,7 +482,12 @@ def test_a_pipelined_failure_fails_its_own_hypothesis_example(tmp_path):
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    package = patched_reference(tmp_path / "raises", "index", INCREMENT, INCREMENT + "    if index.number > 2:\n        raise ValueError('too big')\n")
+    package = patched_reference(
+        tmp_path / "raises",
+        "index",
+        INCREMENT,
+        INCREMENT + "    if index.number > 2:\n        raise ValueError('too big')\n",
+    )
     implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61507))
     seen = []
 
@@ -446,7 +516,9 @@ def test_a_server_that_dies_between_calls_is_replaced(tmp_path):
         assert ops.equals(old, old)
         implementation.server.process.send_signal(9)
         implementation.server.process.wait()
-        with pytest.raises(OperationFailed, match="made by an earlier run of the implementation, which ended \\(it was killed"):
+        with pytest.raises(
+            OperationFailed, match="made by an earlier run of the implementation, which ended \\(it was killed"
+        ):
             ops.equals(old, old)
         fresh = ops.newIndexType()
         assert ops.equals(fresh, ops.newIndexType())
@@ -459,12 +531,17 @@ def test_batch_returns_the_answers_in_the_shape_collected(tmp_path, sandboxed):
     """impl.batch gives what its function returned, every result filled in, in-process and in the sandbox alike."""
     from speckit.impl import load
 
-    implementation = load_sandboxed(REFERENCE, CONNECT4, SandboxConfig(uid=61509)) if sandboxed else load(REFERENCE, CONNECT4)
+    implementation = (
+        load_sandboxed(REFERENCE, CONNECT4, SandboxConfig(uid=61509)) if sandboxed else load(REFERENCE, CONNECT4)
+    )
     try:
         ops, colour = implementation.symbol, implementation.colour
         symbols = [ops.newSymbolType(), ops.newSymbolType(colour.newColourType()), ops.newSymbolType()]
         answers = implementation.batch(
-            lambda: {"empty": [ops.isEmpty(s) for s in symbols], "same": (colour.equals(colour.newColourType(), colour.newColourType()),)}
+            lambda: {
+                "empty": [ops.isEmpty(s) for s in symbols],
+                "same": (colour.equals(colour.newColourType(), colour.newColourType()),),
+            }
         )
         assert answers == {"empty": [True, False, True], "same": (True,)}
         if sandboxed:
@@ -478,7 +555,12 @@ def test_a_batched_failure_fails_at_its_own_call(tmp_path):
     """A failing call inside a batch fails the test with its in-process message; the trace stops at that call."""
     from speckit.trace import TRACE
 
-    package = patched_reference(tmp_path / "raises", "index", INCREMENT, INCREMENT + "    if index.number > 2:\n        raise ValueError('too big')\n")
+    package = patched_reference(
+        tmp_path / "raises",
+        "index",
+        INCREMENT,
+        INCREMENT + "    if index.number > 2:\n        raise ValueError('too big')\n",
+    )
     implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61510))
     try:
         ops = implementation.index
@@ -490,7 +572,10 @@ def test_a_batched_failure_fails_at_its_own_call(tmp_path):
         with pytest.raises(OperationFailed, match="IndexType.increment raised ValueError: too big"):
             implementation.batch(lambda: [ops.equals(ops.increment(v), v) for v in values])
         rendered = TRACE.render()
-        assert rendered.strip().splitlines()[-1].startswith("index.increment(") and "!! IndexType.increment raised" in rendered
+        assert (
+            rendered.strip().splitlines()[-1].startswith("index.increment(")
+            and "!! IndexType.increment raised" in rendered
+        )
     finally:
         implementation.close()
 

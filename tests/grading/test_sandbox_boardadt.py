@@ -19,8 +19,8 @@ import pytest
 
 import spec as spec_data
 from speckit import rubric as rubric_module
-from speckit.grading import grade
 from speckit.core import MissingOperation, OperationFailed
+from speckit.grading import grade
 from speckit.paths import REPO_ROOT
 from speckit.registry import kit
 from speckit.runner import run_suite
@@ -77,7 +77,10 @@ def runs(tmp_path_factory):
             jobs[(mutant.id, "in-process")] = (folder, tests, ())
     assert len(jobs) == 2 + 2 * len(MUTANTS), "a mutant the test names is no longer in the zoo"
     with ThreadPoolExecutor(2) as pool:
-        futures = {key: pool.submit(run_suite, "boardadt", folder, tests=tests, extra=extra) for key, (folder, tests, extra) in jobs.items()}
+        futures = {
+            key: pool.submit(run_suite, "boardadt", folder, tests=tests, extra=extra)
+            for key, (folder, tests, extra) in jobs.items()
+        }
         return {key: future.result() for key, future in futures.items()}
 
 
@@ -107,7 +110,7 @@ def test_fields_constants_and_colours_are_read_in_the_server(looping):
     colours = looping.module("color")
     red, blue = colours.red, colours.blue
     assert isinstance(red, Handle) and colours.red is red, "a module's attribute is read once per server"
-    assert red == red and red != blue and not red == blue and red != "red"
+    assert red == red and red != blue and not red == blue and red != "red"  # noqa: SIM201 -- == and != are two operations
     value = looping.value.Value(False, blue)
     assert value.empty is False and value.color == blue
     assert hasattr(value, "color") and not hasattr(value, "colour")
@@ -124,11 +127,11 @@ def test_a_records_other_fields_come_with_the_first_read(looping):
     """Reading value.empty brings value.color along: the second read makes no round trip, until the next call."""
     blue = looping.module("color").blue
     value = looping.value.Value(False, blue)
-    value.empty
+    _ = value.empty
     trips = looping.connection.seq
     assert value.color == blue and looping.connection.seq == trips + 1, "only == went to the server"
     square = looping.square.Square(3, 4)
-    value.color
+    _ = value.color
     assert looping.connection.seq > trips + 1, "after an operation call the field is read afresh"
     assert (square.column, square.row) == (3, 4)
 
@@ -137,12 +140,12 @@ def test_a_field_that_loops_forever_fails_with_the_time_limit(looping):
     value = looping.value.Value(True)
     started = time.monotonic()
     with pytest.raises(OperationFailed, match=r"Value\.stuck did not return within 2 s"):
-        value.stuck
+        _ = value.stuck
     # Stopped by its 2 s of processor time, before the wall-clock backstop (20 s), however busy the machine.
     assert time.monotonic() - started < 20
     started = time.monotonic()
     with pytest.raises(OperationFailed, match="did not return within 2 s"):
-        value.stuck  # remembered: not run again in this run
+        _ = value.stuck  # remembered: not run again in this run
     assert time.monotonic() - started < 1
     assert value.empty is True, "the server survived and still holds the value"
 
@@ -224,7 +227,10 @@ def test_keyword_arguments_cross_into_the_server():
 
     moves = [4, 4, 3, 3, 2, 1]  # red (to move) wins at once in column 5: greedy sees it
     columns = {}
-    for name, implementation in (("in process", load(str(REFERENCE), BOARDADT)), ("sandbox", load_sandboxed(REFERENCE, BOARDADT, SandboxConfig(uid=61592)))):
+    for name, implementation in (
+        ("in process", load(str(REFERENCE), BOARDADT)),
+        ("sandbox", load_sandboxed(REFERENCE, BOARDADT, SandboxConfig(uid=61592))),
+    ):
         try:
             board = implementation.board_adt.Board()
             implementation.board_adt.Initialize(board)

@@ -86,7 +86,7 @@ def test_a_documented_exception_reaches_the_test_at_the_call(design):
 
 
 def test_a_value_read_through_a_module_survives_until_the_pending_call_that_was_given_it(design):
-    player = design.player.Player(getattr(design.module("space").Space, "Blue"))  # the member is dropped at once
+    player = design.player.Player(design.module("space").Space.Blue)  # the member is dropped at once
     assert isinstance(player, Handle)
     assert design.player.isAI(player) is False
 
@@ -102,7 +102,9 @@ class DictionaryException(Exception):
 def test_only_the_kits_exception_class_is_named_as_the_kits(tmp_path: Path, own: bool):
     package = tmp_path / "xplus"
     shutil.copytree(kit("xplus").reference_dir, package, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(Path(__file__).parents[1] / "fixtures" / "alt_xplus" / "dictionary_exception.py", package)  # re-exports the kit's
+    shutil.copy(
+        Path(__file__).parents[1] / "fixtures" / "alt_xplus" / "dictionary_exception.py", package
+    )  # re-exports the kit's
     if own:
         module = package / "hash_dictionary.py"
         text = module.read_text(encoding="utf-8")
@@ -144,7 +146,9 @@ def test_a_subclass_of_the_kits_exception_is_reported_as_the_kits_class_it_deriv
     server names the nearest one it has, and ``issubclass`` answers as in process."""
     package = tmp_path / "xplus"
     shutil.copytree(kit("xplus").reference_dir, package, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(Path(__file__).parents[1] / "fixtures" / "alt_xplus" / "dictionary_exception.py", package)  # re-exports the kit's
+    shutil.copy(
+        Path(__file__).parents[1] / "fixtures" / "alt_xplus" / "dictionary_exception.py", package
+    )  # re-exports the kit's
     module = package / "hash_dictionary.py"
     module.write_text(module.read_text(encoding="utf-8") + SUBCLASS, encoding="utf-8")
     from reference_games.xplus.dictionary_exception import DictionaryException
@@ -159,7 +163,7 @@ def test_a_subclass_of_the_kits_exception_is_reported_as_the_kits_class_it_deriv
         implementation.close()
 
 
-SEQUENCES = '''
+SEQUENCES = """
 
 import collections as _collections
 
@@ -172,7 +176,7 @@ def _end_regular_play_as_a_deque(self, grid):
 
 
 GameLogic.endRegularPlay = _end_regular_play_as_a_deque
-'''
+"""
 
 
 def test_a_sequence_of_another_type_is_iterated_and_indexed_in_the_server_as_in_process(tmp_path: Path):
@@ -191,7 +195,12 @@ def test_a_sequence_of_another_type_is_iterated_and_indexed_in_the_server_as_in_
         assert isinstance(found, Handle)
         pairs = [tuple(pair) for pair in found]
         assert sorted(pairs) == [(0, 0), (1, 0), (2, 0), (3, 0)]
-        assert len(found) == 4 and tuple(found[0]) == pairs[0] and found[0][1] == 0 and [tuple(p) for p in found[1:3]] == pairs[1:3]
+        assert (
+            len(found) == 4
+            and tuple(found[0]) == pairs[0]
+            and found[0][1] == 0
+            and [tuple(p) for p in found[1:3]] == pairs[1:3]
+        )
         assert bool(found) and bool(grid)
         with pytest.raises(TypeError):
             iter(grid)

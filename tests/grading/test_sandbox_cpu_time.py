@@ -17,11 +17,10 @@ import time
 import pytest
 
 import spec as spec_data
-from speckit.core import OperationFailed
-from speckit.sandbox import SandboxConfig, load_sandboxed
 from speckit import watchdog as clock_watchdog
+from speckit.core import OperationFailed, TimeLimitReached
+from speckit.sandbox import SandboxConfig, load_sandboxed
 from speckit.watchdog import wall_backstop
-from speckit.core import TimeLimitReached
 
 from .conftest import INCREMENT, patched_reference
 
@@ -31,10 +30,7 @@ WORK = 0.8
 """Seconds of processor time the patched ``increment`` works for: well under its 2 s limit."""
 
 BUSY_INCREMENT = INCREMENT + (
-    "    import time\n"
-    f"    until = time.process_time() + {WORK}\n"
-    "    while time.process_time() < until:\n"
-    "        pass\n"
+    f"    import time\n    until = time.process_time() + {WORK}\n    while time.process_time() < until:\n        pass\n"
 )
 
 

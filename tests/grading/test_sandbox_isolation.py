@@ -10,7 +10,11 @@ from speckit.sandbox import isolation as isolation_module
 
 def test_the_fallback_is_named_and_warned_about():
     found = probe_isolation(SandboxConfig(bubblewrap=False))
-    assert found.mechanism in (isolation_module.MOUNT_NAMESPACE, isolation_module.ANOTHER_USER, isolation_module.RESOURCE_LIMITS)
+    assert found.mechanism in (
+        isolation_module.MOUNT_NAMESPACE,
+        isolation_module.ANOTHER_USER,
+        isolation_module.RESOURCE_LIMITS,
+    )
     assert not found.complete
     assert found.warning.startswith("WARNING: ") and "\n" not in found.warning
     assert "Threat model" in found.warning

@@ -57,13 +57,17 @@ def test_a_plain_result_of_the_last_call_of_a_message_is_kept_under_its_handle(p
         assert implementation.colour.equals(colour, other) is False
         index = implementation.index.increment(implementation.index.newIndexType())
         implementation.flush()
-        answers = implementation.batch(lambda: [implementation.index.lessThan(implementation.index.newIndexType(), index)])
+        answers = implementation.batch(
+            lambda: [implementation.index.lessThan(implementation.index.newIndexType(), index)]
+        )
         assert answers == [True]
     finally:
         implementation.close()
 
 
-@pytest.mark.parametrize("sandboxed", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["in-process", "sandbox"])
+@pytest.mark.parametrize(
+    "sandboxed", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["in-process", "sandbox"]
+)
 def test_the_whole_suite_passes_plain_values_with_value_semantics(sandboxed, plain):
     run = run_suite("connect4", plain, extra=("--sandbox",) if sandboxed else ())
     assert not run.crash, run.crash
@@ -74,12 +78,16 @@ def test_the_whole_suite_passes_plain_values_with_value_semantics(sandboxed, pla
 
 @pytest.mark.parametrize("batched", [False, True], ids=["called", "batched"])
 def test_a_forged_boolean_fails_in_the_test_process(tmp_path, batched):
-    package = patched_reference(tmp_path / "forger", "index", "\n\ndef greaterThan(", FORGED_BOOLEAN + "\n\ndef greaterThan(")
+    package = patched_reference(
+        tmp_path / "forger", "index", "\n\ndef greaterThan(", FORGED_BOOLEAN + "\n\ndef greaterThan("
+    )
     implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61521))
     try:
         ops = implementation.index
         one, two = ops.newIndexType(), ops.increment(ops.newIndexType())
-        with pytest.raises(OperationFailed, match=r"IndexType.lessThan returned 1 \(int\); a Boolean result must be True or False"):
+        with pytest.raises(
+            OperationFailed, match=r"IndexType.lessThan returned 1 \(int\); a Boolean result must be True or False"
+        ):
             if batched:
                 implementation.batch(lambda: [ops.lessThan(one, two)])
             else:

@@ -63,7 +63,9 @@ def test_a_finalizer_that_loops_is_reported_as_releasing_a_value(tmp_path):
         with pytest.raises(OperationFailed) as caught:
             ops.lessThan(ops.newIndexType(), ops.newIndexType())
         assert str(caught.value) == "releasing a value (Index) took more than 2 s"
-        assert ops.lessThan(ops.newIndexType(), ops.increment(ops.newIndexType())) is True, "the next call is not blamed"
+        assert ops.lessThan(ops.newIndexType(), ops.increment(ops.newIndexType())) is True, (
+            "the next call is not blamed"
+        )
     finally:
         implementation.close()
 
@@ -75,14 +77,24 @@ def test_a_module_that_raises_at_import_is_named(tmp_path):
     line = len(grid.read_text(encoding="utf-8").splitlines())
     implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61563))
     try:
-        with pytest.raises(MissingOperation, match=rf"module grid could not be imported: grid.py raised NameError at import \(line {line}\): name 'undefined_name' is not defined") as caught:
+        with pytest.raises(
+            MissingOperation,
+            match=rf"module grid could not be imported: grid.py raised NameError at import \(line {line}\): "
+            r"name 'undefined_name' is not defined",
+        ) as caught:
             implementation.grid.newGridType(implementation.dimension.newDimensionType())
         assert caught.value.operation == "GridType.newGridType", "charged to the operation, as in process"
-        assert implementation.index.lessThan(implementation.index.newIndexType(), implementation.index.newIndexType()) is False
+        assert (
+            implementation.index.lessThan(implementation.index.newIndexType(), implementation.index.newIndexType())
+            is False
+        )
     finally:
         implementation.close()
     (package / "__init__.py").write_text("from . import grid\n", encoding="utf-8")
-    with pytest.raises(ImplementationError, match=rf"^grid.py raised NameError at import \(line {line}\): name 'undefined_name' is not defined$"):
+    with pytest.raises(
+        ImplementationError,
+        match=rf"^grid.py raised NameError at import \(line {line}\): name 'undefined_name' is not defined$",
+    ):
         load_sandboxed(package, CONNECT4, SandboxConfig(uid=61563))
 
 

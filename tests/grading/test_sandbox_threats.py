@@ -23,7 +23,6 @@ import pytest
 import spec as spec_data
 from speckit.core import OperationFailed
 from speckit.impl import load
-from speckit.sandbox import load_sandboxed
 from speckit.paths import REPO_ROOT
 from speckit.runner import run_suite
 from speckit.sandbox import SandboxConfig, load_sandboxed, probe_isolation
@@ -35,11 +34,11 @@ INDEX_TESTS = [REPO_ROOT / "tests" / "connect4" / "test_index.py"]
 SECRET = "TOPSECRET-7f3a"
 
 ATTACKS = {
-    "outside_file": '''
+    "outside_file": """
 def _attack():
     return open(TARGET["secret"]).read()
-''',
-    "other_checkout": '''
+""",
+    "other_checkout": """
 def _attack():
     found = []
     for checkout in (TARGET["decoy"], TARGET["repo"]):
@@ -48,8 +47,8 @@ def _attack():
         except OSError:
             pass
     return "; ".join(found)
-''',
-    "other_processes": '''
+""",
+    "other_processes": """
 def _attack():
     import os
     found = []
@@ -62,18 +61,18 @@ def _attack():
             if " -m pytest " in line or "bin/pytest " in line or int(pid) == TARGET["grader"]:
                 found.append(f"{pid}: {line[:80]}")
     return "; ".join(found)
-''',
-    "network": '''
+""",
+    "network": """
 def _attack():
     import socket
     with socket.create_connection(("127.0.0.1", TARGET["port"]), timeout=2) as connection:
         connection.sendall(b"STOLEN")
         return "connected to the grader's listener"
-''',
+""",
 }
 """Each attack: ``_attack()`` returns what it saw (nothing: an empty string, or it raises)."""
 
-HARNESS = '''
+HARNESS = """
 
 {attack}
 
@@ -81,7 +80,7 @@ try:
     SEEN += _attack{number}() or ""
 except BaseException:  # noqa: BLE001 - an attack that fails saw nothing
     pass
-'''
+"""
 
 
 class Listener:
@@ -125,7 +124,13 @@ def world(tmp_path_factory):
     (decoy / "tests" / "connect4").mkdir(parents=True)
     (decoy / "tests" / "connect4" / "test_index.py").write_text("HIDDEN-TEST-FIRST-LINE\n", encoding="utf-8")
     listener = Listener()
-    target = {"secret": str(secret), "decoy": str(decoy), "repo": str(REPO_ROOT), "grader": os.getpid(), "port": listener.port}
+    target = {
+        "secret": str(secret),
+        "decoy": str(decoy),
+        "repo": str(REPO_ROOT),
+        "grader": os.getpid(),
+        "port": listener.port,
+    }
     yield {"base": base, "target": target, "listener": listener}
     listener.close()
 
@@ -136,9 +141,16 @@ def attacker(world, *cases: str) -> Path:
     for number, case in enumerate(cases):
         body += HARNESS.format(attack=ATTACKS[case].replace("_attack", f"_attack{number}"), number=number)
     world["made"] = world.get("made", 0) + 1
-    package = patched_reference(world["base"] / f"{'-'.join(cases)}-{world['made']}", "index", INCREMENT, INCREMENT + '    if SEEN:\n        raise RuntimeError("STOLEN " + SEEN)\n')
+    package = patched_reference(
+        world["base"] / f"{'-'.join(cases)}-{world['made']}",
+        "index",
+        INCREMENT,
+        INCREMENT + '    if SEEN:\n        raise RuntimeError("STOLEN " + SEEN)\n',
+    )
     text = (package / "index.py").read_text(encoding="utf-8")
-    (package / "index.py").write_text(text.replace("from spec import require\n", "from spec import require\n" + body, 1), encoding="utf-8")
+    (package / "index.py").write_text(
+        text.replace("from spec import require\n", "from spec import require\n" + body, 1), encoding="utf-8"
+    )
     return package
 
 
@@ -206,4 +218,6 @@ def test_the_fallback_hides_the_checkout_and_says_what_it_does_not_hide(world):
     assert not isolation.complete and "use the network" in isolation.warning and "/run/lock" in isolation.warning
     assert seen(load_sandboxed(attacker(world, "other_checkout"), CONNECT4, config)) == ""
     assert seen(load_sandboxed(attacker(world, "outside_file"), CONNECT4, config)) == ""
-    assert seen(load_sandboxed(attacker(world, "other_processes"), CONNECT4, config)), "the fallback has no PID namespace"
+    assert seen(load_sandboxed(attacker(world, "other_processes"), CONNECT4, config)), (
+        "the fallback has no PID namespace"
+    )

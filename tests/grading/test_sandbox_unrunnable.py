@@ -18,7 +18,7 @@ from .conftest import needs_root
 
 pytest_plugins = ["pytester"]
 
-MODULE = '''
+MODULE = """
 from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
@@ -32,7 +32,7 @@ def test_calls_the_operation(impl, steps):
     index = impl.index.newIndexType()
     for _ in range(steps):
         index = impl.index.increment(index)
-'''
+"""
 
 
 @needs_root
@@ -47,8 +47,14 @@ def test_a_sandboxed_test_stops_at_its_first_example(pytester, tmp_path, kind):
     log = tmp_path / "examples.txt"
     pytester.makepyfile(test_unrunnable=MODULE.format(log=log))
     result = pytester.runpytest_subprocess(
-        "-p", "speckit.pytest_plugin", "-p", "no:cacheprovider", "--spec=connect4", f"--impl={package}", f"--sandbox-config={settings}",
-    )  # fmt: skip
+        "-p",
+        "speckit.pytest_plugin",
+        "-p",
+        "no:cacheprovider",
+        "--spec=connect4",
+        f"--impl={package}",
+        f"--sandbox-config={settings}",
+    )
     result.assert_outcomes(failed=1)
     assert f"{kind}: " in result.stdout.str()
     # Before: the failure came back at the end of the example and Hypothesis tried it again.

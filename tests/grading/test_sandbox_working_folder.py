@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import spec as spec_data
+from speckit.core import OperationFailed
 from speckit.impl import load
 from speckit.sandbox import SandboxConfig, load_sandboxed, probe_isolation
 from speckit.sandbox.isolation import MOUNT_NAMESPACE
@@ -53,7 +54,8 @@ def test_an_implementation_reads_and_writes_files_in_its_working_folder_in_the_s
     implementation = load_sandboxed(package, CONNECT4, SandboxConfig(uid=61520))
     try:
         _in_folder(implementation)
-        with pytest.raises(Exception):  # outside the block, the server is back in its own folder
+        # Outside the block, the server is back in its own folder, which holds no question.txt.
+        with pytest.raises(OperationFailed, match="FileNotFoundError"):
             implementation.index.lessThan(implementation.index.newIndexType(), implementation.index.newIndexType())
     finally:
         implementation.close()

@@ -30,7 +30,12 @@ def test_a_frame_rule_failure_is_blamed_on_the_operation_every_failure_called():
     with decrement): before, check reported "increment failed"."""
     tests = [
         _failure("test_decrement", ("IndexType.decrement",), (*INDEX, "IndexType.decrement"), "IndexType.decrement"),
-        _failure("test_increment_frame", ("IndexType.increment",), (*INDEX, "IndexType.decrement", "IndexType.clone"), "IndexType.increment"),
+        _failure(
+            "test_increment_frame",
+            ("IndexType.increment",),
+            (*INDEX, "IndexType.decrement", "IndexType.clone"),
+            "IndexType.increment",
+        ),
     ]
     diagnosis = check.diagnose(tests)
     assert list(diagnosis.failed) == ["IndexType.decrement"] and not diagnosis.suspects
@@ -38,7 +43,11 @@ def test_a_frame_rule_failure_is_blamed_on_the_operation_every_failure_called():
 
 
 def test_failures_nothing_tells_apart_make_suspects_not_failures():
-    tests = [_failure("test_a", ("IndexType.increment", "IndexType.decrement"), ("IndexType.increment", "IndexType.decrement"))]
+    tests = [
+        _failure(
+            "test_a", ("IndexType.increment", "IndexType.decrement"), ("IndexType.increment", "IndexType.decrement")
+        )
+    ]
     diagnosis = check.diagnose(tests)
     assert not diagnosis.failed
     assert set(diagnosis.suspects) == {"IndexType.increment", "IndexType.decrement"}
@@ -57,8 +66,17 @@ def test_an_operation_documented_to_call_another_makes_it_a_suspect():
 
 
 def test_a_long_explanation_keeps_what_the_specification_requires():
-    explanation = "\n".join(["t::x", "Documented behaviour:", "Calls, in order:", *[f"  v{i} = index.increment(v)" for i in range(60)],
-                             "", "The last call returned: False", "The specification requires: decrement(index 6) gives index 5"])  # fmt: skip
+    explanation = "\n".join(
+        [
+            "t::x",
+            "Documented behaviour:",
+            "Calls, in order:",
+            *[f"  v{i} = index.increment(v)" for i in range(60)],
+            "",
+            "The last call returned: False",
+            "The specification requires: decrement(index 6) gives index 5",
+        ]
+    )
     shown = check.clipped(explanation, 30)
     assert len(shown) <= 31 and shown[-1] == "The specification requires: decrement(index 6) gives index 5"
     assert any("more lines of calls" in line for line in shown)
@@ -82,7 +100,9 @@ def _decrement_wrong_above_five(folder: Path) -> Path:
     index = package / "index.py"
     text = index.read_text(encoding="utf-8")
     assert text.count("index.number -= 1") == 1
-    index.write_text(text.replace("index.number -= 1", "index.number -= 1 if index.number <= 5 else 2"), encoding="utf-8")
+    index.write_text(
+        text.replace("index.number -= 1", "index.number -= 1 if index.number <= 5 else 2"), encoding="utf-8"
+    )
     return package
 
 
@@ -103,13 +123,20 @@ def test_a_syntax_error_is_blamed_on_the_file_that_holds_it(tmp_path, broken, im
     (package / f"{broken}.py").write_text("\n".join([*lines, "import .oops as _kit"]) + "\n", encoding="utf-8")
     line = len(lines) + 1
     implementation = load(package, CONNECT4)
-    with pytest.raises(MissingOperation, match=rf"^module {imported} could not be imported: {broken}.py has a syntax error at line {line}: "):
+    with pytest.raises(
+        MissingOperation,
+        match=rf"^module {imported} could not be imported: {broken}.py has a syntax error at line {line}: ",
+    ):
         implementation.module(imported)
     with pytest.raises(MissingOperation, match=rf"^module {broken} has a syntax error at line {line} of {broken}.py: "):
         implementation.module(broken)
 
 
 def test_a_broken_copy_of_a_supplied_module_is_named_under_the_supplied_types():
-    problems = {"colour": "module colour could not be imported: display.py has a syntax error at line 8: invalid syntax"}
+    problems = {
+        "colour": "module colour could not be imported: display.py has a syntax error at line 8: invalid syntax"
+    }
     (line,) = check._supplied_problems(CONNECT4, problems)
-    assert line.startswith("display.py (DisplayType) is the kit's") and "display.py has a syntax error at line 8" in line
+    assert (
+        line.startswith("display.py (DisplayType) is the kit's") and "display.py has a syntax error at line 8" in line
+    )

@@ -74,8 +74,12 @@ def less_or_equal(tmp_path_factory):
     ticks = []
     cache = package.parent / "cache"
     run = run_suite(
-        "connect4", package, tests=selected_tests(SPEC, ["IndexType"]), progress=lambda *tick: ticks.append(tick), bytecode_cache=cache
-    )  # fmt: skip
+        "connect4",
+        package,
+        tests=selected_tests(SPEC, ["IndexType"]),
+        progress=lambda *tick: ticks.append(tick),
+        bytecode_cache=cache,
+    )
     rows = statuses(SPEC, run, ["IndexType"])
     return run, rows, render(SPEC, rows, origin="student"), ticks
 
@@ -146,7 +150,9 @@ def record(covers, outcome="passed", kind=None, operation="", message=""):
 
 
 def test_untested_says_which_operation_it_waits_for():
-    needs = record(("IndexType.increment",), "failed", "not implemented", "IndexType.decrement", "decrement is not implemented")
+    needs = record(
+        ("IndexType.increment",), "failed", "not implemented", "IndexType.decrement", "decrement is not implemented"
+    )
     run = SuiteRun((needs,), {}, 0)
     row = next(r for r in statuses(SPEC, run) if r.qualname == "IndexType.increment")
     assert row.status is Outcome.UNTESTED and "IndexType.decrement (not implemented)" in row.explanation
@@ -154,10 +160,14 @@ def test_untested_says_which_operation_it_waits_for():
 
 
 def test_an_operation_that_raised_inside_anothers_test_fails_itself_only():
-    raised = record(("IndexType.increment",), "failed", "failed", "IndexType.clone", "IndexType.clone raised ValueError")
+    raised = record(
+        ("IndexType.increment",), "failed", "failed", "IndexType.clone", "IndexType.clone raised ValueError"
+    )
     rows = {r.qualname: r for r in statuses(SPEC, SuiteRun((raised,), {}, 0))}
     assert rows["IndexType.clone"].status is Outcome.FAILED
-    assert rows["IndexType.increment"].status is Outcome.BLOCKED and rows["IndexType.increment"].blocked_by == ("IndexType.clone",)
+    assert rows["IndexType.increment"].status is Outcome.BLOCKED and rows["IndexType.increment"].blocked_by == (
+        "IndexType.clone",
+    )
 
 
 def test_an_operation_no_test_of_the_run_covers_is_untested_and_says_so():
@@ -196,7 +206,9 @@ def test_an_import_that_loops_is_stopped_by_the_import_time_limit(tmp_path, monk
     monkeypatch.setattr(impl_loader, "IMPORT_SECONDS", 0.5)
     implementation = impl_loader.load(package, SPEC)
     started = time.monotonic()
-    with pytest.raises(impl_loader.MissingOperation, match=r"worth did not finish importing within 0.5 s \(line \d of worth.py\)"):
+    with pytest.raises(
+        impl_loader.MissingOperation, match=r"worth did not finish importing within 0.5 s \(line \d of worth.py\)"
+    ):
         implementation.module("worth")
     assert time.monotonic() - started < 5
     assert implementation.state("WorthType.newWorthType") is Presence.MISSING
@@ -254,7 +266,9 @@ def test_watch_checks_again_when_a_file_of_the_package_changes(tmp_path):
         first.set()
         return 0
 
-    watcher = threading.Thread(target=watch, args=(check, package, SPEC, ["IndexType"]), kwargs={"stop_after": 1}, daemon=True)
+    watcher = threading.Thread(
+        target=watch, args=(check, package, SPEC, ["IndexType"]), kwargs={"stop_after": 1}, daemon=True
+    )
     watcher.start()
     assert first.wait(10)
     deadline = time.monotonic() + 30

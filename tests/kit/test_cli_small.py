@@ -4,6 +4,7 @@ a zoo that can be stopped without leaving anything behind, and a healthy kit's c
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -22,6 +23,15 @@ def test_a_standard_library_module_name_is_not_taken_for_an_implementation(tmp_p
     assert "json" in err and "Python's own module" in err
 
 
+def test_an_installed_lone_module_is_not_taken_for_an_implementation(tmp_path, monkeypatch, capsys):
+    """A module that is not a package (no folder of modules) is refused in one line, not with a traceback."""
+    (tmp_path / "lone_module.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "lone_module"]) == 2
+    assert "lone_module: no such folder, and no importable package of that name" in capsys.readouterr().err
+
+
 def test_a_folder_name_that_is_not_utf8_gets_a_message_not_a_traceback(tmp_path, capsys):
     folder = os.fsdecode(os.fsencode(str(tmp_path)) + b"/caf\xe9")
     os.mkdir(folder)
@@ -31,7 +41,11 @@ def test_a_folder_name_that_is_not_utf8_gets_a_message_not_a_traceback(tmp_path,
         assert "caf\\xe9" in err and "not valid UTF-8" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("command", [["check"], ["coverage"], ["skeleton", "pkg"], ["zoo"], ["readings"], ["grade", "subs"]], ids=lambda c: c[0])
+@pytest.mark.parametrize(
+    "command",
+    [["check"], ["coverage"], ["skeleton", "pkg"], ["zoo"], ["readings"], ["grade", "subs"]],
+    ids=lambda c: c[0],
+)
 def test_an_unknown_option_after_a_subcommand_shows_that_subcommands_usage(command, capsys):
     with pytest.raises(SystemExit) as exit:
         main([*command, "--no-such-option"])
@@ -51,9 +65,14 @@ def test_coverage_zoo_and_readings_help_describe_the_command(command, capsys):
 
 @pytest.mark.parametrize(
     "review, complaint",
-    [("reason = 'the reference''s'\n", "not valid TOML"), ("[[equivalent]]\nmodule = 'square'\n", "an equivalent mutant is malformed")],
+    [
+        ("reason = 'the reference''s'\n", "not valid TOML"),
+        ("[[equivalent]]\nmodule = 'square'\n", "an equivalent mutant is malformed"),
+    ],
 )
-def test_a_broken_review_of_equivalent_mutants_gets_a_message_naming_the_file(review, complaint, tmp_path, monkeypatch, capsys):
+def test_a_broken_review_of_equivalent_mutants_gets_a_message_naming_the_file(
+    review, complaint, tmp_path, monkeypatch, capsys
+):
     from speckit import mutants
 
     (tmp_path / "boardadt.toml").write_text(review)
@@ -79,7 +98,7 @@ def test_killing_the_zoo_leaves_no_temporary_folder_and_no_process(tmp_path):
     scratch.mkdir()
     child = subprocess.Popen(
         [sys.executable, "-m", "speckit.cli", "zoo"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, TMPDIR=str(scratch)),
+        env=dict(os.environ, TMPDIR=str(scratch), PYTHONFAULTHANDLER="1"),
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while not any(scratch.glob("speckit-run*-*/output")):  # a run alone, or a batch of runs
@@ -87,7 +106,14 @@ def test_killing_the_zoo_leaves_no_temporary_folder_and_no_process(tmp_path):
         time.sleep(0.1)
     child.terminate()
     started = time.monotonic()
-    _, err = child.communicate(timeout=30)
+    try:
+        _, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        # Still running: SIGABRT makes the fault handler print every thread's stack, so the failure
+        # shows where the zoo was stuck.
+        child.send_signal(signal.SIGABRT)
+        _, err = child.communicate(timeout=30)
+        pytest.fail(f"the zoo did not stop within 30 s of SIGTERM; its threads:\n{err[-6000:]}")
     assert time.monotonic() - started < 10
     assert child.returncode == 130 and "Traceback" not in err
     assert list(scratch.iterdir()) == []

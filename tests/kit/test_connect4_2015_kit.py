@@ -23,8 +23,16 @@ def test_every_method_traces_to_a_requirement():
 
 def test_every_method_with_a_decision_table_in_the_report_has_it_restated():
     tables = {op.qualname for op in C2015.operations() if op.decisions}
-    for qualname in ("Grid.isFull", "Grid.isValidSpot", "GameLogic.isWin", "GameLogic.endFreePlay", "GameLogic.moveRight",
-                     "Player.canClickRed", "Controller.onGridClick", "Controller.onClickEnd"):
+    for qualname in (
+        "Grid.isFull",
+        "Grid.isValidSpot",
+        "GameLogic.isWin",
+        "GameLogic.endFreePlay",
+        "GameLogic.moveRight",
+        "Player.canClickRed",
+        "Controller.onGridClick",
+        "Controller.onClickEnd",
+    ):
         assert qualname in tables, f"{qualname} has no decision table"
 
 
@@ -32,12 +40,15 @@ def test_every_method_is_covered_by_a_test():
     assert not uncovered(C2015), uncovered(C2015)
 
 
-@pytest.mark.parametrize("module, cls, names", [
-    ("grid", "Grid", ["isInGridRange", "isSpotEmpty"]),
-    ("game_logic", "GameLogic", ["checkL", "pieceRotate"]),
-    ("player", "Player", ["priorityMove", "LTRmove"]),
-    ("controller", "Controller", ["setMode", "checkWin", "highlightSpace", "save", "load"]),
-])
+@pytest.mark.parametrize(
+    "module, cls, names",
+    [
+        ("grid", "Grid", ["isInGridRange", "isSpotEmpty"]),
+        ("game_logic", "GameLogic", ["checkL", "pieceRotate"]),
+        ("player", "Player", ["priorityMove", "LTRmove"]),
+        ("controller", "Controller", ["setMode", "checkWin", "highlightSpace", "save", "load"]),
+    ],
+)
 def test_the_reference_keeps_the_internal_design_s_private_methods(module, cls, names):
     owner = getattr(importlib.import_module(f"reference_games.connect4_2015.{module}"), cls)
     for name in names:

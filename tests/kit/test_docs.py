@@ -7,6 +7,7 @@ and every ``:spec:`` link names something the specification defines.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import re
 from pathlib import Path
@@ -91,16 +92,16 @@ def test_spec_links_name_specified_things(page):
             continue
         found = []
         for specification in (SPEC, BOARDADT):
-            try:
+            with contextlib.suppress(KeyError):
                 found.append(lookup(specification, role, target))
-            except KeyError:
-                pass
         assert len(found) == 1, f"{page.name}: {role} {target!r} is specified {len(found)} times"
 
 
 def test_every_reference_game_page_is_in_the_index_toctree():
     index = (DOCS / "index.rst").read_text()
-    assert {f"reference_games/{p.stem}" for p in REFERENCE_GAMES} <= set(re.findall(r"^   ([\w/-]+)$", index, flags=re.MULTILINE))
+    assert {f"reference_games/{p.stem}" for p in REFERENCE_GAMES} <= set(
+        re.findall(r"^   ([\w/-]+)$", index, flags=re.MULTILINE)
+    )
 
 
 def test_the_boardadt_page_documents_every_type_and_the_errata():
@@ -158,9 +159,23 @@ def test_without_graphviz_the_uses_are_a_list_not_a_diagrams_source(tmp_path):
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", "-D", "graphviz_dot=/nonexistent/dot", str(DOCS), str(tmp_path)],
-        capture_output=True, text=True, timeout=1200,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "-q",
+            "-b",
+            "html",
+            "-D",
+            "graphviz_dot=/nonexistent/dot",
+            str(DOCS),
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     page = (tmp_path / "specification.html").read_text(encoding="utf-8")
     assert "digraph" not in page

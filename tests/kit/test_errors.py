@@ -34,15 +34,25 @@ def exception_classes():
                 continue
             module = importlib.import_module(info.name)
             for _, value in inspect.getmembers(module, inspect.isclass):
-                if issubclass(value, BaseException) and not issubclass(value, Warning) and value.__module__ == info.name:
+                if (
+                    issubclass(value, BaseException)
+                    and not issubclass(value, Warning)
+                    and value.__module__ == info.name
+                ):
                     yield f"{info.name}.{value.__qualname__}", value
 
 
 def test_every_error_class_of_the_kit_derives_from_the_root():
     found = dict(exception_classes())
-    assert {"speckit.grading.intake.GradeError", "speckit.rubric.RubricError", "speckit.sandbox.config.SandboxError",
-            "spec.loader.SpecDataError"} <= set(found)
-    strays = sorted(name for name, cls in found.items() if not issubclass(cls, KitError) and cls.__name__ not in NOT_KIT_ERRORS)
+    assert {
+        "speckit.grading.intake.GradeError",
+        "speckit.rubric.RubricError",
+        "speckit.sandbox.config.SandboxError",
+        "spec.loader.SpecDataError",
+    } <= set(found)
+    strays = sorted(
+        name for name, cls in found.items() if not issubclass(cls, KitError) and cls.__name__ not in NOT_KIT_ERRORS
+    )
     assert not strays, f"not derived from speckit.core.KitError: {strays}"
 
 

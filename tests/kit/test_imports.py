@@ -68,7 +68,7 @@ def cycle(edges: dict[str, set[str]]) -> list[str]:
         trail.append(node)
         for target in sorted(edges.get(node, ())):
             if state.get(target) == "open":
-                return trail[trail.index(target):] + [target]
+                return trail[trail.index(target) :] + [target]
             if target not in state and (found := visit(target)):
                 return found
         state[node] = "done"

@@ -26,10 +26,12 @@ def exported(t) -> list[str]:
 
 
 def assert_supplied_modules_are_the_kits(name: str, folder: Path, package_name: str) -> None:
-    supplied = [t for t in supplied_types(name, folder) ]
+    supplied = [t for t in supplied_types(name, folder)]
     if not supplied:
         pytest.skip(f"{name} has no supplied module in its reference")
-    loader = importlib.util.spec_from_file_location(package_name, folder / "__init__.py", submodule_search_locations=[str(folder)])
+    loader = importlib.util.spec_from_file_location(
+        package_name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
     package = importlib.util.module_from_spec(loader)
     sys.modules[package_name] = package
     try:

@@ -19,7 +19,7 @@ from speckit.cli import main
 from speckit.paths import REPO_ROOT
 
 FILES = {
-    "spec/toy/spec.toml": '''
+    "spec/toy/spec.toml": """
         title = "A counter"
         source = "a toy written for the kit's own test"
         summary = "A counter that starts at zero and counts up."
@@ -36,8 +36,8 @@ FILES = {
         readings = ""
         alternative = ""
         rubric = ""
-    ''',
-    "spec/toy/counter.toml": '''
+    """,
+    "spec/toy/counter.toml": """
         [type]
         name = "CounterType"
         purpose = "A count of events, from zero."
@@ -66,8 +66,8 @@ FILES = {
         params = ["counter"]
         kind = "accessor"
         behaviour = "The events counted."
-    ''',
-    "spec/toy/errata.toml": '''
+    """,
+    "spec/toy/errata.toml": """
         [[erratum]]
         id = "T01"
         title = "increment's result is not said to be new"
@@ -77,7 +77,7 @@ FILES = {
         ruling = "increment returns the counter one more; whether it changes its argument is open."
         reason = "The document does not say."
         accepts = "A new counter, or the argument changed and returned."
-    ''',
+    """,
     "toy_reference/__init__.py": '''
         """The toy counter's reference."""
     ''',
@@ -96,7 +96,7 @@ FILES = {
         def count(counter: int) -> int:
             return counter
     ''',
-    "toy_tests/counter/test_counter.py": '''
+    "toy_tests/counter/test_counter.py": """
         from hypothesis import given, strategies as st
 
         from speckit.testing import covers, expect_equal
@@ -114,7 +114,7 @@ FILES = {
             for _ in range(times):
                 counter = impl.counter.increment(counter)
             expect_equal(impl.counter.count(counter), times, "each increment counts one more")
-    ''',
+    """,
 }
 
 
@@ -130,8 +130,12 @@ def toy(tmp_path, monkeypatch) -> Path:
 
 def _kit_files() -> dict[str, int]:
     """The kit's spec data and suites, each file with its modification time."""
-    return {str(p): p.stat().st_mtime_ns for base in ("spec", "tests") for p in (REPO_ROOT / base).rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p): p.stat().st_mtime_ns
+        for base in ("spec", "tests")
+        for p in (REPO_ROOT / base).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def test_a_toy_sixth_specification_is_checked_from_its_own_folder(toy, capsys):

@@ -13,7 +13,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 def test_the_plain_alternative_is_alt_connect4_with_plain_colours(tmp_path):
     plain = variant_of(FIXTURES / "alt_connect4", FIXTURES / "alt_connect4_plain.toml", tmp_path / "plain")
-    assert sorted(p.name for p in plain.glob("*.py")) == sorted(p.name for p in (FIXTURES / "alt_connect4").glob("*.py"))
+    assert sorted(p.name for p in plain.glob("*.py")) == sorted(
+        p.name for p in (FIXTURES / "alt_connect4").glob("*.py")
+    )
     colour = (plain / "colour.py").read_text(encoding="utf-8")
     assert 'RED = "R"' in colour and "enum" not in colour and "def clone(colour: str) -> str:" in colour
     assert (plain / "index.py").read_bytes() == (FIXTURES / "alt_connect4" / "index.py").read_bytes()

@@ -35,7 +35,10 @@ def test_the_register_is_declared_where_the_other_registers_are(name):
 def test_every_erratum_accepting_several_readings_has_a_reading_in_the_register_or_says_why_not(name):
     realised = {r.erratum for r in READINGS[name]}
     missing = [e.id for e in spec.load(name).errata if e.several_readings and not e.no_patch and e.id not in realised]
-    assert not missing, f"{name}: errata accepting several readings with no reading in tests/readings/{name}/ and no no_patch reason: {missing}"
+    assert not missing, (
+        f"{name}: errata accepting several readings with no reading in tests/readings/{name}/ "
+        f"and no no_patch reason: {missing}"
+    )
 
 
 @pytest.mark.parametrize("name", names())
@@ -63,29 +66,70 @@ def _register(tmp_path: Path, monkeypatch, text: str) -> None:
     monkeypatch.setattr(readings_module, "readings_dir", lambda spec_name: tmp_path)
 
 
-GOOD_PATCH = '[[reading.patch]]\nmodule = "board_adt"\nfind = "self._current_color = red"\nreplace = "self._current_color = red  # changed"\n'
+GOOD_PATCH = (
+    '[[reading.patch]]\nmodule = "board_adt"\n'
+    'find = "self._current_color = red"\nreplace = "self._current_color = red  # changed"\n'
+)
 
 
 @pytest.mark.parametrize(
     "text, complaint",
     [
-        ('[[reading]]\nid = "x"\nerratum = "B99"\ndescription = "d"\n' + GOOD_PATCH, "names the erratum 'B99', which boardadt's errata do not have"),
-        ('[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\ncolour = "red"\n' + GOOD_PATCH, "unknown keys ['colour']"),
+        (
+            '[[reading]]\nid = "x"\nerratum = "B99"\ndescription = "d"\n' + GOOD_PATCH,
+            "names the erratum 'B99', which boardadt's errata do not have",
+        ),
+        (
+            '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\ncolour = "red"\n' + GOOD_PATCH,
+            "unknown keys ['colour']",
+        ),
         ('[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n', "no [[reading.patch]]"),
-        ('[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH.replace("board_adt", "boards"), "the reference has no module boards"),
-        ('[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH.replace("_current_color = red", "_current_color = green"),
-         "the find text of patch 1 occurs 0 times in board_adt.py (must be once)"),
-        ('[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH.replace("self._current_color = red", "return"),
-         "times in board_adt.py (must be once)"),
-        ('[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH + GOOD_PATCH.replace('= red"', '= red\\n"'),
-         "the find text of patch 2 occurs 0 times"),
-        ('[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n[[reading.patch]]\nmodule = "board_adt"\nfind = "x"\n', "patch 1: missing keys ['replace']"),
-        ('[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH + '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH,
-         "reading ids used twice in boardadt's register: x"),
+        (
+            '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH.replace("board_adt", "boards"),
+            "the reference has no module boards",
+        ),
+        (
+            '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n'
+            + GOOD_PATCH.replace("_current_color = red", "_current_color = green"),
+            "the find text of patch 1 occurs 0 times in board_adt.py (must be once)",
+        ),
+        (
+            '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n'
+            + GOOD_PATCH.replace("self._current_color = red", "return"),
+            "times in board_adt.py (must be once)",
+        ),
+        (
+            '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n'
+            + GOOD_PATCH
+            + GOOD_PATCH.replace('= red"', '= red\\n"'),
+            "the find text of patch 2 occurs 0 times",
+        ),
+        (
+            '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n[[reading.patch]]\n'
+            'module = "board_adt"\nfind = "x"\n',
+            "patch 1: missing keys ['replace']",
+        ),
+        (
+            '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n'
+            + GOOD_PATCH
+            + '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n'
+            + GOOD_PATCH,
+            "reading ids used twice in boardadt's register: x",
+        ),
         ("[[reading]\n", "board_adt.toml: not valid TOML"),
     ],
-    ids=["unknown erratum", "unknown key", "no patch", "unknown module", "find absent", "find repeated", "patches in order",
-         "patch key missing", "id twice", "not toml"],
+    ids=[
+        "unknown erratum",
+        "unknown key",
+        "no patch",
+        "unknown module",
+        "find absent",
+        "find repeated",
+        "patches in order",
+        "patch key missing",
+        "id twice",
+        "not toml",
+    ],
 )
 def test_bad_data_in_a_register_gets_one_line_naming_what_is_wrong(text, complaint, tmp_path, monkeypatch, capsys):
     _register(tmp_path, monkeypatch, text)
@@ -99,21 +143,37 @@ def test_bad_data_in_a_register_gets_one_line_naming_what_is_wrong(text, complai
 
 def test_patches_apply_in_order_so_a_later_patch_may_rewrite_an_earlier_one(tmp_path, monkeypatch):
     second = '[[reading.patch]]\nmodule = "board_adt"\nfind = "red  # changed"\nreplace = "red  # twice"\n'
-    _register(tmp_path, monkeypatch, '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH + second)
+    _register(
+        tmp_path, monkeypatch, '[[reading]]\nid = "x"\nerratum = "B04"\ndescription = "d"\n' + GOOD_PATCH + second
+    )
     (reading,) = load_readings("boardadt")
     package = readings_module.materialise(reading, tmp_path / "pkg")
     text = (package / "board_adt.py").read_text()
     assert "self._current_color = red  # twice" in text and "# changed" not in text
-    assert (package / "player.py").read_text() != (kit("boardadt").reference_dir / "player.py").read_text(), "the supplied player must re-export the kit's"
+    assert (package / "player.py").read_text() != (kit("boardadt").reference_dir / "player.py").read_text(), (
+        "the supplied player must re-export the kit's"
+    )
 
 
 def test_a_verdict_names_the_first_failing_test_and_its_message():
-    record = TestRecord("tests/boardadt/test_board_adt.py::test_draw", (), Outcome.FAILED, Outcome.FAILED, message="Is_Draw answered False\nmore")
+    record = TestRecord(
+        "tests/boardadt/test_board_adt.py::test_draw",
+        (),
+        Outcome.FAILED,
+        Outcome.FAILED,
+        message="Is_Draw answered False\nmore",
+    )
     ok = TestRecord("tests/boardadt/test_board_adt.py::test_win", (), Outcome.PASSED, Outcome.PASSED)
-    assert verdict(SuiteRun((ok, record), {}, 1)) == "failed: tests/boardadt/test_board_adt.py::test_draw: Is_Draw answered False"
+    assert (
+        verdict(SuiteRun((ok, record), {}, 1))
+        == "failed: tests/boardadt/test_board_adt.py::test_draw: Is_Draw answered False"
+    )
     assert verdict(SuiteRun((ok,), {}, 0)) == "passed" and passed(SuiteRun((ok,), {}, 0))
     assert not passed(SuiteRun((), {}, 5)) and verdict(SuiteRun((), {}, 5)) == "failed: the suite ran no test"
-    assert verdict(SuiteRun((), {}, -1, crash="the package cannot be imported")) == "failed: the package cannot be imported"
+    assert (
+        verdict(SuiteRun((), {}, -1, crash="the package cannot be imported"))
+        == "failed: the package cannot be imported"
+    )
 
 
 def test_a_student_bundle_has_no_register(monkeypatch, capsys):
@@ -156,4 +216,22 @@ def test_a_reading_runs_the_tests_of_every_type_its_patches_can_reach():
     reading = next(r for r in READINGS["connect4"] if {p.module for p in r.patches} == {"index"})
     names_run = {path.name for path in reachable_tests(reading)}
     assert {"test_index.py", "test_dimension.py", "test_grid.py", "test_connect4.py", "test_structure.py"} <= names_run
-    assert {"test_worth.py", "test_level_number.py"}.isdisjoint(names_run), "neither WorthType nor LevelNumberType uses IndexType"
+    assert {"test_worth.py", "test_level_number.py"}.isdisjoint(names_run), (
+        "neither WorthType nor LevelNumberType uses IndexType"
+    )
+
+
+def test_only_runs_the_chosen_reading_by_its_id_or_key(capsys):
+    first, second = READINGS["boardadt"][:2]
+    assert main(["readings", "--spec", "boardadt", "--only", first.id, "--only", second.key, "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"{first.key} " in out and f"{second.key} " in out
+    assert "2 of 2 readings passed" in out
+    assert all(f"{r.key} " not in out for r in READINGS["boardadt"][2:])
+
+
+@pytest.mark.parametrize("command", [["readings", "--spec", "boardadt"], ["zoo", "--spec", "boardadt"]])
+def test_only_an_id_the_register_lacks_gets_one_line_naming_it(command, capsys):
+    assert main([*command, "--only", "no-such-variant"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("speckit: --only: no-such-variant is not in") and err.count("\n") == 1

@@ -20,7 +20,10 @@ def test_reference_has_no_public_function_the_spec_does_not_document(type_spec):
         if inspect.isfunction(value) and value.__module__ == module.__name__ and not name.startswith("_")
     }
     extra = sorted(public - specified)
-    assert not extra, f"adt.{type_spec.module} has public functions the spec does not document: {extra} (make them private or add them to the spec as extensions)"
+    assert not extra, (
+        f"adt.{type_spec.module} has public functions the spec does not document: {extra} "
+        f"(make them private or add them to the spec as extensions)"
+    )
 
 
 def test_spec_lists_all_126_documented_operations():

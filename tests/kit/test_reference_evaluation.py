@@ -64,7 +64,9 @@ def positions(draw):
     g = grid.newGridType(Dimension(side))
     for n, square in enumerate(squares):
         tint = colour.newColourType() if n % 2 == 0 else colour.invert(colour.newColourType())
-        g = grid.occupySquare(g, Location(Index(square // side + 1), Index(square % side + 1)), symbol.newSymbolType(tint))
+        g = grid.occupySquare(
+            g, Location(Index(square // side + 1), Index(square % side + 1)), symbol.newSymbolType(tint)
+        )
     first, second = draw(st.sampled_from([(RED, BLUE), (BLUE, RED)]))
     return g, first, second
 

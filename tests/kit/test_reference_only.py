@@ -6,7 +6,7 @@ The tests of the kit's own programs and of the reference's private parts carry t
 
 pytest_plugins = ["pytester"]
 
-MODULE = '''
+MODULE = """
 import pytest
 
 pytestmark = pytest.mark.reference_only("the kit's own game")
@@ -23,7 +23,7 @@ def test_a_save_is_kept():
 
 def test_the_board_is_drawn():
     pass
-'''
+"""
 
 
 def run(pytester, *options: str):

@@ -52,5 +52,7 @@ def test_a_broken_operation_fails_its_tests_quickly_and_the_rest_still_run(tmp_p
     assert failed, "the broken operation was not noticed"
     assert any(operation in t.message and words in t.message for t in failed), failed[0].message
     worth = [t for t in run.tests if "test_worth.py" in t.test]
-    assert worth and all(t.outcome is Outcome.PASSED for t in worth), "tests not using the broken operation were disturbed"
+    assert worth and all(t.outcome is Outcome.PASSED for t in worth), (
+        "tests not using the broken operation were disturbed"
+    )
     assert elapsed < 90, f"the run took {elapsed:.0f} s"

@@ -159,7 +159,9 @@ def entry_point(t, op):
 
 
 def test_boardadt_skeleton_is_an_importable_package_with_one_module_per_type(boardadt_skeleton):
-    assert sorted(p.name for p in boardadt_skeleton.iterdir()) == sorted(["__init__.py", *[f"{t.module}.py" for t in BOARDADT.types]])
+    assert sorted(p.name for p in boardadt_skeleton.iterdir()) == sorted(
+        ["__init__.py", *[f"{t.module}.py" for t in BOARDADT.types]]
+    )
     package = importlib.import_module(BOARDADT_PACKAGE)
     assert "speckit check --spec boardadt" in package.__doc__
     for t in BOARDADT.types:
@@ -248,7 +250,9 @@ def test_check_reports_every_student_operation_of_the_fresh_skeleton_as_not_impl
     out = capsys.readouterr().out
     student_ops = [op for t in BOARDADT_STUDENT_TYPES for op in t.operations]
     for op in student_ops:
-        assert any(line.split()[:3] == [op.name, "not", "implemented"] for line in out.splitlines()), f"{op.qualname}:\n{out}"
+        assert any(line.split()[:3] == [op.name, "not", "implemented"] for line in out.splitlines()), (
+            f"{op.qualname}:\n{out}"
+        )
     assert f"{len(student_ops)} operations to implement: {len(student_ops)} not implemented" in out
     assert "Supplied by the kit, not checked: Player." in out
 
@@ -290,7 +294,9 @@ def test_fill_skeleton_sorts_every_file_into_written_unchanged_or_kept(tmp_path)
 
     assert sorted(p.name for p in result.kept) == ["dimension.py", "location.py"]
     assert [p.name for p in result.unchanged] == ["symbol.py"]
-    assert sorted(p.name for p in result.written) == sorted(set(expected) - {"location.py", "dimension.py", "symbol.py"})
+    assert sorted(p.name for p in result.written) == sorted(
+        set(expected) - {"location.py", "dimension.py", "symbol.py"}
+    )
     assert (folder / "location.py").read_text(encoding="utf-8") == "# started\n"
     assert (folder / "dimension.py").read_bytes() == b"\xff\xfe not utf-8"
     again = fill_skeleton(SPEC, folder, force=True)
@@ -380,6 +386,20 @@ def test_every_supplied_module_compiles_and_imports_only_what_the_handout_ships(
             assert imported - {None} == {kit(spec_name).supplied_module(t.module)} <= declared
 
 
+@pytest.mark.parametrize("spec_name", spec.available())
+def test_every_noqa_the_skeleton_writes_names_its_rules_and_says_why(spec_name):
+    """Students read these files: a marker that silences the linter names the rule and says why (issue 33)."""
+    import re
+
+    markers = 0
+    for name, text in skeleton_files(spec.load(spec_name), "mine").items():
+        for line in text.splitlines():
+            if "noqa" in line:
+                markers += 1
+                assert re.search(r"# noqa: [A-Z]+\d+(,[A-Z]+\d+)* -- \w", line), f"{name}: {line}"
+    assert markers or not any(t.supplied for t in spec.load(spec_name).types)
+
+
 def test_a_kit_without_a_reference_still_writes_the_supplied_modules_and_has_no_reference_folder():
     """The student bundle blanks ``reference``: the skeleton does not need it, and nothing may
     mistake the kit's root for the reference's folder."""
@@ -390,6 +410,6 @@ def test_a_kit_without_a_reference_still_writes_the_supplied_modules_and_has_no_
     bundled = Kit("connect4", attrs.evolve(kit("connect4").declaration, reference=""))
     assert bundled.supplied_module("display") == "adt.display"
     with pytest.raises(KeyError, match="carries no reference"):
-        bundled.reference_dir
+        _ = bundled.reference_dir
     with pytest.raises(KeyError, match="exactly one module called grid"):
         bundled.supplied_module("grid")

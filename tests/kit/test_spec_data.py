@@ -7,7 +7,7 @@ import pytest
 import spec
 from spec import loader
 
-TYPE = '''
+TYPE = """
 [type]
 name = "board_type"
 module = "board_adt"
@@ -17,7 +17,7 @@ purpose = "A board."
 name = "number_of_columns"
 {value}
 meaning = "Columns."
-'''
+"""
 
 
 @pytest.mark.parametrize("name", spec.available())
@@ -61,7 +61,9 @@ def test_the_kit_declaration_names_parts_that_exist(name):
 
     parts = kit(name)
     declared = parts.declaration
-    assert importlib.util.find_spec(declared.reference) is not None, f"{name}: reference {declared.reference} is not importable"
+    assert importlib.util.find_spec(declared.reference) is not None, (
+        f"{name}: reference {declared.reference} is not importable"
+    )
     for folder in (parts.suite_dir, parts.zoo_dir, parts.alternative_dir):
         assert folder.is_dir(), f"{name}: {folder} does not exist"
     assert parts.rubric_path.is_file(), f"{name}: no rubric at {parts.rubric_path}"
@@ -77,7 +79,9 @@ def test_the_kit_declaration_names_parts_that_exist(name):
         assert script in scripts, f"{name}: console script {script} is not in pyproject.toml"
     for script, entry in declared.student_scripts.items():
         module, _, function = entry.partition(":")
-        assert callable(getattr(importlib.import_module(module), function, None)), f"{name}: student script {script} names {entry}, not a function"
+        assert callable(getattr(importlib.import_module(module), function, None)), (
+            f"{name}: student script {script} names {entry}, not a function"
+        )
 
 
 def test_exactly_one_specification_is_the_main_one():
@@ -111,7 +115,9 @@ def test_results_by_value_must_name_specified_operations(tmp_path, monkeypatch):
     assert text.count('"GridType.vertWin"]') == 1
     meta.write_text(text.replace('"GridType.vertWin"]', '"GridType.vertwin"]'), encoding="utf-8")
     monkeypatch.setattr(loader, "DATA_ROOT", tmp_path)
-    with pytest.raises(loader.SpecDataError, match=r"\[kit\] results_by_value names 'GridType.vertwin', which is not specified"):
+    with pytest.raises(
+        loader.SpecDataError, match=r"\[kit\] results_by_value names 'GridType.vertwin', which is not specified"
+    ):
         loader.load.__wrapped__("connect4")  # not the cached specification
 
 
@@ -121,16 +127,76 @@ TYPOS = [
     # (specification, file, text the typo follows or replaces, the text with the typo, the message's start)
     ("boardadt", "spec.toml", "title = ", "titel = ", "spec.toml: unknown keys ['titel']"),
     ("boardadt", "spec.toml", "[kit]\n", "[kit]\nzoos = 'x'\n", "spec.toml: [kit] has unknown keys ['zoos']"),
-    ("xplus", "spec.toml", "[[rule]]\n", "[[rule]]\nforbid_name = ['dict']\n", "spec.toml: rule ?: unknown keys ['forbid_name']"),
-    ("boardadt", "board_adt.toml", "[[constant]]\n", "[[constants]]\nname = 'x'\n[[constant]]\n", "board_adt.toml: unknown keys ['constants']"),
-    ("boardadt", "board_adt.toml", "[type]\n", "[type]\npurpose_ = 'x'\n", "board_adt.toml: [type]: unknown keys ['purpose_']"),
-    ("boardadt", "board_adt.toml", "[[operation]]\n", "[[operation]]\nprecondition = ['x']\n", "board_adt.toml: operation ?: unknown keys ['precondition']"),
-    ("boardadt", "board_adt.toml", "[[constant]]\n", "[[constant]]\nmeening = 'x'\n", "board_adt.toml: constant ?: unknown keys ['meening']"),
-    ("freecell", "card_adt.toml", "[[enumeration]]\n", "[[enumeration]]\nmember = ['x']\n", "card_adt.toml: enumeration ?: unknown keys ['member']"),
-    ("freecell", "exceptions.toml", "[[exception]]\n", "[[exception]]\nalias = ['x']\n", "exceptions.toml: exception ?: unknown keys ['alias']"),
-    ("boardadt", "errata.toml", "[[erratum]]\n", "[[errata]]\nid = 'x'\n[[erratum]]\n", "errata.toml: unknown keys ['errata']"),
-    ("boardadt", "errata.toml", "[[erratum]]\n", "[[erratum]]\nruled = 'x'\n", "errata.toml: erratum ?: unknown keys ['ruled']"),
-    ("boardadt", "errata.toml", '{ where = "the interface", says', '{ where = "the interface", said', "errata.toml: erratum ?: side: unknown keys ['said']"),
+    (
+        "xplus",
+        "spec.toml",
+        "[[rule]]\n",
+        "[[rule]]\nforbid_name = ['dict']\n",
+        "spec.toml: rule ?: unknown keys ['forbid_name']",
+    ),
+    (
+        "boardadt",
+        "board_adt.toml",
+        "[[constant]]\n",
+        "[[constants]]\nname = 'x'\n[[constant]]\n",
+        "board_adt.toml: unknown keys ['constants']",
+    ),
+    (
+        "boardadt",
+        "board_adt.toml",
+        "[type]\n",
+        "[type]\npurpose_ = 'x'\n",
+        "board_adt.toml: [type]: unknown keys ['purpose_']",
+    ),
+    (
+        "boardadt",
+        "board_adt.toml",
+        "[[operation]]\n",
+        "[[operation]]\nprecondition = ['x']\n",
+        "board_adt.toml: operation ?: unknown keys ['precondition']",
+    ),
+    (
+        "boardadt",
+        "board_adt.toml",
+        "[[constant]]\n",
+        "[[constant]]\nmeening = 'x'\n",
+        "board_adt.toml: constant ?: unknown keys ['meening']",
+    ),
+    (
+        "freecell",
+        "card_adt.toml",
+        "[[enumeration]]\n",
+        "[[enumeration]]\nmember = ['x']\n",
+        "card_adt.toml: enumeration ?: unknown keys ['member']",
+    ),
+    (
+        "freecell",
+        "exceptions.toml",
+        "[[exception]]\n",
+        "[[exception]]\nalias = ['x']\n",
+        "exceptions.toml: exception ?: unknown keys ['alias']",
+    ),
+    (
+        "boardadt",
+        "errata.toml",
+        "[[erratum]]\n",
+        "[[errata]]\nid = 'x'\n[[erratum]]\n",
+        "errata.toml: unknown keys ['errata']",
+    ),
+    (
+        "boardadt",
+        "errata.toml",
+        "[[erratum]]\n",
+        "[[erratum]]\nruled = 'x'\n",
+        "errata.toml: erratum ?: unknown keys ['ruled']",
+    ),
+    (
+        "boardadt",
+        "errata.toml",
+        '{ where = "the interface", says',
+        '{ where = "the interface", said',
+        "errata.toml: erratum ?: side: unknown keys ['said']",
+    ),
 ]
 
 
@@ -147,8 +213,12 @@ def _load_with(tmp_path: Path, monkeypatch, name: str, filename: str, anchor: st
     return loader.load.__wrapped__(name)  # not the cached specification
 
 
-@pytest.mark.parametrize(("name", "filename", "anchor", "typo", "message"), TYPOS, ids=[t[-1].split(": unknown")[0] for t in TYPOS])
-def test_a_misspelt_key_is_refused_naming_the_file_the_table_and_the_key(name, filename, anchor, typo, message, tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("name", "filename", "anchor", "typo", "message"), TYPOS, ids=[t[-1].split(": unknown")[0] for t in TYPOS]
+)
+def test_a_misspelt_key_is_refused_naming_the_file_the_table_and_the_key(
+    name, filename, anchor, typo, message, tmp_path, monkeypatch
+):
     head, _, keys = message.partition("?")
     with pytest.raises(spec.SpecDataError) as refused:
         _load_with(tmp_path, monkeypatch, name, filename, anchor, typo)
@@ -159,11 +229,34 @@ def test_a_misspelt_key_is_refused_naming_the_file_the_table_and_the_key(name, f
 def test_every_table_kind_has_a_typo_test():
     from spec import model
 
-    table_kinds = {"spec.toml", "kit", "rule", "type file", "type", "operation", "constant", "enumeration", "exception",
-                   "errata.toml", "erratum", "side"}
-    described = {"spec.toml: unknown": "spec.toml", "[kit]": "kit", "rule": "rule", "board_adt.toml: unknown": "type file",
-                 "[type]": "type", "operation": "operation", "constant ": "constant", "enumeration": "enumeration",
-                 "exception ": "exception", "errata.toml: unknown": "errata.toml", "erratum ?: unknown": "erratum", "side": "side"}
+    table_kinds = {
+        "spec.toml",
+        "kit",
+        "rule",
+        "type file",
+        "type",
+        "operation",
+        "constant",
+        "enumeration",
+        "exception",
+        "errata.toml",
+        "erratum",
+        "side",
+    }
+    described = {
+        "spec.toml: unknown": "spec.toml",
+        "[kit]": "kit",
+        "rule": "rule",
+        "board_adt.toml: unknown": "type file",
+        "[type]": "type",
+        "operation": "operation",
+        "constant ": "constant",
+        "enumeration": "enumeration",
+        "exception ": "exception",
+        "errata.toml: unknown": "errata.toml",
+        "erratum ?: unknown": "erratum",
+        "side": "side",
+    }
     covered = {kind for fragment, kind in described.items() if any(fragment in t[-1] for t in TYPOS)}
     assert covered == table_kinds
     assert model.tables_of(model.TypeSpec) == {"operation", "constant", "enumeration", "exception"}
@@ -193,11 +286,23 @@ def test_the_mutants_register_is_declared_in_the_kit_table():
 @pytest.mark.parametrize(
     ("filename", "anchor", "typo", "message"),
     [
-        ("board_adt.toml", "[[operation]]\n", "[[operation]]\npreconditions = 'the board is empty'\n", "preconditions must be a list"),
+        (
+            "board_adt.toml",
+            "[[operation]]\n",
+            "[[operation]]\npreconditions = 'the board is empty'\n",
+            "preconditions must be a list",
+        ),
         ("board_adt.toml", "[type]\n", "[type]\nsupplied = 'no'\n", r"\[type\]: supplied must be true or false"),
-        ("spec.toml", 'mutants = "tests/mutants/boardadt.toml"', "mutants = ['tests/mutants/boardadt.toml']", r"\[kit\] mutants must be text"),
+        (
+            "spec.toml",
+            'mutants = "tests/mutants/boardadt.toml"',
+            "mutants = ['tests/mutants/boardadt.toml']",
+            r"\[kit\] mutants must be text",
+        ),
     ],
 )
-def test_a_value_of_the_wrong_type_is_refused_not_read_letter_by_letter(filename, anchor, typo, message, tmp_path, monkeypatch):
+def test_a_value_of_the_wrong_type_is_refused_not_read_letter_by_letter(
+    filename, anchor, typo, message, tmp_path, monkeypatch
+):
     with pytest.raises(spec.SpecDataError, match=f"{filename}: .*{message}"):
         _load_with(tmp_path, monkeypatch, "boardadt", filename, anchor, typo)

@@ -7,10 +7,9 @@ import textwrap
 
 import pytest
 
+import spec
 from spec import PreconditionError
 from speckit.impl import load
-
-import spec
 
 MODULES = {
     "__init__.py": "",

@@ -3,9 +3,9 @@
 import pytest
 
 import spec
-from speckit.registry import names
 from speckit.paths import suite_root
-from speckit.traceability import covering_tests, marked_tests, counted_modules, uncovered, unknown_names
+from speckit.registry import names
+from speckit.traceability import counted_modules, covering_tests, marked_tests, uncovered, unknown_names
 
 
 @pytest.mark.parametrize("name", names())

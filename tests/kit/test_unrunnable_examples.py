@@ -8,7 +8,7 @@ the examples it had without the plugin (Hypothesis derives them from the test's 
 
 pytest_plugins = ["pytester"]
 
-MODULE = '''
+MODULE = """
 from pathlib import Path
 
 from hypothesis import given, strategies as st
@@ -21,7 +21,7 @@ def test_calls_the_operation(numbers):
     with Path("examples.txt").open("a") as examples:
         examples.write(repr(numbers) + "\\n")
     raise {failure}("BoardT.setStack fails on every input", "BoardT.setStack")
-'''
+"""
 
 
 def run(pytester, failure: str) -> tuple[list[str], str]:
@@ -49,7 +49,7 @@ def test_a_failed_operation_is_still_shrunk_to_its_smallest_example(pytester):
     assert len(examples) > 1 and examples[-1] == "[0, 0, 0]", examples[-5:]
 
 
-EXAMPLES = '''
+EXAMPLES = """
 from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
@@ -60,7 +60,7 @@ from hypothesis import given, settings, strategies as st
 def test_{name}(number):
     with Path("{name}.txt").open("a") as examples:
         examples.write(repr(number) + "\\n")
-'''
+"""
 
 
 def test_each_test_keeps_its_own_examples(pytester):

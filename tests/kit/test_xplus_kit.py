@@ -16,14 +16,27 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_the_specification_loads_with_its_classes_rules_and_errata():
-    assert [t.name for t in XPLUS.types] == ["Data", "HashDictionary", "Configurations", "DictionaryADT", "DictionaryException", "PosPlay", "Play"]
+    assert [t.name for t in XPLUS.types] == [
+        "Data",
+        "HashDictionary",
+        "Configurations",
+        "DictionaryADT",
+        "DictionaryException",
+        "PosPlay",
+        "Play",
+    ]
     assert [t.name for t in XPLUS.types if t.supplied] == ["DictionaryADT", "DictionaryException", "PosPlay", "Play"]
     assert {r.id for r in XPLUS.rules} == {"XR1", "XR2"}
     assert len(XPLUS.errata) >= 10
     assert {c.name: c.value for c in XPLUS.type("Play").constants}["COMPUTER_WINS"] == 3
 
 
-def package(tmp_path, hash_dictionary: str, configurations: str = "class Configurations:\n    def __init__(self, n, k, m):\n        self.board = []\n", **others) -> Path:
+def package(
+    tmp_path,
+    hash_dictionary: str,
+    configurations: str = "class Configurations:\n    def __init__(self, n, k, m):\n        self.board = []\n",
+    **others,
+) -> Path:
     folder = tmp_path / "pkg"
     folder.mkdir(parents=True)
     (folder / "hash_dictionary.py").write_text(hash_dictionary)
@@ -90,28 +103,50 @@ def test_rule_xr1_lets_the_students_own_names_be_those_of_builtins(tmp_path, cod
 
 
 def test_rule_xr1_allows_lists_deque_and_functools_reduce(tmp_path):
-    code = "from collections import deque\nfrom functools import reduce\nimport collections\nq = collections.deque()\nt = [[] for _ in range(7)]\n"
+    code = (
+        "from collections import deque\nfrom functools import reduce\n"
+        "import collections\nq = collections.deque()\nt = [[] for _ in range(7)]\n"
+    )
     assert broken(package(tmp_path, code), "XR1") == []
 
 
 def test_rule_xr1_follows_the_packages_own_imports_but_not_the_supplied_modules(tmp_path):
-    folder = package(tmp_path, "from .table import Table\nfrom .dictionary_adt import DictionaryADT\n", table="T = dict()\n", dictionary_adt="x = {}\n")
+    folder = package(
+        tmp_path,
+        "from .table import Table\nfrom .dictionary_adt import DictionaryADT\n",
+        table="T = dict()\n",
+        dictionary_adt="x = {}\n",
+    )
     assert broken(folder, "XR1") == ["table.py, line 1: uses dict"]
 
 
 def test_rule_xr2_wants_an_assignment_of_self_board(tmp_path):
     assert broken(package(tmp_path, ""), "XR2") == []
-    private = "class Configurations:\n    def __init__(self, n, k, m):\n        self._board = []\n        self.board_size = n\n"
-    assert "never assigns the instance variable self.board" in broken(package(tmp_path / "private", "", private), "XR2")[0]
+    private = (
+        "class Configurations:\n    def __init__(self, n, k, m):\n"
+        "        self._board = []\n        self.board_size = n\n"
+    )
+    assert (
+        "never assigns the instance variable self.board" in broken(package(tmp_path / "private", "", private), "XR2")[0]
+    )
 
 
 @pytest.mark.parametrize(
     "configurations, others",
     [
-        ("class _Grid:\n    def __init__(self, n):\n        self.board = [[' '] * n for _ in range(n)]\n\n"
-         "class Configurations(_Grid):\n    def __init__(self, n, k, m):\n        super().__init__(n)\n", {}),
-        ("from .grid import Grid\n\nclass Configurations(Grid):\n    def __init__(self, n, k, m):\n        super().__init__(n)\n",
-         {"grid": "class Base:\n    def reset(self, n):\n        self.board = []\n\nclass Grid(Base):\n    def __init__(self, n):\n        self.reset(n)\n"}),
+        (
+            "class _Grid:\n    def __init__(self, n):\n        self.board = [[' '] * n for _ in range(n)]\n\n"
+            "class Configurations(_Grid):\n    def __init__(self, n, k, m):\n        super().__init__(n)\n",
+            {},
+        ),
+        (
+            "from .grid import Grid\n\n"
+            "class Configurations(Grid):\n    def __init__(self, n, k, m):\n        super().__init__(n)\n",
+            {
+                "grid": "class Base:\n    def reset(self, n):\n        self.board = []\n\n"
+                "class Grid(Base):\n    def __init__(self, n):\n        self.reset(n)\n"
+            },
+        ),
     ],
     ids=["base-in-the-module", "base-in-a-sibling-module"],
 )
@@ -133,10 +168,14 @@ def test_a_rule_cannot_be_obeyed_by_a_module_that_does_not_parse_or_is_missing(t
 
     folder = package(tmp_path, "from collections import deque\n\ndef (:\n")
     written = SimpleNamespace(path=folder, state=lambda qualname: Presence.PRESENT)  # as a package that wrote them
-    with pytest.raises(MissingOperation, match=r"^module hash_dictionary has a syntax error at line 3 of hash_dictionary.py: "):
+    with pytest.raises(
+        MissingOperation, match=r"^module hash_dictionary has a syntax error at line 3 of hash_dictionary.py: "
+    ):
         obey(written, XPLUS, "XR1")
     (folder / "hash_dictionary.py").unlink()
-    with pytest.raises(MissingOperation, match=r"^the implementation has no module hash_dictionary \(expected hash_dictionary.py\)$"):
+    with pytest.raises(
+        MissingOperation, match=r"^the implementation has no module hash_dictionary \(expected hash_dictionary.py\)$"
+    ):
         obey(written, XPLUS, "XR1")
     (folder / "hash_dictionary.py").write_text("class HashDictionary:\n    pass\n")
     obey(written, XPLUS, "XR1")

@@ -50,7 +50,9 @@ def reference_outcomes(name: str) -> dict:
 @pytest.mark.parametrize("name", names())
 def test_the_zoo_is_large_and_spread_over_the_types(name):
     mutants = MUTANTS[name]
-    assert len(mutants) >= MINIMUM.get(name, 15), f"only {len(mutants)} mutants; at least {MINIMUM.get(name, 15)} are asked for"
+    assert len(mutants) >= MINIMUM.get(name, 15), (
+        f"only {len(mutants)} mutants; at least {MINIMUM.get(name, 15)} are asked for"
+    )
     missing = spread(name) - {m.module for m in mutants}
     assert not missing, f"modules without a mutant: {sorted(missing)}"
 
@@ -58,7 +60,10 @@ def test_the_zoo_is_large_and_spread_over_the_types(name):
 @pytest.mark.parametrize("name, mutant", CASES)
 def test_suite_fails_the_mutant_with_a_test_the_reference_passes(name, mutant, tmp_path_factory):
     run = zoo_runs(name, Path(tmp_path_factory.getbasetemp()))[mutant.id]
-    assert killed(run), f"the suite passes the faulty variant {mutant.id!r} ({mutant.description}){': ' + run.crash if run.crash else ''}"
+    assert killed(run), (
+        f"the suite passes the faulty variant {mutant.id!r} ({mutant.description})"
+        f"{': ' + run.crash if run.crash else ''}"
+    )
     reference = reference_outcomes(name)
     catching = [t.test for t in run.failed_tests() if reference.get(t.test) is Outcome.PASSED]
     assert catching, f"{mutant.id}: every test failing it also fails (or is absent) on the reference"

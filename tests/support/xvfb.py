@@ -12,8 +12,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -39,8 +39,10 @@ def display(screen: str, cannot: str) -> Iterator[str]:
     read, write = os.pipe()
     server = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{screen}x24", "-nolisten", "tcp"],
-        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as pipe:
         number = pipe.readline().strip()
@@ -57,9 +59,12 @@ def photograph(display: str, script: Path, *args: str) -> dict:
     printed last, as JSON (where the window is, its state)."""
     done = subprocess.run(
         [sys.executable, str(script), *args],
-        capture_output=True, text=True, timeout=60, cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO_ROOT,
         env=dict(os.environ, DISPLAY=display, PYTHONPATH=str(REPO_ROOT)),
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -93,4 +98,4 @@ def pixel(image, x: int, y: int) -> tuple[int, int, int]:
 
 def near(colour, wanted, tolerance: int) -> bool:
     """Each of the colour's red, green and blue within ``tolerance`` of the wanted one's."""
-    return all(abs(a - b) <= tolerance for a, b in zip(colour, wanted))
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, wanted, strict=False))

@@ -7,8 +7,7 @@ the configuration string (observed through a dictionary, erratum X04).
 from __future__ import annotations
 
 from reference_games.xplus.dictionary_exception import DictionaryException as KitDictionaryException
-from speckit.testing import OperationFailed
-from speckit.testing import expect, expect_equal
+from speckit.testing import OperationFailed, expect, expect_equal
 
 from .model import BoardModel
 
@@ -44,7 +43,12 @@ def expect_squares(impl, configurations, model: BoardModel, claim: str) -> None:
     """squareIsEmpty agrees with the model on every square."""
     seen = Read(impl).squares(configurations, model.n)
     wrong = [(r, c) for r in range(model.n) for c in range(model.n) if seen[r][c] != ((r, c) not in model.tiles)]
-    expect(not wrong, f"{claim}: squareIsEmpty is true exactly on the empty squares", expected=model.picture(), actual=f"wrong on squares {wrong}")
+    expect(
+        not wrong,
+        f"{claim}: squareIsEmpty is true exactly on the empty squares",
+        expected=model.picture(),
+        actual=f"wrong on squares {wrong}",
+    )
 
 
 def configuration_of(impl, configurations, model: BoardModel) -> None:
@@ -53,10 +57,11 @@ def configuration_of(impl, configurations, model: BoardModel) -> None:
     impl.configurations.addConfiguration(configurations, dictionary, 2)
     expect_equal(impl.hash_dictionary.numRecords(dictionary), 1, "addConfiguration puts one record into the dictionary")
     expect_equal(
-        impl.hash_dictionary.get(dictionary, model.string()), 2,
+        impl.hash_dictionary.get(dictionary, model.string()),
+        2,
         f"the configuration of the board is the string {model.string()!r} (row by row from the top left, erratum X04):"
         " after addConfiguration(d, 2), get of that string is 2",
-    )  # fmt: skip
+    )
 
 
 def raises_dictionary_exception(call, *args) -> bool:
@@ -73,6 +78,7 @@ def raises_dictionary_exception(call, *args) -> bool:
         expect(
             False,
             "the DictionaryException raised is the kit's, re-exported by the module dictionary_exception",
-            expected=KitDictionaryException, actual="a DictionaryException class of the implementation's own",
-        )  # fmt: skip
+            expected=KitDictionaryException,
+            actual="a DictionaryException class of the implementation's own",
+        )
     return False

@@ -32,7 +32,13 @@ def board_variable(impl, configurations, n):
         return f"cannot read board[row][col]: {type(e).__name__}: {e}"
 
 
-@covers("Configurations.Configurations", "Configurations.squareIsEmpty", "Configurations.wins", "Configurations.isDraw", "Configurations.evalBoard")
+@covers(
+    "Configurations.Configurations",
+    "Configurations.squareIsEmpty",
+    "Configurations.wins",
+    "Configurations.isDraw",
+    "Configurations.evalBoard",
+)
 @given(n=st.sampled_from(list(SIZES)), k=st.integers(1, 17), levels=st.integers(1, 6))
 def test_a_new_board_is_empty_and_undecided(impl, n, k, levels):
     model = BoardModel(n, k)
@@ -60,10 +66,19 @@ def test_save_play_changes_exactly_its_square(impl, data, n):
     expect_squares(impl, configurations, model, f"after savePlay {plays}")
     seen = board_variable(impl, configurations, n)
     if seen is not None:
-        expect_equal(seen, [[model.at(r, c) for c in range(n)] for r in range(n)], f"the board variable after savePlay {plays} (erratum X12)")
+        expect_equal(
+            seen,
+            [[model.at(r, c) for c in range(n)] for r in range(n)],
+            f"the board variable after savePlay {plays} (erratum X12)",
+        )
 
 
-@covers("Configurations.savePlay", "Configurations.repeatedConfiguration", "Configurations.addConfiguration", "HashDictionary.get")
+@covers(
+    "Configurations.savePlay",
+    "Configurations.repeatedConfiguration",
+    "Configurations.addConfiguration",
+    "HashDictionary.get",
+)
 @given(data=st.data(), n=st.sampled_from(list(SIZES)))
 def test_the_configuration_is_the_board_row_by_row(impl, data, n):
     plays = data.draw(play_sequences(n), label="plays")
@@ -82,12 +97,24 @@ def test_repeated_configuration_finds_the_board_and_nothing_else(impl, model, sc
     configurations = Build(impl).configurations(model)
     ops = impl.configurations
     dictionary = ops.createDictionary(configurations)
-    expect_equal(ops.repeatedConfiguration(configurations, dictionary), -1, "repeatedConfiguration of a board not in the dictionary is -1")
+    expect_equal(
+        ops.repeatedConfiguration(configurations, dictionary),
+        -1,
+        "repeatedConfiguration of a board not in the dictionary is -1",
+    )
     other = model.string()[::-1] + "X"
     impl.hash_dictionary.put(dictionary, impl.data.Data(other, decoy))
-    expect_equal(ops.repeatedConfiguration(configurations, dictionary), -1, f"a record of another string ({other!r}) is not the board's")
+    expect_equal(
+        ops.repeatedConfiguration(configurations, dictionary),
+        -1,
+        f"a record of another string ({other!r}) is not the board's",
+    )
     impl.hash_dictionary.put(dictionary, impl.data.Data(model.string(), score))
-    expect_equal(ops.repeatedConfiguration(configurations, dictionary), score, f"after put of Data({model.string()!r}, {score}), repeatedConfiguration returns {score} (erratum X04)")
+    expect_equal(
+        ops.repeatedConfiguration(configurations, dictionary),
+        score,
+        f"after put of Data({model.string()!r}, {score}), repeatedConfiguration returns {score} (erratum X04)",
+    )
     expect_equal(impl.hash_dictionary.numRecords(dictionary), 2, "repeatedConfiguration changes no dictionary")
     expect_squares(impl, configurations, model, "repeatedConfiguration leaves the board as it was")
 
@@ -100,8 +127,16 @@ def test_create_dictionary_makes_fresh_independent_dictionaries(impl, model, sco
     first, second = ops.createDictionary(configurations), ops.createDictionary(configurations)
     expect_equal(impl.hash_dictionary.numRecords(first), 0, "createDictionary returns an empty dictionary")
     ops.addConfiguration(configurations, first, score)
-    expect_equal(ops.repeatedConfiguration(configurations, first), score, "the configuration added to a dictionary is found in it")
-    expect_equal(ops.repeatedConfiguration(configurations, second), -1, "another dictionary made by createDictionary does not hold it")
+    expect_equal(
+        ops.repeatedConfiguration(configurations, first),
+        score,
+        "the configuration added to a dictionary is found in it",
+    )
+    expect_equal(
+        ops.repeatedConfiguration(configurations, second),
+        -1,
+        "another dictionary made by createDictionary does not hold it",
+    )
     expect_equal(impl.hash_dictionary.numRecords(second), 0, "dictionaries made by createDictionary are independent")
     expect_squares(impl, configurations, model, "createDictionary and addConfiguration leave the board as it was")
 
@@ -111,13 +146,21 @@ def expect_rules(impl, model: BoardModel) -> None:
     ops = impl.configurations
     where = f"on the board\n{model.picture()}\n"
     for symbol in (HUMAN, COMPUTER):
-        expect_equal(ops.wins(configurations, symbol), model.wins(symbol), f"{where}wins({symbol!r}): its longest shape has {model.longest_shape(symbol)} tiles (errata X05, X06)")
+        expect_equal(
+            ops.wins(configurations, symbol),
+            model.wins(symbol),
+            f"{where}wins({symbol!r}): its longest shape has {model.longest_shape(symbol)} tiles (errata X05, X06)",
+        )
     expect_equal(ops.isDraw(configurations), model.draw(), f"{where}isDraw: full and nobody has won (erratum X07)")
     if not (model.wins(HUMAN) and model.wins(COMPUTER)):
         scores = model.scores()
         score = ops.evalBoard(configurations)
-        expect(score in scores, f"{where}evalBoard (errata X07, X11: COMPUTER_WINS also for an 'O' shape shorter than k)",
-               expected=" or ".join(map(str, sorted(scores))), actual=score)
+        expect(
+            score in scores,
+            f"{where}evalBoard (errata X07, X11: COMPUTER_WINS also for an 'O' shape shorter than k)",
+            expected=" or ".join(map(str, sorted(scores))),
+            actual=score,
+        )
     expect_squares(impl, configurations, model, "wins, isDraw and evalBoard leave the board as it was")
 
 
@@ -148,7 +191,10 @@ def test_x_and_plus_arms_of_one_centre_do_not_add_up(impl, n, data):
     for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1), (-1, 0), (1, 0), (0, -1), (0, 1)):
         tiles[(row + dr, col + dc)] = symbol
     model = BoardModel(n, 9, tiles)
-    expect(model.longest_shape(symbol) == 5 and not model.wins(symbol), "the model: a 3 x 3 block holds shapes of 5 tiles only")
+    expect(
+        model.longest_shape(symbol) == 5 and not model.wins(symbol),
+        "the model: a 3 x 3 block holds shapes of 5 tiles only",
+    )
     expect_rules(impl, model)
 
 

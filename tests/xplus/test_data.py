@@ -22,5 +22,13 @@ def test_records_are_independent_and_reading_changes_nothing(impl, first, second
     a = impl.data.Data(*first)
     b = impl.data.Data(*second)
     for _ in range(2):
-        expect_equal((impl.data.getConfiguration(a), impl.data.getScore(a)), first, "a record is unchanged by making another and by being read")
-        expect_equal((impl.data.getConfiguration(b), impl.data.getScore(b)), second, "the second record holds its own configuration and score")
+        expect_equal(
+            (impl.data.getConfiguration(a), impl.data.getScore(a)),
+            first,
+            "a record is unchanged by making another and by being read",
+        )
+        expect_equal(
+            (impl.data.getConfiguration(b), impl.data.getScore(b)),
+            second,
+            "the second record holds its own configuration and score",
+        )

@@ -71,7 +71,10 @@ class DictionaryMachine(RuleBasedStateMachine):
     def put(self, key, score):
         record = self.impl.data.Data(key, score)
         if key in self.model:
-            expect(raises_dictionary_exception(self.ops.put, self.table, record), f"put of a record whose configuration {key!r} is stored raises DictionaryException")
+            expect(
+                raises_dictionary_exception(self.ops.put, self.table, record),
+                f"put of a record whose configuration {key!r} is stored raises DictionaryException",
+            )
             return key
         was_empty = not self.model
         result = self.ops.put(self.table, record)
@@ -81,17 +84,29 @@ class DictionaryMachine(RuleBasedStateMachine):
         if was_empty:
             expect_equal(result, 0, "put into an empty table reports no collision")
         if self.size == 1:
-            expect_equal(result, 0 if was_empty else 1, "in a table of size 1, put reports a collision exactly when the table holds a record")
+            expect_equal(
+                result,
+                0 if was_empty else 1,
+                "in a table of size 1, put reports a collision exactly when the table holds a record",
+            )
         self.zeros += result == 0
         if not self.removed and self.size is not None:
-            expect(self.zeros <= self.size, f"at most {self.size} puts into a table of {self.size} slots find their slot empty", expected=f"<= {self.size}", actual=self.zeros)
+            expect(
+                self.zeros <= self.size,
+                f"at most {self.size} puts into a table of {self.size} slots find their slot empty",
+                expected=f"<= {self.size}",
+                actual=self.zeros,
+            )
         self.model[key] = score
         return key
 
     @rule(key=st.one_of(keys, configs))
     def remove(self, key):
         if key not in self.model:
-            expect(raises_dictionary_exception(self.ops.remove, self.table, key), f"remove({key!r}) of an absent configuration raises DictionaryException")
+            expect(
+                raises_dictionary_exception(self.ops.remove, self.table, key),
+                f"remove({key!r}) of an absent configuration raises DictionaryException",
+            )
             return
         self.ops.remove(self.table, key)
         del self.model[key]
@@ -99,7 +114,9 @@ class DictionaryMachine(RuleBasedStateMachine):
 
     @rule(key=st.one_of(keys, configs))
     def get(self, key):
-        expect_equal(self.ops.get(self.table, key), self.model.get(key, -1), f"get({key!r}): the stored score, or -1 when absent")
+        expect_equal(
+            self.ops.get(self.table, key), self.model.get(key, -1), f"get({key!r}): the stored score, or -1 when absent"
+        )
 
     @invariant()
     def counts_and_contents(self):
@@ -110,7 +127,13 @@ class DictionaryMachine(RuleBasedStateMachine):
         expect_equal(found, self.model, "every stored record is found with its score (nothing else changed)")
 
 
-@covers("HashDictionary.HashDictionary", "HashDictionary.put", "HashDictionary.remove", "HashDictionary.get", "HashDictionary.numRecords")
+@covers(
+    "HashDictionary.HashDictionary",
+    "HashDictionary.put",
+    "HashDictionary.remove",
+    "HashDictionary.get",
+    "HashDictionary.numRecords",
+)
 def test_the_dictionary_behaves_as_a_model_dictionary(impl):
     machine = type("DictionaryMachineOf", (DictionaryMachine,), {"impl": impl})
     run_state_machine_as_test(machine, settings=settings(settings(), stateful_step_count=30))
@@ -130,7 +153,12 @@ def test_n_records_in_m_slots_report_at_least_n_minus_m_collisions(impl, size, k
     table = impl.hash_dictionary.HashDictionary(size)
     results = [impl.hash_dictionary.put(table, impl.data.Data(key, i)) for i, key in enumerate(keys)]
     expect(all(r in (0, 1) for r in results), "put returns 0 or 1", actual=results)
-    expect(sum(results) >= len(keys) - size, f"{len(keys)} records put into {size} slots report at least {len(keys) - size} collisions", expected=f">= {len(keys) - size}", actual=sum(results))
+    expect(
+        sum(results) >= len(keys) - size,
+        f"{len(keys)} records put into {size} slots report at least {len(keys) - size} collisions",
+        expected=f">= {len(keys) - size}",
+        actual=sum(results),
+    )
     if keys:
         expect_equal(results[0], 0, "the first put into an empty table reports no collision")
 
@@ -143,9 +171,15 @@ def test_a_rejected_put_or_remove_changes_nothing(impl, key, others, score, agai
     model = {k: i for i, k in enumerate(others) if k != key}
     for k, v in model.items():
         ops.put(table, impl.data.Data(k, v))
-    expect(raises_dictionary_exception(ops.remove, table, key), f"remove({key!r}) of an absent configuration raises DictionaryException")
+    expect(
+        raises_dictionary_exception(ops.remove, table, key),
+        f"remove({key!r}) of an absent configuration raises DictionaryException",
+    )
     ops.put(table, impl.data.Data(key, score))
-    expect(raises_dictionary_exception(ops.put, table, impl.data.Data(key, again)), f"a second put of {key!r} raises DictionaryException")
+    expect(
+        raises_dictionary_exception(ops.put, table, impl.data.Data(key, again)),
+        f"a second put of {key!r} raises DictionaryException",
+    )
     expect_equal(ops.get(table, key), score, "the rejected put leaves the first record's score")
     expect_equal(ops.numRecords(table), len(model) + 1, "the rejected put adds no record")
     ops.remove(table, key)
@@ -182,7 +216,26 @@ def test_configurations_differing_in_one_square_are_different_keys(impl, size, n
     for i, key in enumerate(keys):
         ops.put(table, impl.data.Data(key, i))
     found = impl.batch(lambda: [ops.get(table, key) for key in keys])
-    expect_equal(found, list(range(len(keys))), f"{len(keys)} boards of {n} x {n} with one tile each (or none) are stored and found as different keys")
+    expect_equal(
+        found,
+        list(range(len(keys))),
+        f"{len(keys)} boards of {n} x {n} with one tile each (or none) are stored and found as different keys",
+    )
     ops.remove(table, keys[-2])
     expect_equal(ops.get(table, keys[-2]), -1, "the removed board is gone")
     expect_equal(ops.get(table, keys[-1]), len(keys) - 1, "the board differing from it in one square is still there")
+
+
+@covers("HashDictionary.HashDictionary", "HashDictionary.put", "HashDictionary.remove")
+@given(size=st.integers(1, 8), first=configs, second=configs)
+def test_a_table_emptied_by_remove_is_empty_again_for_put(impl, size, first, second):
+    """Every record put is removed again: the next put finds an empty table, so it reports no collision."""
+    ops = impl.hash_dictionary
+    table = ops.HashDictionary(size)
+    ops.put(table, impl.data.Data(first, 1))
+    ops.remove(table, first)
+    expect_equal(
+        ops.put(table, impl.data.Data(second, 2)),
+        0,
+        f"put({second!r}) into a table of {size} slots whose one record ({first!r}) was removed: no collision",
+    )

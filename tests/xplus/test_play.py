@@ -52,10 +52,20 @@ def reference_choice(model: BoardModel, levels: int, board_class=ReferenceConfig
 
 
 @covers(
-    "Configurations.createDictionary", "Configurations.squareIsEmpty", "Configurations.savePlay", "Configurations.wins",
-    "Configurations.isDraw", "Configurations.evalBoard", "Configurations.repeatedConfiguration", "Configurations.addConfiguration",
-    "Play.Play", "Play.computerPlay", "PosPlay.getScore", "PosPlay.getRow", "PosPlay.getCol",
-)  # fmt: skip
+    "Configurations.createDictionary",
+    "Configurations.squareIsEmpty",
+    "Configurations.savePlay",
+    "Configurations.wins",
+    "Configurations.isDraw",
+    "Configurations.evalBoard",
+    "Configurations.repeatedConfiguration",
+    "Configurations.addConfiguration",
+    "Play.Play",
+    "Play.computerPlay",
+    "PosPlay.getScore",
+    "PosPlay.getRow",
+    "PosPlay.getCol",
+)
 @settings(max_examples=25)
 @given(model=games_in_progress(), levels=st.integers(1, 3))
 def test_the_search_on_the_students_board_chooses_as_on_the_reference(impl, model, levels):
@@ -66,13 +76,21 @@ def test_the_search_on_the_students_board_chooses_as_on_the_reference(impl, mode
     expected = {reference_choice(model, levels)}
     if model.k > 5:  # a shape has 5 tiles at least: below, evalBoard's two readings agree (erratum X11)
         expected.add(reference_choice(model, levels, LiteralEvalConfigurations))
-    expect(got in expected, f"Play.computerPlay on the board\n{model.picture()}\nsearching {levels} levels: (score, row, col) as the same search on the reference"
-           " (with either reading of evalBoard, erratum X11)", expected=" or ".join(map(str, sorted(expected))), actual=got)
+    expect(
+        got in expected,
+        f"Play.computerPlay on the board\n{model.picture()}\nsearching {levels} levels: (score, row, col) as the "
+        "same search on the reference"
+        " (with either reading of evalBoard, erratum X11)",
+        expected=" or ".join(map(str, sorted(expected))),
+        actual=got,
+    )
     expect((got[1], got[2]) not in model.tiles, "the computer plays on an empty square")
     expect_squares(impl, configurations, model, "the search leaves the board as it was")
 
 
-@covers("PosPlay.PosPlay", "PosPlay.getScore", "PosPlay.getRow", "PosPlay.getCol", "DictionaryException.DictionaryException")
+@covers(
+    "PosPlay.PosPlay", "PosPlay.getScore", "PosPlay.getRow", "PosPlay.getCol", "DictionaryException.DictionaryException"
+)
 def test_the_supplied_classes_are_re_exported_and_work(impl):
     play = impl.pos_play.PosPlay(2, 1, 3)
     got = (impl.pos_play.getScore(play), impl.pos_play.getRow(play), impl.pos_play.getCol(play))

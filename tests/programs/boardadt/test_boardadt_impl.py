@@ -47,7 +47,12 @@ def test_a_board_with_a_fault_is_refused_naming_the_failing_operation(cache, tmp
     board = broken / "board_adt.py"
     text = board.read_text()
     assert "def Is_Full" in text
-    board.write_text(text.replace("def Is_Full(self, column", "def Is_Full(self, column, _=None):\n        return False\n\n    def _old_is_full(self, column"))
+    board.write_text(
+        text.replace(
+            "def Is_Full(self, column",
+            "def Is_Full(self, column, _=None):\n        return False\n\n    def _old_is_full(self, column",
+        )
+    )
     done = program(cache, "play_two", "--impl", str(broken))
     assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
     assert f"boardadt-play-two: cannot play on {broken}: board_type.Is_Full failed" in done.stderr
@@ -61,4 +66,7 @@ def test_a_skeleton_and_a_missing_folder_are_refused_at_once(cache, tmp_path):
     done = program(cache, "connect", "--impl", str(tmp_path / "mine"))
     assert done.returncode == 1 and "is not implemented yet" in done.stderr and "checking" not in done.stderr
     done = program(cache, "play_two", "--impl", str(tmp_path / "nowhere"))
-    assert done.returncode == 1 and done.stderr == f"boardadt-play-two: cannot play on {tmp_path / 'nowhere'}: no such folder\n"
+    assert (
+        done.returncode == 1
+        and done.stderr == f"boardadt-play-two: cannot play on {tmp_path / 'nowhere'}: no such folder\n"
+    )

@@ -168,7 +168,9 @@ def test_connect_refuses_a_budget_that_is_not_a_time_to_wait_in_one_line(seconds
     done = run(CONNECT, [], f"--budget={seconds}")
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
-    assert lines[-1].endswith(f"argument --budget: '{seconds}' is not a number of seconds above 0 and at most 60"), done.stderr
+    assert lines[-1].endswith(f"argument --budget: '{seconds}' is not a number of seconds above 0 and at most 60"), (
+        done.stderr
+    )
 
 
 def test_connect_refuses_a_bad_level_in_one_line():

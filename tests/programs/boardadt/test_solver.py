@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -64,7 +64,7 @@ def four_from(columns: list[list[int]], col: int) -> bool:
 def minimax(columns: list[list[int]], moves: int) -> int:
     """Exact score for the side to move, by full-depth minimax (memoised, no pruning)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(board: tuple[tuple[int, ...], ...], moves: int) -> int:
         if moves == ROWS * COLS:
             return 0
@@ -74,11 +74,8 @@ def minimax(columns: list[list[int]], moves: int) -> int:
         for col in range(COLS):
             if len(cols[col]) < ROWS:
                 cols[col].append(player)
-                if four_from(cols, col):
-                    # the winner has played moves // 2 + 1 stones
-                    score = 22 - (moves // 2 + 1)
-                else:
-                    score = -value(tuple(map(tuple, cols)), moves + 1)
+                # a win now scores more the sooner it comes: the winner has played moves // 2 + 1 stones
+                score = 22 - (moves // 2 + 1) if four_from(cols, col) else -value(tuple(map(tuple, cols)), moves + 1)
                 cols[col].pop()
                 best = max(best, score)
         return best
@@ -152,7 +149,7 @@ def benchmark_cases(name: str, count: int) -> list[tuple[str, int]]:
     if not path.is_file():
         pytest.skip(f"Pons benchmark file not available: {path}")
     with path.open() as f:
-        lines = [line.split() for line, _ in zip(f, range(count))]
+        lines = [line.split() for line, _ in zip(f, range(count), strict=False)]
     return [(moves, int(score)) for moves, score in lines]
 
 
@@ -340,7 +337,9 @@ def test_perfect_with_time_enough_is_proven_quickest_and_says_the_value(game):
 def test_perfect_says_when_it_could_not_finish_and_stays_within_its_budget():
     start = time.monotonic()
     choice = choose(Position.from_moves("4"), "perfect", budget_s=0.2)
-    assert time.monotonic() - start < 0.2 + 2.0  # the guess is a short search after the budget (generous: shared machines)
+    assert (
+        time.monotonic() - start < 0.2 + 2.0
+    )  # the guess is a short search after the budget (generous: shared machines)
     assert not choice.proven and not choice.quickest and choice.value is None
     assert Position.from_moves("4").can_play(choice.column)
 

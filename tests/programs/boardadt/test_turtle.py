@@ -88,8 +88,14 @@ def test_the_turtle_board_shows_pink_and_pale_blue_disks_on_navy(display, tmp_pa
 
 
 def test_play_two_runs_a_whole_game_in_the_turtle_window(display):
-    done = run_module("reference_games.boardadt.play_two", "--graphics", "turtle", answers=[1, 2, 1, 2, 1, 2, 1, "n"],
-                      env=dict(os.environ, DISPLAY=display, NO_COLOR="1"), timeout=60)
+    done = run_module(
+        "reference_games.boardadt.play_two",
+        "--graphics",
+        "turtle",
+        answers=[1, 2, 1, 2, 1, 2, 1, "n"],
+        env=dict(os.environ, DISPLAY=display, NO_COLOR="1"),
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert "Red wins with four in a line!" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr

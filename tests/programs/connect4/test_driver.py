@@ -51,7 +51,9 @@ def play(answers):
 def session(answers, *argv):
     """Run the driver with the answers and options: (exit status, transcript)."""
     out = io.StringIO()
-    status = driver.main(list(argv), input=input_adt.newInputType(answers, out), display=display_adt.newDisplayType(out))
+    status = driver.main(
+        list(argv), input=input_adt.newInputType(answers, out), display=display_adt.newDisplayType(out)
+    )
     return status, out.getvalue()
 
 
@@ -97,14 +99,16 @@ def computer_reply(game):
     after = marks(current_grid(game))
     added = {square: colour for square, colour in after.items() if square not in before}
     assert len(added) == 1 and all(after[s] == c for s, c in before.items()), "the computer must add exactly one mark"
-    (square, colour), = added.items()
+    ((square, colour),) = added.items()
     return square, colour, current_grid(game)
 
 
 # Whole games ------------------------------------------------------------------------
 
 
-@pytest.mark.covers("Connect4Type.play", "Connect4Type.newConnect4Type", "Connect4Type.makeHumanMove", "Connect4Type.makeComputerMove")
+@pytest.mark.covers(
+    "Connect4Type.play", "Connect4Type.newConnect4Type", "Connect4Type.makeHumanMove", "Connect4Type.makeComputerMove"
+)
 def test_the_person_wins():
     game, transcript = play(PERSON_WINS)
     assert winner(current_grid(game)) == RED
@@ -127,7 +131,9 @@ def test_a_draw():
     assert transcript.rstrip().endswith("It's a draw.")
 
 
-@pytest.mark.parametrize("answers, outcome", [(COMPUTER_FIRST_AND_WINS, "The computer wins."), (COMPUTER_FIRST_DRAW, "It's a draw.")])
+@pytest.mark.parametrize(
+    "answers, outcome", [(COMPUTER_FIRST_AND_WINS, "The computer wins."), (COMPUTER_FIRST_DRAW, "It's a draw.")]
+)
 def test_games_the_computer_starts(answers, outcome):
     game, transcript = play(answers)
     first_move = transcript.index("The computer plays")
@@ -280,7 +286,12 @@ def test_the_computer_never_makes_an_illegal_move(side, look_ahead, seed):
             assert game_tree_adt.isEmpty(game_tree_adt.getSibling(tree))
             game = connect4.setGameTree(game, tree)
         else:
-            free = [(r, c) for r in range(1, side + 1) for c in range(1, side + 1) if (r, c) not in marks(current_grid(game))]
+            free = [
+                (r, c)
+                for r in range(1, side + 1)
+                for c in range(1, side + 1)
+                if (r, c) not in marks(current_grid(game))
+            ]
             row, column = rng.choice(free)
             location = Location(Index(row), Index(column))
             assert connect4.movePossible(game, location)
@@ -311,7 +322,9 @@ def test_a_session_plays_again_when_asked():
 
 
 def test_options_answer_the_setup_questions():
-    status, transcript = session(PERSON_WINS[3:] + ["n"], "--size", "4", "--first", "you", "--lookahead", "1", "--seed", "7")
+    status, transcript = session(
+        PERSON_WINS[3:] + ["n"], "--size", "4", "--first", "you", "--lookahead", "1", "--seed", "7"
+    )
     assert status == 0
     assert "How many squares" not in transcript and "move first?" not in transcript and "look ahead (" not in transcript
     assert "You play red (R) and move first" in transcript

@@ -53,7 +53,9 @@ def test_the_checks_progress_is_one_line_per_type_off_a_terminal():
 
     out = io.StringIO()
     progress = playable.CheckProgress(spec.load("connect4"), ["IndexType", "ColourType"], "connect4", stream=out)
-    for done, test in enumerate(["tests/connect4/test_index.py::a", "tests/connect4/test_index.py::b", "tests/connect4/test_colour.py::c"]):
+    for done, test in enumerate(
+        ["tests/connect4/test_index.py::a", "tests/connect4/test_index.py::b", "tests/connect4/test_colour.py::c"]
+    ):
         progress(done + 1, 3, test)
     progress.close()
     assert out.getvalue().splitlines() == [
@@ -79,7 +81,9 @@ def test_a_skeleton_is_refused_at_once_naming_its_first_operation(cache, tmp_pat
     assert speckit(["skeleton", str(tmp_path / "mine")]) == 0
     done = connect4(cache, "--impl", str(tmp_path / "mine"))
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr.startswith(f"connect4: cannot play on {tmp_path / 'mine'}: IndexType.newIndexType is not implemented yet")
+    assert done.stderr.startswith(
+        f"connect4: cannot play on {tmp_path / 'mine'}: IndexType.newIndexType is not implemented yet"
+    )
     assert "checking" not in done.stderr  # refused before any test ran
 
 
@@ -130,11 +134,19 @@ def test_the_student_bundles_connect4_plays_a_finished_package(cache):
     """``adt.play_package`` is the student bundle's ``connect4``: the same game, with no reference module loaded."""
     program = (
         "import sys; from adt.play_package import main; status = main(sys.argv[1:]); "
-        "assert not {'adt.connect4', 'adt.grid', 'adt.driver'} & set(sys.modules), sorted(sys.modules); sys.exit(status)"
+        "assert not {'adt.connect4', 'adt.grid', 'adt.driver'} & set(sys.modules), sorted(sys.modules); "
+        "sys.exit(status)"
     )
     env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", program, "--impl", str(FINISHED)], input="4\ny\n1\n1 1\n",
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", program, "--impl", str(FINISHED)],
+        input="4\ny\n1\n1 1\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     last_board = done.stdout.split("Row and column:")[-2]
     assert "1 R" in last_board and last_board.count("B") == 1
@@ -144,7 +156,9 @@ def test_the_student_bundles_connect4_plays_a_finished_package(cache):
 def test_the_student_bundles_connect4_without_a_package_says_it_needs_one():
     from adt import play_package
 
-    with pytest.raises(SystemExit, match=r"^connect4: give your package with --impl PATH .*no reference implementation to play on$"):
+    with pytest.raises(
+        SystemExit, match=r"^connect4: give your package with --impl PATH .*no reference implementation to play on$"
+    ):
         play_package.main([])
 
 
@@ -154,7 +168,11 @@ def test_a_program_asking_for_the_reference_of_a_kit_without_one_is_told_to_give
     import spec as spec_data
 
     load = spec_data.load
-    monkeypatch.setattr(playable.spec_data, "load", lambda name: attrs.evolve(load(name), kit=attrs.evolve(load(name).kit, reference="")))
+    monkeypatch.setattr(
+        playable.spec_data,
+        "load",
+        lambda name: attrs.evolve(load(name), kit=attrs.evolve(load(name).kit, reference="")),
+    )
     with pytest.raises(playable.Refused, match=r"^boardadt-connect: give your package with --impl PATH"):
         playable.reference_module("boardadt", "board_adt", program="boardadt-connect")
     from reference_games.boardadt.pieces import chosen

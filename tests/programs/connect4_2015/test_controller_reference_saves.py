@@ -9,7 +9,6 @@ import pytest
 from reference_games.connect4_2015.controller import TWO_PLAYERS, Controller
 from reference_games.connect4_2015.view import RecordingView
 
-
 pytestmark = pytest.mark.reference_only("the reference's own handling of a failed save")
 
 

@@ -117,7 +117,7 @@ def test_a_game_against_the_computer_is_saved_ended_and_loaded_back(tmp_path):
     assert len(saved) == 9, "six rows, the turn, the mode and the computer's player"
 
 
-def save_file(data) -> "os.PathLike":
+def save_file(data) -> os.PathLike:
     """Where the program keeps its saved game, given the user's data folder."""
     return data / "connect4-2015" / "Saved_Game.txt"
 
@@ -185,9 +185,19 @@ def test_impl_plays_on_a_students_package(tmp_path):
 def test_a_missing_package_and_a_missing_display_get_one_line(tmp_path):
     env = environment()
     env.pop("DISPLAY", None)
-    for extra, words in ((["--impl", str(tmp_path / "nowhere")], "cannot play on"), (["--gui"], "cannot open a window")):
-        done = subprocess.run([sys.executable, "-m", PROGRAM, *extra], capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env,
-                              stdin=subprocess.DEVNULL)
+    for extra, words in (
+        (["--impl", str(tmp_path / "nowhere")], "cannot play on"),
+        (["--gui"], "cannot open a window"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", PROGRAM, *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
         assert done.returncode != 0 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
@@ -216,10 +226,13 @@ def test_a_game_saved_in_one_folder_is_loaded_in_another_and_the_menu_says_where
     finish(child)
 
 
-@pytest.mark.parametrize("content, reason", [
-    (b"hello\n", "line 1: a board line has 7 squares separated by commas, this one has 1"),
-    (b"\xff\xfe\x00garbage", "it is not text (UTF-8)"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (b"hello\n", "line 1: a board line has 7 squares separated by commas, this one has 1"),
+        (b"\xff\xfe\x00garbage", "it is not text (UTF-8)"),
+    ],
+)
 def test_a_file_that_is_no_saved_game_is_named_with_what_is_wrong(tmp_path, content, reason):
     save_file(tmp_path).parent.mkdir()
     save_file(tmp_path).write_bytes(content)
@@ -231,7 +244,13 @@ def test_a_file_that_is_no_saved_game_is_named_with_what_is_wrong(tmp_path, cont
 
 def test_the_terminal_never_asks_for_a_click(tmp_path):
     child = start(tmp_path)
-    for line, prompt in (("1", "move> "), ("3", "move> "), ("end", "Choose 1-4"), ("2", "free play> "), ("red 0 0", "free play> ")):
+    for line, prompt in (
+        ("1", "move> "),
+        ("3", "move> "),
+        ("end", "Choose 1-4"),
+        ("2", "free play> "),
+        ("red 0 0", "free play> "),
+    ):
         child.sendline(line)
         child.expect(prompt)
     child.sendeof()
@@ -248,6 +267,12 @@ def test_ctrl_c_leaves_with_status_130_and_a_closed_pipe_without_a_traceback(tmp
     child.close()
     assert child.exitstatus == 130
     env = environment(XDG_DATA_HOME=str(tmp_path))
-    done = subprocess.run(["bash", "-c", f"yes 1 | {sys.executable} -m reference_games.connect4_2015.main | head -n 3"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=60, env=env)  # fmt: skip
+    done = subprocess.run(
+        ["bash", "-c", f"yes 1 | {sys.executable} -m reference_games.connect4_2015.main | head -n 3"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        env=env,
+    )
     assert "Traceback" not in done.stderr and len(done.stdout.splitlines()) == 3

@@ -23,8 +23,6 @@ from reference_games.connect4_2015.grid import Grid
 from reference_games.connect4_2015.player import Player
 from reference_games.connect4_2015.space import Space
 from reference_games.connect4_2015.view import RecordingView
-
-
 from tests.connect4_2015.model import BLUE, OTHER, RED, SQUARES, Model
 from tests.connect4_2015.strategies import play_out, unfinished_games
 
@@ -40,21 +38,34 @@ def grid_of(model: Model) -> Grid:
     return grid
 
 
-@pytest.mark.parametrize("square, expected", [((8, 9), False), ((3, 4), True), ((3, 9), False), ((8, 4), False)],
-                         ids=["isInGridRange_bb1", "isInGridRange_bb2", "isInGridRange_bb3", "isInGridRange_bb4"])
+@pytest.mark.parametrize(
+    "square, expected",
+    [((8, 9), False), ((3, 4), True), ((3, 9), False), ((8, 4), False)],
+    ids=["isInGridRange_bb1", "isInGridRange_bb2", "isInGridRange_bb3", "isInGridRange_bb4"],
+)
 def test_isInGridRange_black_box(square, expected):
     assert Grid().isInGridRange(*square) is expected
 
 
-@pytest.mark.parametrize("square, expected", [((-1, 5), False), ((100, 5), False), ((5, -1), False), ((-5, 100), False), ((6, 5), True)],
-                         ids=[f"isInGridRange_wb{n}" for n in range(1, 6)])
+@pytest.mark.parametrize(
+    "square, expected",
+    [((-1, 5), False), ((100, 5), False), ((5, -1), False), ((-5, 100), False), ((6, 5), True)],
+    ids=[f"isInGridRange_wb{n}" for n in range(1, 6)],
+)
 def test_isInGridRange_white_box(square, expected):
     assert Grid().isInGridRange(*square) is expected
 
 
-@pytest.mark.parametrize("fill, square, expected", [
-    (None, "each", True), (Space.Red, "each", False), (Space.Blue, "each", False), (None, (100, 100), False),
-], ids=["isSpotEmpty_wb1", "isSpotEmpty_wb2", "isSpotEmpty_wb3", "isSpotEmpty_wb4"])
+@pytest.mark.parametrize(
+    "fill, square, expected",
+    [
+        (None, "each", True),
+        (Space.Red, "each", False),
+        (Space.Blue, "each", False),
+        (None, (100, 100), False),
+    ],
+    ids=["isSpotEmpty_wb1", "isSpotEmpty_wb2", "isSpotEmpty_wb3", "isSpotEmpty_wb4"],
+)
 def test_isSpotEmpty_white_box(fill, square, expected):
     grid = Grid()
     if fill is not None:
@@ -64,7 +75,9 @@ def test_isSpotEmpty_white_box(fill, square, expected):
     assert all(grid.isSpotEmpty(x, y) is expected for x, y in squares)
 
 
-@pytest.mark.parametrize("x, expected", [(7, 0), (-1, 6), (3, 3)], ids=["pieceRotate_bb1", "pieceRotate_bb2", "pieceRotate_bb3"])
+@pytest.mark.parametrize(
+    "x, expected", [(7, 0), (-1, 6), (3, 3)], ids=["pieceRotate_bb1", "pieceRotate_bb2", "pieceRotate_bb3"]
+)
 def test_pieceRotate_black_box(x, expected):
     assert GameLogic().pieceRotate(Grid(), x) == expected
 
@@ -79,12 +92,18 @@ def l_grid(side: int) -> Grid:
     return grid_of(model)
 
 
-@pytest.mark.parametrize("side, expected", [(1, True), (-1, True), (0, False)], ids=["checkL_bb1", "checkL_bb2", "checkL_bb3"])
+@pytest.mark.parametrize(
+    "side, expected", [(1, True), (-1, True), (0, False)], ids=["checkL_bb1", "checkL_bb2", "checkL_bb3"]
+)
 def test_checkL_black_box(side, expected):
     assert GameLogic().checkL(l_grid(side), 3, 3, Space.Red) is expected
 
 
-@pytest.mark.parametrize("mode, expected", [(0, Mode.Free_Play), (1, Mode.Regular), (2, Mode.Regular)], ids=["setMode_bb1", "setMode_bb2", "setMode_bb2_computer"])
+@pytest.mark.parametrize(
+    "mode, expected",
+    [(0, Mode.Free_Play), (1, Mode.Regular), (2, Mode.Regular)],
+    ids=["setMode_bb1", "setMode_bb2", "setMode_bb2_computer"],
+)
 def test_setMode_black_box(mode, expected):
     assert Controller(RecordingView()).setMode(mode) is expected
 
@@ -156,8 +175,21 @@ def test_the_report_player_wins_in_one_and_blocks_on_many_positions(game, seed):
 
 def test_the_report_player_never_supports_a_four_when_another_column_will_do():
     """Red threatens (3, 2) over an empty (3, 1); the computer (blue), free to choose, never plays (3, 1)."""
-    model = Model({(0, 2): RED, (1, 2): RED, (2, 2): RED, (0, 0): BLUE, (1, 0): RED, (2, 0): BLUE, (0, 1): BLUE, (1, 1): BLUE,
-                   (2, 1): RED, (3, 0): BLUE, (6, 0): RED})
+    model = Model(
+        {
+            (0, 2): RED,
+            (1, 2): RED,
+            (2, 2): RED,
+            (0, 0): BLUE,
+            (1, 0): RED,
+            (2, 0): BLUE,
+            (0, 1): BLUE,
+            (1, 1): BLUE,
+            (2, 1): RED,
+            (3, 0): BLUE,
+            (6, 0): RED,
+        }
+    )
     assert model.threats(RED) == set() and model.valid(3, 1)
     for seed in range(30):
         player = Player(Space.Blue, True, rng=random.Random(seed))
@@ -169,7 +201,9 @@ def test_the_report_player_never_supports_a_four_when_another_column_will_do():
 def test_the_perfect_player_wins_in_one_and_blocks_on_many_positions():
     rng = random.Random(2015)
     for _ in range(200):
-        model, _, to_move = play_out([rng.randrange(7) for _ in range(rng.randrange(4, 30))], rng.choice((RED, BLUE)), stop_before_full=True)
+        model, _, to_move = play_out(
+            [rng.randrange(7) for _ in range(rng.randrange(4, 30))], rng.choice((RED, BLUE)), stop_before_full=True
+        )
         if model.fours() or model.full():
             continue
         square = tuple(Player(SPACE[to_move], True, rng=rng, strength="perfect", budget=0.2).aiTurn(grid_of(model)))

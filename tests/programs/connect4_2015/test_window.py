@@ -65,7 +65,9 @@ def check_squares(image, state, highlighted=frozenset()):
         wanted = DISC.get(colour, HOLE)
         assert near(seen, wanted), f"square ({x}, {y}) should show {colour}: {seen} on the screen, {wanted} expected"
         ring = pixel(image, state["origin"], cx + w.RADIUS + 3, cy)
-        assert near(ring, HIGHLIGHT) == ((x, y) in highlighted), f"square ({x}, {y}) highlighted: {(x, y) in highlighted}; the ring is {ring}"
+        assert near(ring, HIGHLIGHT) == ((x, y) in highlighted), (
+            f"square ({x}, {y}) highlighted: {(x, y) in highlighted}; the ring is {ring}"
+        )
     return saved
 
 
@@ -91,7 +93,14 @@ def test_a_game_against_the_computer_answers_each_click(display, tmp_path):
 
 
 def test_free_play_with_a_broken_board_highlights_the_errors(display, tmp_path):
-    actions = [["button", "Free Play"], ["piece", "Red"], ["square", 0, 2], ["piece", "Blue"], ["square", 4, 0], ["button", "End"]]
+    actions = [
+        ["button", "Free Play"],
+        ["piece", "Red"],
+        ["square", 0, 2],
+        ["piece", "Blue"],
+        ["square", 4, 0],
+        ["button", "End"],
+    ]
     image, state = click_through(display, actions, tmp_path)
     assert state["board_shown"], "a broken board stays on the screen"
     check_squares(image, state, {(0, 2)})
@@ -99,14 +108,23 @@ def test_free_play_with_a_broken_board_highlights_the_errors(display, tmp_path):
 
 
 def test_a_click_anywhere_in_a_column_drops_the_disc_to_its_lowest_empty_square(display, tmp_path):
-    image, state = click_through(display, [["button", "2 Player"], ["column", 2], ["column", 2], ["column", 5]], tmp_path)
+    image, state = click_through(
+        display, [["button", "2 Player"], ["column", 2], ["column", 2], ["column", 5]], tmp_path
+    )
     saved = check_squares(image, state)
     assert {s for s in SQUARES if saved.model.get(*s) != "Empty"} == {(2, 0), (2, 1), (5, 0)}
 
 
 def test_save_then_load_brings_the_game_back(display, tmp_path):
-    actions = [["button", "2 Player"], ["move", 3], ["move", 4], ["move", 3], ["button", "Save"],
-               ["button", "End"], ["button", "Load Game"]]
+    actions = [
+        ["button", "2 Player"],
+        ["move", 3],
+        ["move", 4],
+        ["move", 3],
+        ["button", "Save"],
+        ["button", "End"],
+        ["button", "Load Game"],
+    ]
     image, state = click_through(display, actions, tmp_path)
     assert state["board_shown"]
     saved = check_squares(image, state)

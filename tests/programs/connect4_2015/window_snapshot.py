@@ -5,7 +5,8 @@ clicks: ``["button", "2 Player"]`` presses a button, ``["piece", "Red"]`` clicks
 above the board, ``["square", x, y]`` a grid square, ``["move", x]`` clicks the piece of
 the colour to move and then the lowest empty square of column x, ``["column", x]`` the
 piece and then the top square of column x. Every click goes
-through Tk's event system (event_generate at the canvas's pixel; a button is invoked as a click on it would). The program runs in
+through Tk's event system (event_generate at the canvas's pixel; a button is invoked as a
+click on it would). The program runs in
 FOLDER (where Saved_Game.txt goes), writes the screenshot (binary PPM) and prints, as
 JSON, where the canvas is on the screen and what the game says of itself.
 """
@@ -55,13 +56,17 @@ def main() -> None:
         settle(root)
     settle(root)
     subprocess.run(["import", "-window", "root", "-depth", "8", f"ppm:{out}"], check=True)
-    print(json.dumps({
-        "origin": [canvas.winfo_rootx(), canvas.winfo_rooty()],
-        "board_shown": bool(window.board.winfo_ismapped()),
-        "text": window.controller.stringOfBoard(),
-        "result": window.result.get(),
-        "message": window.message.get(),
-    }))
+    print(
+        json.dumps(
+            {
+                "origin": [canvas.winfo_rootx(), canvas.winfo_rooty()],
+                "board_shown": bool(window.board.winfo_ismapped()),
+                "text": window.controller.stringOfBoard(),
+                "result": window.result.get(),
+                "message": window.message.get(),
+            }
+        )
+    )
     root.destroy()
 
 

@@ -182,11 +182,14 @@ def test_the_game_plays_on_another_implementation_through_its_mis_routines():
     assert "Undone." in text
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--deal", "0"], "deals go from 1 to 1,000,000"),
-    (["--deal", "x"], "invalid int value"),
-    (["--impl", "/no/such/folder"], "cannot play on /no/such/folder"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--deal", "0"], "deals go from 1 to 1,000,000"),
+        (["--deal", "x"], "invalid int value"),
+        (["--impl", "/no/such/folder"], "cannot play on /no/such/folder"),
+    ],
+)
 def test_bad_arguments_get_a_clear_message(argv, message, capsys):
     with pytest.raises(SystemExit) as exit:
         play(argv, [])
@@ -194,6 +197,8 @@ def test_bad_arguments_get_a_clear_message(argv, message, capsys):
 
 
 def test_the_console_script_leaves_cleanly_at_end_of_input():
-    done = run_module("reference_games.freecell.game", "--deal", "617", answers=["1a"], env=environment(NO_COLOR="1"), timeout=60)
+    done = run_module(
+        "reference_games.freecell.game", "--deal", "617", answers=["1a"], env=environment(NO_COLOR="1"), timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("Goodbye.") and "Traceback" not in done.stderr

@@ -54,7 +54,13 @@ def test_the_deals_the_single_estimate_solver_lost_are_solved_and_their_solution
     assert found.solved and replay(position, found.calls).hasWon()
 
 
-ROUTINES = [("moveColToCol", 8, 8), ("moveColToFree", 8, 4), ("moveFreeToCol", 4, 8), ("moveColToWin", 8, 4), ("moveFreeToWin", 4, 4)]
+ROUTINES = [
+    ("moveColToCol", 8, 8),
+    ("moveColToFree", 8, 4),
+    ("moveFreeToCol", 4, 8),
+    ("moveColToWin", 8, 4),
+    ("moveFreeToWin", 4, 4),
+]
 
 
 def legal_moves(position: Position):
@@ -106,8 +112,9 @@ def test_deal_11982_is_reported_unsolvable_after_searching_every_position():
 
 def test_a_position_one_move_from_the_win_is_solved_from_a_free_cell():
     kings = {"SPADES": 13, "CLUBS": 13, "HEARTS": 13, "DIAMONDS": 12}
-    position = Position((() ,) * 8, cells=(None, ("DIAMONDS", 13), None, None),
-                        foundations=tuple((s, r) for s, r in kings.items()))  # fmt: skip
+    position = Position(
+        ((),) * 8, cells=(None, ("DIAMONDS", 13), None, None), foundations=tuple((s, r) for s, r in kings.items())
+    )
     found = solve(position)
     assert found.calls == [("moveFreeToWin", 1, 3)]
     assert replay(position, found.calls).hasWon()
@@ -115,7 +122,12 @@ def test_a_position_one_move_from_the_win_is_solved_from_a_free_cell():
 
 def test_a_position_without_a_legal_move_is_reported_unsolvable_after_searching_it_all():
     # Four kings fill the free cells; every cascade's top card has nowhere to go.
-    cascades = [(("SPADES", 1), ("SPADES", 3)), (("CLUBS", 1), ("CLUBS", 3)), (("HEARTS", 1), ("HEARTS", 5)), (("DIAMONDS", 1), ("DIAMONDS", 5))]
+    cascades = [
+        (("SPADES", 1), ("SPADES", 3)),
+        (("CLUBS", 1), ("CLUBS", 3)),
+        (("HEARTS", 1), ("HEARTS", 5)),
+        (("DIAMONDS", 1), ("DIAMONDS", 5)),
+    ]
     cascades += [(("SPADES", 7),), (("CLUBS", 7),), (("HEARTS", 9),), (("DIAMONDS", 9),)]
     position = Position(tuple(cascades), cells=(("SPADES", 13), ("HEARTS", 13), ("CLUBS", 13), ("DIAMONDS", 13)))
     found = solve(position)

@@ -57,7 +57,12 @@ def test_a_game_played_to_its_end_announces_the_result_the_board_shows(capsys):
 
 @pytest.mark.parametrize(
     "args, message",
-    [(["0", "3", "2"], "SIZE must be"), (["4", "0", "2"], "LENGTH must be"), (["4", "3", "0"], "MAX_LEVELS must be"), (["x", "3", "2"], "invalid int value")],
+    [
+        (["0", "3", "2"], "SIZE must be"),
+        (["4", "0", "2"], "LENGTH must be"),
+        (["4", "3", "0"], "MAX_LEVELS must be"),
+        (["x", "3", "2"], "invalid int value"),
+    ],
 )
 def test_bad_arguments_get_a_one_line_message(args, message, capsys):
     with pytest.raises(SystemExit) as stop:

@@ -1,7 +1,10 @@
 """What conformance tests are written with: ``covers``, ``expect`` and failure messages.
 
-The one module a suite imports the kit's machinery from (see ``__all__``): the marks and
-checks, the failure types and the code rules' check ``obey``.
+The one package a suite imports the kit's machinery from (see ``__all__``): the marks and
+checks, the failure types and the code rules' check ``obey``; and its modules of shared test
+machinery: :mod:`~speckit.testing.frames` (the frame rule: an update changes only what it
+documents), :mod:`~speckit.testing.lines` (the four-in-a-row oracle) and
+:mod:`~speckit.testing.structure` (the structure test every suite gets from its specification).
 
 A test names the documented operations it checks::
 
@@ -23,13 +26,14 @@ import contextvars
 import functools
 import re
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, cast
 
 import pytest
 
-from .core import ConformanceFailure, MissingOperation, NotImplementedOperation, OperationFailed, SuiteFailure
-from .rules import obey
-from .trace import TRACE
+from ..core import ConformanceFailure, MissingOperation, NotImplementedOperation, OperationFailed, SuiteFailure
+from ..rules import obey
+from ..trace import TRACE
 
 __all__ = [
     # Marking and checking
@@ -51,10 +55,10 @@ _COVERED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("cove
 _SPEC: contextvars.ContextVar[Any] = contextvars.ContextVar("spec", default=None)
 
 
-def covers(*operations: str) -> Callable[[Callable], Callable]:
+def covers(*operations: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a test as checking these operations (``"Type.operation"``) and explain its failures."""
 
-    def decorate(test: Callable) -> Callable:
+    def decorate(test: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(test)
         def run(*args: Any, **kwargs: Any) -> Any:
             token = _COVERED.set(operations)
@@ -64,7 +68,7 @@ def covers(*operations: str) -> Callable[[Callable], Callable]:
             finally:
                 _COVERED.reset(token)
 
-        return pytest.mark.covers(*operations)(run)
+        return cast(Callable[..., Any], pytest.mark.covers(*operations)(run))
 
     return decorate
 
@@ -84,7 +88,9 @@ def expect(holds: bool, claim: str, *, expected: Any = True, actual: Any = None)
     __tracebackhide__ = True
     if holds:
         return
-    raise ConformanceFailure(explain(claim, expected=expected, actual=_NOTHING if actual is None else actual), _implicated(claim, actual))
+    raise ConformanceFailure(
+        explain(claim, expected=expected, actual=_NOTHING if actual is None else actual), _implicated(claim, actual)
+    )
 
 
 def expect_equal(actual: Any, expected: Any, claim: str) -> None:

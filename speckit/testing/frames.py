@@ -21,14 +21,17 @@ model is asked; this module holds the rest:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import attrs
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from .testing import expect
+from . import expect
+
+StepMaker = Callable[[random.Random, Any], tuple[tuple[Any, ...], Any]]
+"""Makes a random step from a model: ``(rnd, model)`` gives ``(step, the model after it)``."""
 
 
 @attrs.frozen(repr=False)
@@ -42,13 +45,13 @@ class Path:
     """
 
     kind: str
-    start: tuple
+    start: tuple[Any, ...]
     start_model: Any
-    steps: tuple = ()
-    models: tuple = ()
+    steps: tuple[tuple[Any, ...], ...] = ()
+    models: tuple[Any, ...] = ()
 
     @property
-    def model(self):
+    def model(self) -> Any:
         return self.models[-1] if self.models else self.start_model
 
     def __repr__(self) -> str:
@@ -66,7 +69,7 @@ class _Text(str):
         return str(self)
 
 
-def _call(operation: str, arguments) -> str:
+def _call(operation: str, arguments: Iterable[Any]) -> str:
     return f"{operation}({', '.join(repr(a) for a in arguments)})"
 
 
@@ -75,7 +78,7 @@ class Made(NamedTuple):
 
     value: Any
     model: Any
-    left: list  # [(kind, value, model, description)]
+    left: list[tuple[str, Any, Any, str]]  # [(kind, value, model, description)]
 
 
 def follow(path: Path, value: Any, operations: Any, argument: Callable[[Any], Any], clones: Callable[[], bool]) -> Made:
@@ -87,8 +90,9 @@ def follow(path: Path, value: Any, operations: Any, argument: Callable[[Any], An
     (asked at the first clone step: a clone it leaves out, as an extension may be, changes
     no model and is skipped).
     """
-    left, model = [], path.start_model
-    for number, (step, after) in enumerate(zip(path.steps, path.models)):
+    left: list[tuple[str, Any, Any, str]] = []
+    model = path.start_model
+    for number, (step, after) in enumerate(zip(path.steps, path.models, strict=False)):
         if step[0] == "clone" and not clones():
             continue
         if step[0] == "clone":
@@ -105,7 +109,14 @@ def follow(path: Path, value: Any, operations: Any, argument: Callable[[Any], An
     return Made(value, model, left)
 
 
-def walk(rnd: random.Random, steps: list, models: list, model, choices, most: int):
+def walk(
+    rnd: random.Random,
+    steps: list[tuple[Any, ...]],
+    models: list[Any],
+    model: Any,
+    choices: Callable[[Any], Iterable[StepMaker | None]],
+    most: int,
+) -> Any:
     """Append up to ``most`` random steps; ``choices(model)`` lists the step makers open from ``model``
     (None for one that is not); each maker takes ``(rnd, model)`` and gives ``(step, model after it)``."""
     for _ in range(rnd.randint(0, most)):
@@ -116,21 +127,31 @@ def walk(rnd: random.Random, steps: list, models: list, model, choices, most: in
     return model
 
 
-def clone_step(rnd: random.Random, model):
+def clone_step(rnd: random.Random, model: Any) -> tuple[tuple[str, str], Any]:
     """A step maker: a clone, going on with the copy or with the source; the model stays."""
     return ("clone", rnd.choice(("copy", "source"))), model
 
 
 RANDOM = st.integers(0, 2**32 - 1).map(random.Random)
-"""The random source recipes are made with: one draw, then plain Python (drawing every choice costs more than the calls)."""
+"""The random source recipes are made with: one draw, then plain Python (drawing every choice costs more than the
+calls)."""
 
 
-def few(share: int = 4):
+def few(share: int = 4) -> settings:
     """Run a test on a ``share``-th of the profile's examples: tests of paths are many, and a path is long."""
     return settings(max_examples=max(5, settings().max_examples // share))
 
 
-def expect_frame(call: str, before: str, after: str, verdicts: list, given: list, others: list, *, ruling: str) -> None:
+def expect_frame(
+    call: str,
+    before: str,
+    after: str,
+    verdicts: list[Any],
+    given: list[tuple[str, str]],
+    others: list[tuple[str, str]],
+    *,
+    ruling: str,
+) -> None:
     """The frame rule of an update, from the verdicts of questions asked after it.
 
     ``call`` describes the update (``"setRow(x, ...) where x is ..."``); ``before`` and
@@ -158,7 +179,8 @@ def expect_frame(call: str, before: str, after: str, verdicts: list, given: list
         verdict = next(kept)
         expect(
             verdict,
-            f"after {call}, {description}, built before it, is still {model} (the frame rule: an update changes its argument at most)",
+            f"after {call}, {description}, built before it, is still {model} (the frame rule: an update changes its "
+            "argument at most)",
             actual=verdict,
         )
 

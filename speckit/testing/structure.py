@@ -6,7 +6,7 @@ It is generated from the data of the run's specification (``--spec``, or the one
 suite folder holds it), one case per operation the students write (the operations of
 supplied types are the kit's). A suite takes it with one line in its ``test_structure.py``::
 
-    from speckit.structure import test_operation_exists_with_its_documented_parameters  # noqa: F401
+    from speckit.testing.structure import test_operation_exists_with_its_documented_parameters  # noqa: F401 - collected
 
 An overloaded operation must accept each of its documented forms, unless an erratum lists
 some of them in ``optional_forms``: a package may then leave those out, as long as it
@@ -23,11 +23,11 @@ import pytest
 
 import spec as spec_data
 
-from .testing import expect
+from . import expect
 
 
 def parametrize(metafunc: pytest.Metafunc, spec_name_of: Callable[[Any], str]) -> None:
-    """Give the structure test one case per operation of the run's specification (a pytest_generate_tests hook's work)."""
+    """Give the structure test one case per operation of the run's specification (pytest_generate_tests's work)."""
     if not getattr(metafunc.function, "_speckit_structure", False):
         return
     specification = spec_data.load(spec_name_of(metafunc.definition))
@@ -42,14 +42,14 @@ def optional_arities(specification: Any, qualname: str) -> tuple[set[int], str]:
     op = specification.operation(qualname)
     for erratum in specification.errata_for(qualname):
         forms = set(erratum.optional_forms)
-        arities = {arity for arity, form in zip(op.arities, op.signatures) if form in forms}
+        arities = {arity for arity, form in zip(op.arities, op.signatures, strict=False) if form in forms}
         if arities:
             return arities, erratum.id
     return set(), ""
 
 
 @pytest.mark.structure
-def test_operation_exists_with_its_documented_parameters(impl, qualname):
+def test_operation_exists_with_its_documented_parameters(impl: Any, qualname: str) -> None:
     specification = impl.spec
     op = specification.operation(qualname)
     traced = getattr(getattr(impl, specification.type(op.type_name).module), op.name)
@@ -79,7 +79,7 @@ def test_operation_exists_with_its_documented_parameters(impl, qualname):
             )
 
 
-test_operation_exists_with_its_documented_parameters._speckit_structure = True  # type: ignore[attr-defined]
+test_operation_exists_with_its_documented_parameters._speckit_structure = True
 
 
 def _binds(signature: inspect.Signature, arity: int) -> bool:

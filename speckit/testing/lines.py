@@ -42,9 +42,9 @@ def through(all_lines: Iterable[Line]) -> dict[Square, list[Line]]:
     return found
 
 
-def filled(all_lines: Iterable[Line], mark_at: Callable[[Square], Hashable]) -> set:
+def filled(all_lines: Iterable[Line], mark_at: Callable[[Square], Hashable]) -> set[Hashable]:
     """The marks that fill some line: ``mark_at(square)`` is a square's mark, None when empty."""
-    found = set()
+    found: set[Hashable] = set()
     for line in all_lines:
         mark = mark_at(line[0])
         if mark is None or mark in found:
