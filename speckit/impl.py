@@ -342,7 +342,7 @@ def _only_raises_not_implemented(function: Any) -> bool:
     return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
-def module_facade(impl: Any, module_name: str) -> "ModuleFacade":
+def module_facade(impl: Any, module_name: str) -> ModuleFacade:
     """The traced operations of the type whose module is ``module_name`` (``impl.grid``), kept as
     an attribute of ``impl`` so that later uses (every operation call) skip its ``__getattr__``."""
     if module_name.startswith("_"):

@@ -9,8 +9,9 @@ an operation server) both provide it; neither derives from the other.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from spec import Specification
 

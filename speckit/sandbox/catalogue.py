@@ -21,7 +21,7 @@ SuiteFailureTypes = (OperationFailed, MissingOperation, ServerDied)
 class RemoteCatalogue:
     """The implementation's modules, operations and signatures, as the server found them (asked once each)."""
 
-    def __init__(self, owner: "SandboxedImplementation"):
+    def __init__(self, owner: SandboxedImplementation):
         self.owner = owner
         self.modules: dict[str, str] = {}
         """Modules asked for so far: "" if the server imported it, else why not."""
@@ -30,13 +30,20 @@ class RemoteCatalogue:
         self.resolved: dict[tuple[str, str], tuple[bool, Any]] = {}
         """Each operation's (True, signature) or (False, why it cannot be called), by (module, name)."""
 
-    def module(self, module_name: str, operation: str = "") -> "RemoteModule":
+    def module(self, module_name: str, operation: str = "") -> RemoteModule:
         """A read-only view of the implementation's module, or :class:`MissingOperation` saying why not
         (charged to ``operation``, the operation that needed the module, if given)."""
         problem = self.modules.get(module_name)
         if problem is None:
             try:
-                self.owner.reads.remote(ValueRead([Command.MODULE, module_name, None, 0], f"importing module {module_name}", f"module {module_name}", False))
+                self.owner.reads.remote(
+                    ValueRead(
+                        [Command.MODULE, module_name, None, 0],
+                        f"importing module {module_name}",
+                        f"module {module_name}",
+                        False,
+                    )
+                )
             except MissingOperation as e:
                 self.modules[module_name] = str(e)
                 raise
@@ -61,15 +68,20 @@ class RemoteCatalogue:
                 return Presence.MISSING
         return Presence(self.presence.get(qualname, Presence.MISSING))
 
-    def resolve(self, op: "SandboxedOperation") -> Any:
+    def resolve(self, op: SandboxedOperation) -> Any:
         """The operation's signature (or None); :class:`MissingOperation` when it cannot be called."""
         key = op.key
         known = self.resolved.get(key)
         if known is None:
             try:
-                answer = self.owner.exchange([[Command.RESOLVE, op.module_name, op.operation.name]], [self.owner.config.import_seconds])
+                answer = self.owner.exchange(
+                    [[Command.RESOLVE, op.module_name, op.operation.name]], [self.owner.config.import_seconds]
+                )
             except ServerDied as e:
-                known = (False, f"module {op.module_name} could not be imported: importing it ended the process ({e.reason})")
+                known = (
+                    False,
+                    f"module {op.module_name} could not be imported: importing it ended the process ({e.reason})",
+                )
             except OperationFailed as e:
                 known = (False, str(e))
             else:

@@ -19,8 +19,8 @@ from typing import Any
 from ..core import ImplementationError, MissingOperation, OperationFailed, Presence
 from ..impl import bool_problem, module_facade
 from ..trace import TRACE
-from .config import SandboxConfig
 from .catalogue import RemoteCatalogue
+from .config import SandboxConfig
 from .connection import Connection
 from .folders import shared_folder
 from .isolation import probe_isolation
@@ -32,7 +32,7 @@ from .reads import RemoteModule, RemoteReads
 from .values import Encoder, Handle, StaleHandle, TwinRegistry, plain_arguments
 
 
-def load_sandboxed(target: str | Path, spec, config: SandboxConfig) -> "SandboxedImplementation":
+def load_sandboxed(target: str | Path, spec, config: SandboxConfig) -> SandboxedImplementation:
     """Start an operation server for the package directory ``target``."""
     path = Path(target)
     if not path.is_dir():
@@ -164,7 +164,7 @@ class SandboxedImplementation:
 
     # -- what the implementation provides -------------------------------------------------
 
-    def module(self, module_name: str, operation: str = "") -> "RemoteModule":
+    def module(self, module_name: str, operation: str = "") -> RemoteModule:
         """A read-only view of the implementation's module, or :class:`MissingOperation` saying why not
         (charged to ``operation``, the operation that needed the module, if given)."""
         __tracebackhide__ = True
@@ -181,14 +181,14 @@ class SandboxedImplementation:
         """None: a module the server cannot import fails the operations that need it, each with the server's reason."""
         return {}
 
-    def resolve(self, op: "SandboxedOperation") -> Any:
+    def resolve(self, op: SandboxedOperation) -> Any:
         """The operation's signature (or None); :class:`MissingOperation` when it cannot be called."""
         __tracebackhide__ = True
         return self.catalogue.resolve(op)
 
     # -- calls ------------------------------------------------------------------------------
 
-    def call(self, op: "SandboxedOperation", args: tuple, kwargs: dict[str, Any] | None = None) -> Any:
+    def call(self, op: SandboxedOperation, args: tuple, kwargs: dict[str, Any] | None = None) -> Any:
         """Call ``op`` in the server: at once, or (when the test needs no answer yet) with the next batch.
 
         ``kwargs``: keyword arguments (``Computer_Move(board, level="greedy")``), which cross

@@ -14,7 +14,6 @@ import attrs
 
 from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, KitError
 
-
 NOBODY = 65534
 """The unprivileged user (and group) the server runs as by default when started by root."""
 
@@ -66,7 +65,7 @@ class SandboxConfig:
     """Refuse to run (SandboxError) unless the server runs unprivileged in its own mount namespace."""
 
     @classmethod
-    def from_file(cls, path: str | Path) -> "SandboxConfig":
+    def from_file(cls, path: str | Path) -> SandboxConfig:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         known = {f.name for f in attrs.fields(cls)}
         unknown = sorted(set(data) - known)

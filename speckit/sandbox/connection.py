@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..core import ImplementationError, OperationFailed
 from ..watchdog import wall_backstop
@@ -84,12 +84,20 @@ class Connection:
             raise OperationFailed(self.broken)
         if self.working is not None:  # a new server starts in its own folder: move it back in
             self.seq += 1
-            message = {"seq": self.seq, "ops": [], "commands": [[Command.FOLDER, self.working]], "release": [], "twins": []}
+            message = {
+                "seq": self.seq,
+                "ops": [],
+                "commands": [[Command.FOLDER, self.working]],
+                "release": [],
+                "twins": [],
+            }
             try:
                 self.server.exchange(message, [READ_LIMIT, READ_LIMIT])
             except (ServerDied, ProtocolViolation) as e:
                 self.lost(str(e))
-                raise OperationFailed(f"the implementation's process could not enter its working folder ({e})") from None
+                raise OperationFailed(
+                    f"the implementation's process could not enter its working folder ({e})"
+                ) from None
 
     def notice_death(self) -> bool:
         """A server that died between calls (nothing was running) has lost its values all the same.
@@ -154,5 +162,9 @@ class Connection:
         pid, cpu = self.server.server_pid(), self.server.cpu_seconds()
         if cpu is None:
             return True  # cannot be measured: the wall clock, which is over, decides
-        base = self.test_cpu[1] if self.test_cpu is not None and self.test_cpu[0] == pid and self.test_cpu[1] is not None else 0.0
+        base = (
+            self.test_cpu[1]
+            if self.test_cpu is not None and self.test_cpu[0] == pid and self.test_cpu[1] is not None
+            else 0.0
+        )
         return cpu - base > budget

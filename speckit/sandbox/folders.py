@@ -6,8 +6,9 @@ import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..core import MissingOperation, OperationFailed
 from .config import READ_LIMIT, target_ids
@@ -22,7 +23,7 @@ _GONE = (OperationFailed, MissingOperation, ServerDied, ProtocolViolation)
 
 
 @contextlib.contextmanager
-def shared_folder(impl: "SandboxedImplementation") -> Iterator[Path]:
+def shared_folder(impl: SandboxedImplementation) -> Iterator[Path]:
     """A fresh folder both processes work in (see :meth:`speckit.impl.Implementation.working_folder`).
 
     It is made in the server's shared folders (bind-mounted read-write into the server
@@ -55,7 +56,7 @@ def shared_folder(impl: "SandboxedImplementation") -> Iterator[Path]:
         shutil.rmtree(host, ignore_errors=True)
 
 
-def _enter(impl: "SandboxedImplementation", path: str | None) -> None:
+def _enter(impl: SandboxedImplementation, path: str | None) -> None:
     """Have the server change its working folder to ``path`` (None: its own)."""
     impl.connection.working = path
     if path is None and (impl.connection.down or not impl.connection.server.alive()):
@@ -63,4 +64,6 @@ def _enter(impl: "SandboxedImplementation", path: str | None) -> None:
     answer = impl.exchange([[Command.FOLDER, path]], [READ_LIMIT, READ_LIMIT])
     problem = answer.get("result")
     if problem is not None:
-        raise OperationFailed(f"the implementation's process could not enter its working folder: {bounded_text(problem)}")
+        raise OperationFailed(
+            f"the implementation's process could not enter its working folder: {bounded_text(problem)}"
+        )

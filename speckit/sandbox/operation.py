@@ -37,15 +37,15 @@ class OperationHost(Protocol):
     pipeline: Pipeline
     reads: RemoteReads
 
-    def call(self, op: "SandboxedOperation", args: tuple, kwargs: dict[str, Any] | None = None) -> Any: ...
+    def call(self, op: SandboxedOperation, args: tuple, kwargs: dict[str, Any] | None = None) -> Any: ...
 
-    def resolve(self, op: "SandboxedOperation") -> Any: ...
+    def resolve(self, op: SandboxedOperation) -> Any: ...
 
 
 class SandboxedOperation(TracedOperation):
     """A traced operation whose calls go to the operation server."""
 
-    def __init__(self, impl: "OperationHost", operation, module_name: str):
+    def __init__(self, impl: OperationHost, operation, module_name: str):
         super().__init__(impl, operation, module_name)
         self.qualname = operation.qualname
         self.key = (module_name, operation.name)
@@ -57,7 +57,9 @@ class SandboxedOperation(TracedOperation):
         """How calls name the operation on the wire (defined to each server once)."""
         result_type = impl.spec.type(operation.result) if _is_type(impl.spec, operation.result) else None
         by_value = operation.qualname in impl.spec.kit.results_by_value
-        self.pipelinable = result_type is not None and not result_type.supplied and not documents_raising(operation) and not by_value
+        self.pipelinable = (
+            result_type is not None and not result_type.supplied and not documents_raising(operation) and not by_value
+        )
         """Its result stays in the server and it cannot fail by design: the test goes on with a handle."""
         self.answers_by_value = by_value or result_type is None
         """Its result is a plain value (a Boolean, say), which inside a batch can come back later; for an

@@ -36,7 +36,6 @@ result goes to (a call made inside :meth:`Pipeline.batch`), else None. A plain
 tuple, read by unpacking: one is made per call, and a named tuple costs four times as much."""
 
 
-
 @attrs.frozen
 class ValueRead:
     """A read of a value (a field, a module's attribute, ==, dir, repr), sent after the pending calls."""
@@ -47,7 +46,6 @@ class ValueRead:
     key: str
     """Under which name a read that hung is remembered (and not run again in this run)."""
     uses_handles: bool = True
-
 
 
 class Later:
@@ -68,7 +66,9 @@ class Later:
     __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = __index__ = _refuse
 
     def __repr__(self) -> str:
-        return f"<result of a batched call: {self.value!r}>" if self.ready else "<result of a batched call, not yet run>"
+        return (
+            f"<result of a batched call: {self.value!r}>" if self.ready else "<result of a batched call, not yet run>"
+        )
 
 
 def _filled(answers: Any, depth: int = 0) -> Any:
@@ -92,7 +92,7 @@ def _filled(answers: Any, depth: int = 0) -> Any:
 class Pipeline:
     """The calls waiting to be sent, the batches they go in, and what the server is told of the operations."""
 
-    def __init__(self, owner: "SandboxedImplementation"):
+    def __init__(self, owner: SandboxedImplementation):
         self.owner = owner
         self.pending: list[_Pending] = []
         self.batching = 0
@@ -128,7 +128,7 @@ class Pipeline:
         if self.pending:
             self.run(self.pending, None)
 
-    def run(self, batch: list[_Pending], encoder: "Encoder | None", read: "ValueRead | None" = None) -> dict:
+    def run(self, batch: list[_Pending], encoder: Encoder | None, read: ValueRead | None = None) -> dict:
         """Run the batch of calls (and, after them, the ``read``); raise the first failure as if raised where it was made."""
         __tracebackhide__ = True
         self.pending = []  # (``batch`` may be the list that was pending)
@@ -149,7 +149,9 @@ class Pipeline:
         running = self.owner.connection.notice_death()
         if self.owner.generation != generation:
             # The server died while idle, after these calls were given its values.
-            stale = next((i for i, (_, _, command, _) in enumerate(batch) if uses_handles(command[At.CALL_ARGUMENTS])), None)
+            stale = next(
+                (i for i, (_, _, command, _) in enumerate(batch) if uses_handles(command[At.CALL_ARGUMENTS])), None
+            )
             if stale is not None:
                 self._fail(batch, stale, stale_problem(batch[stale][0].qualname, self.owner.dead_reason))
             if read is not None and read.uses_handles:
@@ -169,7 +171,9 @@ class Pipeline:
             if e.hung:
                 problem = f"{qualname} did not return within {limits[index]:g} s (an endless loop?); it is not called again in this run"
             else:
-                problem = f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
+                problem = (
+                    f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
+                )
             if release_problem is None:
                 self.owner.hung[read.key if index == len(batch) else qualname] = problem
                 failure = (index, problem, OperationFailed)
@@ -183,7 +187,11 @@ class Pipeline:
                 index, kind, problem = _error_fields(reply["error"], len(commands))
             except ProtocolViolation as e:
                 self.owner.lost(f"it wrote into the grader's channel ({e})")
-                index, kind, problem = len(commands) - 1, "failed", f"the implementation's process sent a malformed answer ({e}) and was stopped"
+                index, kind, problem = (
+                    len(commands) - 1,
+                    "failed",
+                    f"the implementation's process sent a malformed answer ({e}) and was stopped",
+                )
             if index == len(commands):
                 self.pending.clear()
                 raise_failure(OperationFailed(problem))  # releasing a value failed: no call's fault
@@ -193,7 +201,12 @@ class Pipeline:
                 key, errors = batch[index][0].qualname, CALL_ERRORS
             if kind == FailureKind.HUNG:
                 self.owner.hung[key] = problem
-            failure = (index, problem, errors.get(kind, OperationFailed), self._raised_class(reply["error"].get("raised")))
+            failure = (
+                index,
+                problem,
+                errors.get(kind, OperationFailed),
+                self._raised_class(reply["error"].get("raised")),
+            )
         if failure is None and any(later is not None for _, _, _, later in batch):
             failure = self._fill_later(batch, reply.get("results"))
         if failure is not None:
@@ -217,7 +230,11 @@ class Pipeline:
                 entry.returned(value, operation.expects_bool)
         except ProtocolViolation as e:
             self.owner.lost(f"it wrote into the grader's channel ({e})")
-            return len(batch) - 1, f"the implementation's process sent a malformed answer ({e}) and was stopped", OperationFailed
+            return (
+                len(batch) - 1,
+                f"the implementation's process sent a malformed answer ({e}) and was stopped",
+                OperationFailed,
+            )
         return None
 
     def _raised_class(self, name: Any) -> type | None:
@@ -234,7 +251,14 @@ class Pipeline:
             return None
         return found if isinstance(found, type) and issubclass(found, BaseException) else None
 
-    def _fail(self, batch: list[_Pending], index: int, problem: str, exception: type = OperationFailed, raised: type | None = None):
+    def _fail(
+        self,
+        batch: list[_Pending],
+        index: int,
+        problem: str,
+        exception: type = OperationFailed,
+        raised: type | None = None,
+    ):
         """Fail the test as if the ``index``-th call of the batch had failed where it was made."""
         __tracebackhide__ = True
         self.pending.clear()
@@ -266,7 +290,7 @@ class Pipeline:
         except Exception:  # noqa: BLE001 - outside a test: flushed at the end of the test
             pass
 
-    def number_of(self, op: "SandboxedOperation") -> int:
+    def number_of(self, op: SandboxedOperation) -> int:
         self.numbered.append(op)
         return len(self.numbered) - 1
 

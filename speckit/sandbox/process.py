@@ -25,12 +25,11 @@ from typing import Any
 import attrs
 
 from ..paths import REPO_ROOT
-from . import bubblewrap
 from ..watchdog import wall_backstop
+from . import bubblewrap
 from .config import SandboxConfig, SandboxError, target_ids
 from .isolation import BUBBLEWRAP, bwrap_path, probe_isolation
 from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
-
 
 _JSON = json.JSONDecoder()
 """The answers' decoder (``raw_decode`` of the text: ``json.loads`` first guesses the encoding)."""
@@ -455,6 +454,8 @@ def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | N
         return bounded_text(reply.get("isolation", ""))
     except ServerDied as e:
         said = server.errors()
-        raise SandboxError(f"the operation server does not start: {e.reason}" + (f"; it said: {said}" if said else "; it said nothing")) from None
+        raise SandboxError(
+            f"the operation server does not start: {e.reason}" + (f"; it said: {said}" if said else "; it said nothing")
+        ) from None
     finally:
         server.close()

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import OperationFailed, SuiteFailure
+from .pipeline import ValueRead, raise_failure, stale_problem
 from .process import ProtocolViolation
 from .protocol import MAX_FIELDS, MAX_ITEMS, MAX_NAMES, MAX_SHOWN, SPARE_HANDLES, Command, Value
-from .pipeline import ValueRead, raise_failure, stale_problem
 from .values import Encoder, Handle, StaleHandle, decode
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class RemoteReads:
     """The reads of values held by one sandboxed implementation's server, and what they found."""
 
-    def __init__(self, owner: "SandboxedImplementation"):
+    def __init__(self, owner: SandboxedImplementation):
         self.owner = owner
         self.constants: dict[tuple[str, str], tuple[bool, Any]] = {}
         """Module attributes read so far, by (module, name): (True, value) or (False, why not); per server."""
@@ -46,7 +46,11 @@ class RemoteReads:
     def wire(self, handle: Handle, label: str) -> list:
         """How the server names the value of ``handle``; a failure if that value no longer exists."""
         if handle._owner is not self.owner or handle._gen != self.owner.generation:
-            raise_failure(OperationFailed(stale_problem(label, self.owner.dead_reason or "the value belongs to another implementation")))
+            raise_failure(
+                OperationFailed(
+                    stale_problem(label, self.owner.dead_reason or "the value belongs to another implementation")
+                )
+            )
         return [Value.HANDLE, handle._hid]
 
     def read_attribute(self, handle: Handle, name: str) -> Any:
@@ -60,7 +64,9 @@ class RemoteReads:
             label = f"reading the field {name} of a value"
             handle_id, spare = self.owner.new_id(), [self.owner.new_id() for _ in range(SPARE_HANDLES)]
             try:
-                answer = self.remote(ValueRead([Command.FIELD, self.wire(handle, label), name, handle_id, spare], label, f"field {name}"))
+                answer = self.remote(
+                    ValueRead([Command.FIELD, self.wire(handle, label), name, handle_id, spare], label, f"field {name}")
+                )
             except AttributeError as e:
                 known = (False, str(e))
             else:
@@ -77,12 +83,23 @@ class RemoteReads:
     def _field_answer(self, answer: Any, spare: list[int]) -> tuple[Any, list[tuple[str, Any]]]:
         """The encoded field a read asked for, and the record's other fields sent along, decoded."""
         __tracebackhide__ = True
-        if not (isinstance(answer, list) and len(answer) == 2 and isinstance(answer[1], list) and len(answer[1]) <= MAX_FIELDS):
+        if not (
+            isinstance(answer, list)
+            and len(answer) == 2
+            and isinstance(answer[1], list)
+            and len(answer[1]) <= MAX_FIELDS
+        ):
             self.malformed("field answer malformed")
         encoded, others = answer
         unused, decoded = list(spare), []
         for item in others:
-            if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str) and item[0].isidentifier() and len(item[0]) <= 100):
+            if not (
+                isinstance(item, list)
+                and len(item) == 3
+                and isinstance(item[0], str)
+                and item[0].isidentifier()
+                and len(item[0]) <= 100
+            ):
                 self.malformed("field answer malformed")
             name, value, handle_id = item
             if handle_id is not None:
@@ -107,7 +124,9 @@ class RemoteReads:
             label = f"reading {module_name}.{name}"
             handle_id = self.owner.new_id()
             try:
-                encoded = self.remote(ValueRead([Command.MODULE, module_name, name, handle_id], label, f"{module_name}.{name}", False))
+                encoded = self.remote(
+                    ValueRead([Command.MODULE, module_name, name, handle_id], label, f"{module_name}.{name}", False)
+                )
             except AttributeError as e:
                 known = self.constants[key] = (False, str(e))
             else:
@@ -159,13 +178,22 @@ class RemoteReads:
         __tracebackhide__ = True
         label = "listing the attributes of a value"
         answer = self.remote(ValueRead([Command.NAMES, self.wire(handle, label)], label, "dir"))
-        if not (isinstance(answer, list) and len(answer) <= MAX_NAMES and all(isinstance(n, str) and len(n) <= 100 for n in answer)):
+        if not (
+            isinstance(answer, list)
+            and len(answer) <= MAX_NAMES
+            and all(isinstance(n, str) and len(n) <= 100 for n in answer)
+        ):
             self.malformed("attribute names malformed")
         return answer
 
     def shown(self, handle: Handle) -> str:
         """The server's ``repr`` of the value (bounded), or the handle's own when it cannot be had."""
-        if handle._owner is not self.owner or handle._gen != self.owner.generation or self.owner.connection.broken or not self.owner.connection.server.alive():
+        if (
+            handle._owner is not self.owner
+            or handle._gen != self.owner.generation
+            or self.owner.connection.broken
+            or not self.owner.connection.server.alive()
+        ):
             return repr(handle)
         try:
             answer = self.remote(ValueRead([Command.SHOW, [Value.HANDLE, handle._hid]], "the repr of a value", "repr"))
@@ -178,7 +206,9 @@ class RemoteReads:
     def malformed(self, problem: str) -> None:
         __tracebackhide__ = True
         self.owner.lost(f"it wrote into the grader's channel ({problem})")
-        raise_failure(OperationFailed(f"the implementation's process sent a malformed answer ({problem}) and was stopped"))
+        raise_failure(
+            OperationFailed(f"the implementation's process sent a malformed answer ({problem}) and was stopped")
+        )
 
     def decoded(self, encoded: Any, handle_id: int) -> Any:
         try:
@@ -216,7 +246,7 @@ class RemoteModule:
 
     __slots__ = ("_owner", "_name")
 
-    def __init__(self, owner: "SandboxedImplementation", name: str):
+    def __init__(self, owner: SandboxedImplementation, name: str):
         object.__setattr__(self, "_owner", owner)
         object.__setattr__(self, "_name", name)
 

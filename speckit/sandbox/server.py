@@ -30,13 +30,39 @@ from ..impl import Implementation, bool_problem, failure_of
 from ..watchdog import ProcessorWatchdog
 from .config import READ_LIMIT, served_classes
 from .confine import confine, libc
-from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, At, Command, ErrorKind, Reply, TwinKind, Value, frame
+from .protocol import (
+    HEADER,
+    IMPORTING,
+    INDEX_BITS,
+    MAX_DEPTH,
+    MAX_FIELDS,
+    MAX_ITEMS,
+    MAX_MESSAGE,
+    MAX_NAMES,
+    MAX_REPLY,
+    MAX_SHOWN,
+    At,
+    Command,
+    ErrorKind,
+    Reply,
+    TwinKind,
+    Value,
+    frame,
+)
 
 _WATCHDOG = ProcessorWatchdog()
 
 PRESENCES = frozenset(p.value for p in Presence)
 _CALL, _KEEP = Command.CALL, Reply.KEEP
-_TAG, _OP, _HANDLE, _ARGUMENTS, _REPLY, _UPDATED, _KEYWORDS = At.TAG, At.CALL_OP, At.CALL_HANDLE, At.CALL_ARGUMENTS, At.CALL_REPLY, At.CALL_UPDATED, At.CALL_KEYWORDS
+_TAG, _OP, _HANDLE, _ARGUMENTS, _REPLY, _UPDATED, _KEYWORDS = (
+    At.TAG,
+    At.CALL_OP,
+    At.CALL_HANDLE,
+    At.CALL_ARGUMENTS,
+    At.CALL_REPLY,
+    At.CALL_UPDATED,
+    At.CALL_KEYWORDS,
+)
 """A call's positions (:class:`~speckit.sandbox.protocol.At`), as globals: read for every call."""
 _FUNCTION = 5
 """Where an operation's record (:attr:`_ServerState.ops`) keeps the implementation's function once found."""
@@ -140,7 +166,9 @@ class _ServerState:
         result?, and the implementation's function once found (else None)."""
         self.output_limit = int(config["output_kb"]) * 1024
         self.import_failures: dict[str, str] = {}
-        self.package_dir = os.path.dirname(getattr(implementation.package, "__file__", None) or list(implementation.package.__path__)[0] + "/")
+        self.package_dir = os.path.dirname(
+            getattr(implementation.package, "__file__", None) or list(implementation.package.__path__)[0] + "/"
+        )
         self.served = served
         """The kit's classes the server makes twins of, by twin kind."""
         self.held: dict[int, int] = {}
@@ -214,7 +242,10 @@ class _ServerState:
                 tag = {tuple: Value.TUPLE, list: Value.LIST}.get(kind, Value.SET)
                 return [tag, [self.encode_shared(v, depth + 1) for v in value]]
             if kind is dict:
-                return [Value.DICT, [[self.encode_shared(k, depth + 1), self.encode_shared(v, depth + 1)] for k, v in value.items()]]
+                return [
+                    Value.DICT,
+                    [[self.encode_shared(k, depth + 1), self.encode_shared(v, depth + 1)] for k, v in value.items()],
+                ]
         for tid, twin in self.twins.items():
             if twin.value is value:
                 return [Value.TWIN, tid]
@@ -268,7 +299,9 @@ class _ServerState:
             if twin.kind == TwinKind.DISPLAY:
                 try:
                     current = sorted(
-                        [r, c, m] for (r, c), m in twin.value.marks.items() if type(r) is int and type(c) is int and type(m) is str
+                        [r, c, m]
+                        for (r, c), m in twin.value.marks.items()
+                        if type(r) is int and type(c) is int and type(m) is str
                     )
                 except Exception:  # noqa: BLE001 - a twin the implementation broke
                     current = []
@@ -330,10 +363,14 @@ class _ServerState:
         except SuiteFailure as e:
             return {ErrorKind.MISSING: str(e)}
         except TimeLimitReached:
-            return {ErrorKind.MISSING: f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
+            return {
+                ErrorKind.MISSING: f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"
+            }
         try:
             signature = _limited(1.0, inspect.signature, function)
-            data = [[p.name, int(p.kind), p.default is not inspect.Parameter.empty] for p in signature.parameters.values()]
+            data = [
+                [p.name, int(p.kind), p.default is not inspect.Parameter.empty] for p in signature.parameters.values()
+            ]
         except BaseException:  # noqa: BLE001 - uninspectable: the tests say so
             data = None
         return {"signature": data}
@@ -346,7 +383,11 @@ class _ServerState:
                 if reader is not None:
                     state = _limited(self.config["import_seconds"], reader, qualname)
                 else:
-                    state = Presence.PRESENT if _limited(self.config["import_seconds"], self.implementation.has, qualname) else Presence.MISSING
+                    state = (
+                        Presence.PRESENT
+                        if _limited(self.config["import_seconds"], self.implementation.has, qualname)
+                        else Presence.MISSING
+                    )
             except BaseException:  # noqa: BLE001 - a module that cannot even be imported
                 state = Presence.MISSING
             answers.append(state if state in PRESENCES else Presence.PRESENT.value)
@@ -363,11 +404,16 @@ class _ServerState:
         args = command[_ARGUMENTS]
         if function is None:
             try:
-                function = op[_FUNCTION] = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
+                function = op[_FUNCTION] = self.functions.get((module, name)) or _limited(
+                    self.config["import_seconds"], self.function, module, name
+                )
             except SuiteFailure as e:
                 return None, {"kind": ErrorKind.MISSING, "message": str(e)}
             except TimeLimitReached:
-                return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
+                return None, {
+                    "kind": ErrorKind.MISSING,
+                    "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import",
+                }
         keywords = None
         try:
             if type(args) is tuple:  # the common case: the ids of values held here (no keywords)
@@ -449,7 +495,10 @@ class _ServerState:
         except SuiteFailure as e:
             return None, {"kind": ErrorKind.MISSING, "message": str(e)[:MAX_MESSAGE]}
         except TimeLimitReached:
-            return None, {"kind": ErrorKind.MISSING, "message": f"module {command[At.SUBJECT]} could not be imported: {command[At.SUBJECT]}.py took more than {self.config['import_seconds']:g} s to import"}
+            return None, {
+                "kind": ErrorKind.MISSING,
+                "message": f"module {command[At.SUBJECT]} could not be imported: {command[At.SUBJECT]}.py took more than {self.config['import_seconds']:g} s to import",
+            }
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"the value was not read: {e}"}
         if tag == Command.MODULE and command[At.MODULE_ATTRIBUTE] is None:
@@ -522,7 +571,12 @@ def _read_label(tag: str, subject: Any, command: list) -> str:
     owner = type(subject).__name__
     if tag == Command.FIELD:
         return f"{owner}.{command[At.FIELD_NAME]}"
-    return {Command.EQUALS: f"{owner}.__eq__", Command.SHOW: f"{owner}.__repr__", Command.NAMES: f"dir() of a {owner}", Command.ITEMS: f"iterating over a {owner}"}[tag]
+    return {
+        Command.EQUALS: f"{owner}.__eq__",
+        Command.SHOW: f"{owner}.__repr__",
+        Command.NAMES: f"dir() of a {owner}",
+        Command.ITEMS: f"iterating over a {owner}",
+    }[tag]
 
 
 def _read_field(state: _ServerState, subject: Any, command: list) -> Any:
@@ -569,7 +623,11 @@ def _record_fields(subject: Any) -> list[str]:
     instance = getattr(subject, "__dict__", None)
     if not isinstance(instance, dict):
         return []
-    return [n for n in list(instance)[: MAX_FIELDS + 1] if type(n) is str and n.isidentifier() and not n.startswith("_") and not hasattr(cls, n)]
+    return [
+        n
+        for n in list(instance)[: MAX_FIELDS + 1]
+        if type(n) is str and n.isidentifier() and not n.startswith("_") and not hasattr(cls, n)
+    ]
 
 
 def _compare_values(state: _ServerState, subject: Any, command: list) -> bool:
@@ -636,7 +694,12 @@ _JSON = json.JSONEncoder(separators=(",", ":"))
 def _write_frame(fd: int, message: dict) -> None:
     data = _JSON.encode(message).encode()
     if len(data) > MAX_REPLY:
-        data = json.dumps({"seq": message["seq"], "error": {"at": 0, "kind": FailureKind.FAILED, "message": "the answer was too long"}}).encode()
+        data = json.dumps(
+            {
+                "seq": message["seq"],
+                "error": {"at": 0, "kind": FailureKind.FAILED, "message": "the answer was too long"},
+            }
+        ).encode()
     view = memoryview(frame(data))
     while view:
         view = view[os.write(fd, view) :]
@@ -704,7 +767,6 @@ def main() -> None:
         message = marshal.loads(buffer[HEADER.size : end])  # from the grader: trusted (protocol.py)
         del buffer[:end]
         _write_frame(reply, _answer(state, message, progress))
-
 
 
 def _map_progress(fd: int) -> ctypes.c_int64:
@@ -781,7 +843,10 @@ def _release(state: _ServerState, handle_ids) -> str | None:
         except TimeLimitReached:
             problem = problem or f"releasing a value ({owner.__name__}) took more than {READ_LIMIT:g} s"
         except MemoryError:
-            problem = problem or f"releasing a value ({owner.__name__}) went over the memory limit of {state.config['memory_mb']} MB"
+            problem = (
+                problem
+                or f"releasing a value ({owner.__name__}) went over the memory limit of {state.config['memory_mb']} MB"
+            )
         except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
             pass
         finally:

@@ -27,21 +27,21 @@ class HandleOwner(Protocol):
     dead_reason: str
     released: list[int]
     """Ids of values and twins the test dropped, released with the next message."""
-    twins: "TwinRegistry"
+    twins: TwinRegistry
 
     def new_id(self) -> int: ...
 
-    def handle(self, handle_id: int, known: bool = False) -> "Handle": ...
+    def handle(self, handle_id: int, known: bool = False) -> Handle: ...
 
-    def read_attribute(self, handle: "Handle", name: str) -> Any: ...
+    def read_attribute(self, handle: Handle, name: str) -> Any: ...
 
-    def compare(self, handle: "Handle", other: Any) -> Any: ...
+    def compare(self, handle: Handle, other: Any) -> Any: ...
 
-    def items(self, handle: "Handle") -> tuple[bool, bool, list]: ...
+    def items(self, handle: Handle) -> tuple[bool, bool, list]: ...
 
-    def names(self, handle: "Handle") -> list[str]: ...
+    def names(self, handle: Handle) -> list[str]: ...
 
-    def shown(self, handle: "Handle") -> str: ...
+    def shown(self, handle: Handle) -> str: ...
 
 
 class Handle:
@@ -95,7 +95,9 @@ class Handle:
 
     def __getitem__(self, index: Any) -> Any:
         if not isinstance(index, (int, slice)) or isinstance(index, bool):
-            raise TypeError(f"a value of the sandboxed implementation is indexed by position only, not by {type(index).__name__}")
+            raise TypeError(
+                f"a value of the sandboxed implementation is indexed by position only, not by {type(index).__name__}"
+            )
         _, indexable, items = self._owner.items(self)
         if not indexable:
             raise TypeError("the value is not subscriptable")
@@ -240,7 +242,10 @@ def decode(value: Any, owner: HandleOwner, handle_id: int, depth: int, named: bo
             if tag == Value.DICT:
                 if not all(isinstance(item, list) and len(item) == 2 for item in items):
                     raise ProtocolViolation("result malformed")
-                return {decode(k, owner, handle_id, depth + 1, named): decode(v, owner, handle_id, depth + 1, named) for k, v in items}
+                return {
+                    decode(k, owner, handle_id, depth + 1, named): decode(v, owner, handle_id, depth + 1, named)
+                    for k, v in items
+                }
             return _CONTAINERS[tag](decode(v, owner, handle_id, depth + 1, named) for v in items)
         except TypeError:  # an unhashable key or set item
             raise ProtocolViolation("result malformed") from None
@@ -315,14 +320,18 @@ class TwinRegistry:
         self.pinned_ids.add(tid)
         kind, state = record["kind"], None
         if kind == TwinKind.DISPLAY:
-            state = [[r, c, m] for (r, c), m in value.marks.items() if type(r) is int and type(c) is int and type(m) is str]
+            state = [
+                [r, c, m] for (r, c), m in value.marks.items() if type(r) is int and type(c) is int and type(m) is str
+            ]
         elif kind == TwinKind.INPUT:
             if value.lines is None:
                 record["rest"] = None
             else:
                 rest = list(itertools.islice(value.lines, MAX_LINES + 1))
                 if len(rest) > MAX_LINES or not all(isinstance(line, str) for line in rest):
-                    raise TypeError(f"scripted input for a sandboxed implementation must be at most {MAX_LINES} strings")
+                    raise TypeError(
+                        f"scripted input for a sandboxed implementation must be at most {MAX_LINES} strings"
+                    )
                 record["rest"] = rest
                 value.lines = iter(rest)
             state = record["rest"]
@@ -361,7 +370,11 @@ class TwinRegistry:
         for tid, marks in _pairs(updates.get("marks", [])):
             target = self.original(tid)
             if not isinstance(marks, list) or not all(
-                isinstance(m, list) and len(m) == 3 and type(m[0]) is int and type(m[1]) is int and isinstance(m[2], str)
+                isinstance(m, list)
+                and len(m) == 3
+                and type(m[0]) is int
+                and type(m[1]) is int
+                and isinstance(m[2], str)
                 for m in marks
             ):
                 raise ProtocolViolation("twin marks malformed")
