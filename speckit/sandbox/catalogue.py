@@ -1,4 +1,5 @@
-"""What the operation server says the implementation provides: its modules, which operations it has, their signatures."""
+"""What the operation server says the implementation provides: its modules, which operations it has,
+their signatures."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ class RemoteCatalogue:
                 values = answer.get("result")
                 if not (isinstance(values, list) and len(values) == len(names) and all(v in PRESENCES for v in values)):
                     raise ProtocolViolation("presence answer malformed")
-                self.presence = dict(zip(names, values))
+                self.presence = dict(zip(names, values, strict=True))
             except (*SuiteFailureTypes, ProtocolViolation):
                 return Presence.MISSING
         return Presence(self.presence.get(qualname, Presence.MISSING))

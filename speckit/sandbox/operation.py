@@ -81,8 +81,8 @@ class SandboxedOperation(TracedOperation):
         time budget, with no operation hung and no kit object in reach. This does exactly
         what ``call`` does for such a call, in fewer steps; any other call goes to ``call``.
         The steps of :func:`~speckit.sandbox.values.held_ids`,
-        :meth:`~speckit.sandbox.pipeline.Pipeline.defer` and ``Entry.returned`` are written out here on purpose: calling them made each call
-        about a fifth dearer (1.3 µs of the test process's 6).
+        :meth:`~speckit.sandbox.pipeline.Pipeline.defer` and ``Entry.returned`` are written out here on
+        purpose: calling them made each call about a fifth dearer (1.3 µs of the test process's 6).
         """
         __tracebackhide__ = True
         impl = self.impl

@@ -112,7 +112,8 @@ class Pipeline:
             self.flush()
 
     def batch(self, queries):
-        """Call ``queries``; the results of its calls travel back together (see :meth:`speckit.impl.Implementation.batch`)."""
+        """Call ``queries``; the results of its calls travel back together
+        (see :meth:`speckit.impl.Implementation.batch`)."""
         __tracebackhide__ = True
         self.batching += 1
         try:
@@ -129,7 +130,8 @@ class Pipeline:
             self.run(self.pending, None)
 
     def run(self, batch: list[_Pending], encoder: Encoder | None, read: ValueRead | None = None) -> dict:
-        """Run the batch of calls (and, after them, the ``read``); raise the first failure as if raised where it was made."""
+        """Run the batch of calls (and, after them, the ``read``); raise the first failure as if raised
+        where it was made."""
         __tracebackhide__ = True
         self.pending = []  # (``batch`` may be the list that was pending)
         commands = [command for _, _, command, _ in batch]
@@ -169,7 +171,10 @@ class Pipeline:
             index = min(max(e.index, 0), len(commands) - 1)
             qualname = read.label if index == len(batch) else batch[index][0].qualname
             if e.hung:
-                problem = f"{qualname} did not return within {limits[index]:g} s (an endless loop?); it is not called again in this run"
+                problem = (
+                    f"{qualname} did not return within {limits[index]:g} s (an endless loop?); "
+                    "it is not called again in this run"
+                )
             else:
                 problem = (
                     f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
@@ -219,7 +224,7 @@ class Pipeline:
         try:
             if not isinstance(results, list) or len(results) != len(wanted):
                 raise ProtocolViolation("batched results malformed")
-            for (index, pending), item in zip(wanted, results):
+            for (index, pending), item in zip(wanted, results, strict=True):
                 if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
                     raise ProtocolViolation("batched results malformed")
                 operation, entry, command, later = pending
@@ -311,7 +316,10 @@ READ_ERRORS = {**CALL_ERRORS, ErrorKind.ATTRIBUTE: AttributeError}
 
 
 def stale_problem(qualname: str, reason: str) -> str:
-    return f"{qualname} was given a value made by an earlier run of the implementation, which ended ({reason}); that value no longer exists"
+    return (
+        f"{qualname} was given a value made by an earlier run of the implementation, which ended ({reason}); "
+        "that value no longer exists"
+    )
 
 
 def raise_failure(error: BaseException) -> None:

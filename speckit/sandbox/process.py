@@ -8,6 +8,7 @@ watches its progress page, kills it and says why it ended (:func:`describe_exit`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import marshal
 import mmap
@@ -171,21 +172,20 @@ class Server:
         user = {}
         if wrapped:
             argv, user = self._wrapped(argv, uid, gid, work)
-        errors = open(self.run_dir / "server-errors.txt", "ab")
         try:
-            self.process = subprocess.Popen(
-                argv,
-                **user,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=errors,
-                pass_fds=(request_read, reply_write, progress_fd),
-                env=environment,
-                cwd="/",
-                start_new_session=True,
-            )
+            with open(self.run_dir / "server-errors.txt", "ab") as errors:
+                self.process = subprocess.Popen(
+                    argv,
+                    **user,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=errors,
+                    pass_fds=(request_read, reply_write, progress_fd),
+                    env=environment,
+                    cwd="/",
+                    start_new_session=True,
+                )
         finally:
-            errors.close()
             os.close(request_read)
             os.close(reply_write)
             os.close(progress_fd)
@@ -370,21 +370,15 @@ class Server:
         process = self.process
         if process is not None and process.poll() is None:
             for kill in (os.kill, os.killpg):
-                try:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
                     kill(process.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
         for name in ("request", "reply"):
             fd = getattr(self, name, None)
             if fd is not None:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
                 setattr(self, name, None)
         if self.progress is not None:
             self.progress.close()

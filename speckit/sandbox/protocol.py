@@ -183,7 +183,8 @@ class At:
     ITEMS_FIRST = 2
 
     DEFINITION_NUMBER = 0
-    """An operation's definition (the request's ``ops``): ``[number, module, name, qualname, time_limit, expects_bool]``."""
+    """An operation's definition (the request's ``ops``):
+    ``[number, module, name, qualname, time_limit, expects_bool]``."""
 
 
 class Reply:

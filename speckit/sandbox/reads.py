@@ -1,4 +1,5 @@
-"""Reading the sandboxed implementation's values in the server: fields, module attributes, ``==``, ``dir``, ``repr``, items.
+"""Reading the sandboxed implementation's values in the server: fields, module attributes, ``==``,
+``dir``, ``repr``, items.
 
 Each read runs after the pending calls, under the read time limit; what was read is
 remembered until the next operation call (fields) or for the server's life (module
@@ -223,7 +224,7 @@ class RemoteReads:
         __tracebackhide__ = True
         if not (isinstance(updates, list) and len(updates) == len(mutable)):
             self.malformed("updated arguments malformed")
-        for index, item in zip(mutable, updates):
+        for index, item in zip(mutable, updates, strict=True):
             if not (isinstance(item, list) and len(item) == 2 and item[0] == index):
                 self.malformed("updated arguments malformed")
             try:

@@ -364,7 +364,8 @@ class _ServerState:
             return {ErrorKind.MISSING: str(e)}
         except TimeLimitReached:
             return {
-                ErrorKind.MISSING: f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"
+                ErrorKind.MISSING: f"module {module} could not be imported: {module}.py took more than "
+                f"{self.config['import_seconds']:g} s to import"
             }
         try:
             signature = _limited(1.0, inspect.signature, function)
@@ -412,7 +413,8 @@ class _ServerState:
             except TimeLimitReached:
                 return None, {
                     "kind": ErrorKind.MISSING,
-                    "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import",
+                    "message": f"module {module} could not be imported: {module}.py took more than "
+                    f"{self.config['import_seconds']:g} s to import",
                 }
         keywords = None
         try:
@@ -476,9 +478,10 @@ class _ServerState:
         try:
             for ancestor in cls.__mro__:
                 module, name = ancestor.__module__, ancestor.__qualname__
-                if module == "builtins" or module in self.supplied:
-                    if getattr(sys.modules.get(module), name, None) is ancestor:
-                        return f"{module}.{name}"
+                if (module == "builtins" or module in self.supplied) and getattr(
+                    sys.modules.get(module), name, None
+                ) is ancestor:
+                    return f"{module}.{name}"
         except Exception:  # noqa: BLE001 - a class that lies about itself is not the kit's
             pass
         return None
@@ -497,7 +500,8 @@ class _ServerState:
         except TimeLimitReached:
             return None, {
                 "kind": ErrorKind.MISSING,
-                "message": f"module {command[At.SUBJECT]} could not be imported: {command[At.SUBJECT]}.py took more than {self.config['import_seconds']:g} s to import",
+                "message": f"module {command[At.SUBJECT]} could not be imported: {command[At.SUBJECT]}.py "
+                f"took more than {self.config['import_seconds']:g} s to import",
             }
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"the value was not read: {e}"}
