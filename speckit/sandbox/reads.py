@@ -259,7 +259,8 @@ class RemoteModule:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"module {self._name} of a sandboxed implementation is read-only")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"module {self._name} of a sandboxed implementation is read-only")
 
     def __repr__(self) -> str:
         return f"<module {self._name} of the sandboxed implementation>"

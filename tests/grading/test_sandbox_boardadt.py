@@ -119,8 +119,10 @@ def test_fields_constants_and_colours_are_read_in_the_server(looping):
     assert not hasattr(looping.module("board_adt"), "number_of_columns_")
     with pytest.raises(MissingOperation, match="no module colour"):
         looping.module("colour")
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="read-only"):
         colours.red = blue
+    with pytest.raises(AttributeError, match="read-only"):
+        del colours.red
 
 
 def test_a_records_other_fields_come_with_the_first_read(looping):
