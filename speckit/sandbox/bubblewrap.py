@@ -100,8 +100,8 @@ def python_roots() -> list[str]:
             roots.add(path)
     kept = set()
     for root in roots:
-        path = Path(root)
-        if path == repo or (path.is_relative_to(repo) and not path.is_relative_to(repo / ".venv")):
+        folder = Path(root)
+        if folder == repo or (folder.is_relative_to(repo) and not folder.is_relative_to(repo / ".venv")):
             continue
         if root in ("/", "/usr") or root.startswith("/usr/") or not os.path.isdir(root):
             continue

@@ -216,6 +216,7 @@ class SandboxedImplementation:
         mutable: list[int] = []
         """The test's lists, dicts and sets given to the call: they come back updated, as in process."""
         keywords: list | None = None
+        encoder: Encoder | None
         if problem is None:
             encoded = plain_arguments(args, self) if not kwargs else None
             if encoded is None:
@@ -265,6 +266,7 @@ class SandboxedImplementation:
             # Checked here, on decoded data: the server's own check runs where the
             # implementation could have patched it (builtins.isinstance, say).
             problem = bool_problem(op.qualname, result)
+            assert problem is not None  # the result is not a bool
             entry.failed(problem)
             raise_failure(OperationFailed(problem))
         entry.returned(result, op.expects_bool)

@@ -138,6 +138,7 @@ def confine(
             _isolate(package, kit, list(settings.get("hide", ())), int(settings["scratch_mb"]))
             work = "/tmp/speckit-work"
             os.makedirs(work, mode=0o700, exist_ok=True)
+            assert gid is not None  # target_ids gives both or neither
             os.chown(work, uid, gid)
             notes.append("private mount namespace")
         except OSError as e:
@@ -180,6 +181,7 @@ def confine(
         os.dup2(devnull, fd)
     os.close(devnull)
     if uid is not None:
+        assert gid is not None  # target_ids gives both or neither
         os.setgroups([])
         os.setgid(gid)
         os.setuid(uid)

@@ -34,6 +34,7 @@ def shared_folder(impl: SandboxedImplementation) -> Iterator[Path]:
     uid, gid = target_ids(impl.config)
     mask = None
     if uid is not None:
+        assert gid is not None  # target_ids gives both or neither
         os.chown(host, uid, gid)
         os.chmod(host, 0o2775)
         mask = os.umask(0o002)

@@ -169,7 +169,7 @@ class Pipeline:
                 else:
                     release_problem = f"releasing a value ended the implementation's process ({e.reason})"
             index = min(max(e.index, 0), len(commands) - 1)
-            qualname = read.label if index == len(batch) else batch[index][0].qualname
+            qualname = read.label if read is not None and index == len(batch) else batch[index][0].qualname
             if e.hung:
                 problem = (
                     f"{qualname} did not return within {limits[index]:g} s (an endless loop?); "
@@ -180,7 +180,7 @@ class Pipeline:
                     f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
                 )
             if release_problem is None:
-                self.owner.hung[read.key if index == len(batch) else qualname] = problem
+                self.owner.hung[read.key if read is not None and index == len(batch) else qualname] = problem
                 failure = (index, problem, OperationFailed)
         finally:
             self.owner.test_used += time.monotonic() - started
@@ -200,7 +200,7 @@ class Pipeline:
             if index == len(commands):
                 self.pending.clear()
                 raise_failure(OperationFailed(problem))  # releasing a value failed: no call's fault
-            if index == len(batch):
+            if read is not None and index == len(batch):
                 key, errors = read.key, READ_ERRORS
             else:
                 key, errors = batch[index][0].qualname, CALL_ERRORS
@@ -310,9 +310,12 @@ class Pipeline:
 
 
 _CALL = Command.CALL
-CALL_ERRORS = {ErrorKind.MISSING: MissingOperation, FailureKind.NOT_IMPLEMENTED: NotImplementedOperation}
+CALL_ERRORS: dict[str, type[Exception]] = {
+    ErrorKind.MISSING: MissingOperation,
+    FailureKind.NOT_IMPLEMENTED: NotImplementedOperation,
+}
 """The exception a failure of each kind the server reports is raised as (else OperationFailed)."""
-READ_ERRORS = {**CALL_ERRORS, ErrorKind.ATTRIBUTE: AttributeError}
+READ_ERRORS: dict[str, type[Exception]] = {**CALL_ERRORS, ErrorKind.ATTRIBUTE: AttributeError}
 
 
 def stale_problem(qualname: str, reason: str) -> str:

@@ -140,6 +140,7 @@ class Server:
             work = str(self.run_dir / "work")
             os.makedirs(work, exist_ok=True)
             if uid is not None:
+                assert gid is not None  # target_ids gives both or neither
                 os.chown(work, uid, gid)
                 os.chmod(work, 0o700)
         argument = json.dumps(
@@ -169,7 +170,7 @@ class Server:
         }
         boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import main; main()"
         argv = [sys.executable, "-c", boot, argument]
-        user = {}
+        user: dict[str, Any] = {}
         if wrapped:
             argv, user = self._wrapped(argv, uid, gid, work)
         try:
@@ -209,8 +210,10 @@ class Server:
 
     def _wrapped(self, argv: list[str], uid: int | None, gid: int | None, work: str) -> tuple[list[str], dict]:
         """``argv`` run under bubblewrap as ``uid``: the command line, and how Popen starts it."""
+        bwrap = bwrap_path()
+        assert bwrap is not None  # wrapped only when bubblewrap is installed
         argv = bubblewrap.command(
-            bwrap_path(),
+            bwrap,
             argv,
             package=str(self.package),
             spec_name=self.spec_name,
@@ -223,6 +226,7 @@ class Server:
         )
         if uid is None:
             return argv, {}
+        assert gid is not None  # target_ids gives both or neither
         from .launch import as_user
 
         return as_user(argv, uid, gid, [*bubblewrap.python_roots(), *self.kit_files(), str(self.package)])
@@ -293,7 +297,7 @@ class Server:
         started = time.monotonic()
         hard_deadline = None  # worked out once the answer is late: most answers come within 0.1 s
         current, since, cpu_since = None, started, None
-        readable = True  # try to read before waiting: the answer is often there already
+        readable: object = True  # try to read before waiting: the answer is often there already
         while True:
             frame = self._frame()
             if frame is not None:

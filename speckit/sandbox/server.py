@@ -153,7 +153,9 @@ class _Twin:
 class _ServerState:
     """The server's tables: the implementation, its values by handle id, the twins."""
 
-    def __init__(self, implementation: Implementation, config: dict, served: dict[str, type], configured_supplied=()):
+    def __init__(
+        self, implementation: Implementation, config: dict, served: dict[str, type[Any]], configured_supplied=()
+    ):
         self.implementation = implementation
         self.config = config
         self.home = os.getcwd()
@@ -239,7 +241,7 @@ class _ServerState:
             return [Value.FLOAT, repr(value)]
         if depth < MAX_DEPTH:
             if kind is tuple or kind is list or kind is set or kind is frozenset:
-                tag = {tuple: Value.TUPLE, list: Value.LIST}.get(kind, Value.SET)
+                tag = Value.TUPLE if kind is tuple else Value.LIST if kind is list else Value.SET
                 return [tag, [self.encode_shared(v, depth + 1) for v in value]]
             if kind is dict:
                 return [
@@ -270,7 +272,7 @@ class _ServerState:
                 elif kind == TwinKind.STREAM:
                     value = recorder
                 else:
-                    cls = self.served[kind]
+                    cls: Any = self.served[kind]  # a kit class, made without running its __init__
                     value = cls.__new__(cls)
                 self.twins[tid] = _Twin(kind, value, recorder)
             twin = self.twins[tid]
@@ -417,6 +419,7 @@ class _ServerState:
                     f"{self.config['import_seconds']:g} s to import",
                 }
         keywords = None
+        arguments: tuple[Any, ...] | list[Any]
         try:
             if type(args) is tuple:  # the common case: the ids of values held here (no keywords)
                 try:
@@ -508,6 +511,7 @@ class _ServerState:
         if tag == Command.MODULE and command[At.MODULE_ATTRIBUTE] is None:
             return None, None
         label = "reading a value"
+        kind: FailureKind | None
         watchdog = _WATCHDOG
         watchdog.arm(READ_LIMIT)
         try:
@@ -535,7 +539,7 @@ class _ServerState:
 
 
 _CONTAINERS = frozenset({tuple, list, set, frozenset, dict})
-_TAGS = {tuple: Value.TUPLE, list: Value.LIST, set: Value.SET, frozenset: Value.SET}
+_TAGS: dict[type, str] = {tuple: Value.TUPLE, list: Value.LIST, set: Value.SET, frozenset: Value.SET}
 
 
 def _plain(value: Any, depth: int, budget: list[int]) -> Any:
@@ -596,7 +600,8 @@ def _read_record_field(state: _ServerState, subject: Any, command: list) -> list
     """
     name, handle_id, spare = command[At.FIELD_NAME], command[At.FIELD_HANDLE], command[At.FIELD_SPARE]
     value = state.encode_result(getattr(subject, name), handle_id)
-    spare_ids, others = list(spare), []
+    spare_ids = list(spare)
+    others: list[Any] = []
     for other in _record_fields(subject):
         if other == name or len(others) >= MAX_FIELDS:
             continue
@@ -656,7 +661,8 @@ def _read_items(state: _ServerState, subject: Any, command: list) -> list | None
         iterator = iter(subject)
     except TypeError:
         return None
-    first_id, items = command[At.ITEMS_FIRST], []
+    first_id = command[At.ITEMS_FIRST]
+    items: list[Any] = []
     for item in iterator:
         if len(items) == MAX_ITEMS:
             raise ValueError(f"it has more than {MAX_ITEMS} items")

@@ -24,7 +24,10 @@ class HandleOwner(Protocol):
     spec: Any
     generation: int
     """Which server the values belong to: it changes when a server dies."""
-    dead_reason: str
+
+    @property
+    def dead_reason(self) -> str: ...
+
     released: list[int]
     """Ids of values and twins the test dropped, released with the next message."""
     twins: TwinRegistry
@@ -304,7 +307,7 @@ class TwinRegistry:
             kind = TwinKind.STREAM
         tid = self.by_object.get(id(value))
         new = tid is None
-        if new:
+        if tid is None:
             tid = self.owner.new_id()
             self.twins[tid] = {"kind": kind, "ref": weakref.ref(value), "strong": None, "rest": None}
             self.by_object[id(value)] = tid
@@ -399,9 +402,9 @@ class TwinRegistry:
         if not isinstance(free, list) or not all(isinstance(tid, int) for tid in free):
             raise ProtocolViolation("twin updates malformed")
         for tid in free:
-            record = self.twins.get(tid)
-            if record is not None:
-                record["strong"] = None
+            freed = self.twins.get(tid)
+            if freed is not None:
+                freed["strong"] = None
                 self.pinned_ids.discard(tid)
 
 
