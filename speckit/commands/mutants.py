@@ -10,8 +10,9 @@ import time
 
 from .. import registry
 from ..core import UserError
-from ..mutants import Mutant, generate, load_results, load_review, module_digest, report, save_results, targets_met
+from ..mutants import Mutant, generate, load_review
 from ..mutants import run as run_mutants
+from ..mutation_results import load_results, module_digest, report, save_results, targets_met
 from ..registry import kit
 
 

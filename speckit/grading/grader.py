@@ -27,7 +27,7 @@ import spec as spec_data
 from ..paths import REPO_ROOT
 from ..registry import kit
 from ..rubric import Rubric, TypeRubric, sandbox_settings
-from ..runner import SuiteRun, run_suite
+from ..runner import PlannedRun, SuiteRun, run_suite, run_suites
 from .intake import GradeError, Unreadable
 from .job import Budget, SubmissionJob
 from .records import ZERO, GradedAs, StudentGrade, Submission, TypeGrade, points
@@ -222,14 +222,23 @@ class Grader:
         types = tuple(TypeGrade(e.name, ZERO, points(e.points), GradedAs.NONE, note=reason) for e in self.graded)
         return StudentGrade(name, types, reason=reason, notes=notes)
 
+    def _hidden_tests(self) -> tuple[str, ...]:
+        """The rubric's hidden tests, as every run's arguments."""
+        return tuple(f"--hidden-tests={p}" for p in self.rubric.hidden)
+
+    def _scratch(self, slot: int) -> Path:
+        """A run's scratch folder (its TMPDIR), which the server's user enters."""
+        scratch = Path(tempfile.mkdtemp(prefix=f"run-{slot}-", dir=self.shared))
+        os.chmod(scratch, 0o711)
+        return scratch
+
     def run(self, package: Path, entries: list[TypeRubric], slot: int, budget: Budget) -> SuiteRun:
         """One run of the suite grading ``entries`` on ``package`` in job slot ``slot``, within what is
         left of the submission's ``budget``; its scratch (the servers' folders) is removed after it,
         even when it was stopped."""
         timeout = max(1.0, round(min(self.rubric.limits.run_seconds, budget.left())))
         tests: list[str | Path] = list(self.files_for(entries))
-        scratch = Path(tempfile.mkdtemp(prefix=f"run-{slot}-", dir=self.shared))
-        os.chmod(scratch, 0o711)  # the server's user enters its folder in it
+        scratch = self._scratch(slot)
         started = time.monotonic()
         try:
             return run_suite(
@@ -237,10 +246,7 @@ class Grader:
                 package,
                 tests=tests,
                 timeout=timeout,
-                extra=(
-                    f"--sandbox-config={self.sandbox_files[slot]}",
-                    *(f"--hidden-tests={p}" for p in self.rubric.hidden),
-                ),
+                extra=(f"--sandbox-config={self.sandbox_files[slot]}", *self._hidden_tests()),
                 # The suite and the kit are compiled (assertions rewritten) once for the whole run,
                 # not once per submission. Student code is never compiled here: it runs in the server.
                 bytecode_cache=self.private / "pycache",
@@ -250,3 +256,39 @@ class Grader:
         finally:
             budget.use(time.monotonic() - started)
             shutil.rmtree(scratch, ignore_errors=True)
+
+    def run_each(self, runs: list[tuple[Path, list[TypeRubric]]], slot: int, budget: Budget) -> list[SuiteRun | None]:
+        """Several runs of the suite (each grading its entries on its package) in job slot ``slot``,
+        one after another in one batch (:func:`~speckit.runner.run_suites`: pytest and the suite are
+        imported once for all of them), within what is left of the submission's ``budget``. Each
+        run's outcome in order, or None for a run not started because the budget was used up."""
+        if len(runs) == 1:
+            return [self.run(*runs[0], slot, budget) if budget.left() > 0 else None]
+        scratches = [self._scratch(slot) for _ in runs]
+        extra = (f"--sandbox-config={self.sandbox_files[slot]}", *self._hidden_tests())
+        planned = [
+            PlannedRun(package, tuple(self.files_for(entries)), extra, scratch)
+            for (package, entries), scratch in zip(runs, scratches, strict=True)
+        ]
+        started = time.monotonic()
+        try:
+            results = run_suites(
+                self.rubric.spec,
+                planned,
+                seconds=budget.left(),
+                since=started,
+                run_seconds=self.rubric.limits.run_seconds,
+                bytecode_cache=self.private / "pycache",
+                cpus=self.cpus[slot],
+            )
+        finally:
+            budget.use(time.monotonic() - started)
+            for scratch in scratches:
+                shutil.rmtree(scratch, ignore_errors=True)
+        outcomes: list[SuiteRun | None] = []
+        for (package, entries), result in zip(runs, results, strict=True):
+            if result is None:  # the batch ended before it reached this run: it runs alone
+                outcomes.append(self.run(package, entries, slot, budget) if budget.left() > 0 else None)
+            else:
+                outcomes.append(result.run)
+        return outcomes

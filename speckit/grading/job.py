@@ -202,7 +202,7 @@ class SubmissionJob:
         could not be run, if it could not."""
         records = tuple(TestRecord.from_report(r) for r in submitted.tests)
         failing = {} if submitted.crash else failing_operations(self.spec, submitted)
-        types = []
+        scored = []
         for entry in self.grader.graded:
             module_broken = bool(submitted.crash) or entry.module in broken
             lost: tuple[str, ...] = ()
@@ -212,8 +212,7 @@ class SubmissionJob:
             else:
                 grade = score_type(entry, self.rubric, self.spec, records, GradedAs.SUBMITTED, self.clean)
                 lost = lost_to(self.spec, submitted, failing, grade)
-            submitted_score = grade.score
-            if self.grader.kit.reference and wants_hybrid(
+            wanted = bool(self.grader.kit.reference) and wants_hybrid(
                 self.rubric.mode,
                 entry,
                 grade,
@@ -221,34 +220,60 @@ class SubmissionJob:
                 lost,
                 module_broken=module_broken,
                 every_loss=self.grader.regrade_all,
-            ):
-                grade = self._regrade(entry, grade, staged, module_broken)
-            if lost and submitted_score < grade.max_score:
-                grade = attrs.evolve(grade, note=join_notes(grade.note, loss_note(lost, failing)))
+            )
+            scored.append(_Scored(entry, grade, lost, module_broken, wanted))
+        hybrids = self._hybrid_runs([s.entry for s in scored if s.wanted], staged)
+        types = []
+        for s in scored:
+            grade = self._regrade(s.entry, s.grade, s.module_broken, hybrids) if s.wanted else s.grade
+            if s.lost and s.grade.score < grade.max_score:
+                grade = attrs.evolve(grade, note=join_notes(grade.note, loss_note(s.lost, failing)))
             types.append(grade)
         return tuple(types)
 
-    def _regrade(self, entry: TypeRubric, grade: TypeGrade, staged: Staged, module_broken: bool) -> TypeGrade:
-        """``grade`` after grading its type again as a hybrid, or with a note that no time was left for it."""
-        if self.budget.left() <= 0:
+    def _hybrid_runs(self, entries: list[TypeRubric], staged: Staged) -> dict[str, SuiteRun | None]:
+        """The run of each of ``entries`` as a hybrid, by module, all in one batch (pytest and the suite
+        imported once for all of them); None for a run not started, the submission's time being used
+        up. A type whose module the submission lacks has no hybrid, and no entry."""
+        planned: list[tuple[str, Path, list[TypeRubric]]] = []
+        for entry in entries:
+            module = staged.found / f"{entry.module}.py"
+            if not module.is_file():
+                continue
+            source = self.stage / f"hybrid-src-{entry.module}"
+            students = hybrid_source(self.rubric.spec, self.spec, staged.found, module, source)
+            package = self._publish(source, f"hybrid-{entry.module}", students, staged.bytecode)
+            planned.append((entry.module, package, [entry]))
+        if not planned:
+            return {}
+        runs = self.grader.run_each([(package, graded) for _, package, graded in planned], self.slot, self.budget)
+        return {module: run for (module, _, _), run in zip(planned, runs, strict=True)}
+
+    def _regrade(
+        self,
+        entry: TypeRubric,
+        grade: TypeGrade,
+        module_broken: bool,
+        hybrids: dict[str, SuiteRun | None],
+    ) -> TypeGrade:
+        """``grade`` after grading its type again as a hybrid (its run in ``hybrids``), or with a note
+        that no time was left for it or that the submission has no module for it."""
+        run = hybrids.get(entry.module)
+        if entry.module not in hybrids and self.budget.left() > 0:
+            return attrs.evolve(grade, note=join_notes(grade.note, f"the submission has no {entry.module}.py"))
+        if run is None:
             spent = self.budget.spent()
             if spent not in self.notes:
                 self.notes.append(spent)
             return attrs.evolve(grade, note=join_notes(grade.note, f"not graded again: {spent}"))
-        regraded = self.hybrid(entry, grade, staged)
+        regraded = self.hybrid(entry, grade, run)
         if regraded.graded_as is GradedAs.HYBRID and not module_broken:
             self.fallbacks.append(f"{entry.name} graded as a hybrid")
         return regraded
 
-    def hybrid(self, entry: TypeRubric, submitted: TypeGrade, staged: Staged) -> TypeGrade:
-        """``entry`` graded in a copy of the reference holding the student's module (and helpers,
-        with their bytecode): the better of that and its grade as ``submitted``, by the rubric's mode."""
-        module = staged.found / f"{entry.module}.py"
-        if not module.is_file():
-            return attrs.evolve(submitted, note=join_notes(submitted.note, f"the submission has no {entry.module}.py"))
-        source = self.stage / f"hybrid-src-{entry.module}"
-        students = hybrid_source(self.rubric.spec, self.spec, staged.found, module, source)
-        run = self._run(self._publish(source, f"hybrid-{entry.module}", students, staged.bytecode), [entry])
+    def hybrid(self, entry: TypeRubric, submitted: TypeGrade, run: SuiteRun) -> TypeGrade:
+        """``entry`` graded by ``run``, the run of a copy of the reference holding the student's module
+        (and helpers): the better of that and its grade as ``submitted``, by the rubric's mode."""
         if run.crash:
             why = self.clean(f"the suite could not run: {run.crash}")
             hybrid = failed_run(entry, submitted if submitted.tests else None, why)
@@ -257,3 +282,16 @@ class SubmissionJob:
             records = tuple(TestRecord.from_report(r) for r in run.tests)
             hybrid = score_type(entry, self.rubric, self.spec, records, GradedAs.HYBRID, self.clean)
         return better_grade(self.rubric.mode, submitted, hybrid)
+
+
+@attrs.frozen
+class _Scored:
+    """A type scored from the run as submitted, before any hybrid."""
+
+    entry: TypeRubric
+    grade: TypeGrade
+    lost: tuple[str, ...]
+    """The other types' failing operations its failed tests may have lost to."""
+    module_broken: bool
+    wanted: bool
+    """Whether it is graded again as a hybrid."""

@@ -98,3 +98,32 @@ def test_regrading_only_what_a_hybrid_can_win_changes_no_grade(tmp_path, monkeyp
             assert second[name] == data, f"{name} differs when every type that lost points is regraded"
     # It saved work: fewer hybrids were run (none for the empty skeleton's types, for one).
     assert hybrids_pruned < len(calls), (hybrids_pruned, calls)
+
+
+@pytest.mark.slow
+def test_the_hybrids_of_a_submission_run_in_one_batch_grade_as_each_run_alone(tmp_path, monkeypatch):
+    """A half-written package's filled-in types are regraded as hybrids, several of them, graded in
+    one batch (the kit's whole rubric): the same bytes as each hybrid run in a pytest process of its own."""
+    kinds = _class_builder()("connect4", tmp_path / "class", size=6)
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    for name in [name for name, kind in kinds.items() if kind == "half"]:
+        (tmp_path / "class" / name).rename(submissions / name)
+    batches = []
+    run_each = Grader.run_each
+
+    def recorded(self, runs, *args):
+        batches.append(len(runs))
+        return run_each(self, runs, *args)
+
+    monkeypatch.setattr(Grader, "run_each", recorded)
+    batched = grade(submissions, tmp_path / "batched", jobs=2, spec_name="connect4", stream=io.StringIO())
+    assert batches and min(batches) >= 2, batches  # several hybrids a submission, each batch run as one
+
+    def each_alone(self, runs, slot, budget):
+        return [self.run(package, entries, slot, budget) for package, entries in runs]
+
+    monkeypatch.setattr(Grader, "run_each", each_alone)
+    alone = grade(submissions, tmp_path / "alone", jobs=2, spec_name="connect4", stream=io.StringIO())
+    assert [g.total for g in batched] == [g.total for g in alone]
+    assert grade_files(tmp_path / "batched") == grade_files(tmp_path / "alone")

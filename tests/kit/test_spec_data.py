@@ -274,13 +274,13 @@ def test_kinds_are_enumerations_and_an_unknown_kind_is_refused(tmp_path, monkeyp
 
 
 def test_the_mutants_register_is_declared_in_the_kit_table():
-    from speckit import mutants
+    from speckit import mutation_results
     from speckit.registry import kit
 
     for name in spec.available():
         register = kit(name).mutants_path
         assert register is not None and register.is_file(), f"{name}: [kit] mutants names no register"
-        assert mutants.results_path(name) == register.with_name(f"{register.stem}-results.json")
+        assert mutation_results.results_path(name) == register.with_name(f"{register.stem}-results.json")
 
 
 @pytest.mark.parametrize(
