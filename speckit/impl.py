@@ -18,14 +18,13 @@ This module imports the implementation into the test process. Untrusted code run
 instead in a separate, unprivileged operation server (:func:`speckit.sandbox.load_sandboxed`,
 ``pytest --sandbox``), whose implementation extends the classes here: the tests then hold
 opaque handles to its values, and every call crosses the process boundary. The sandbox
-builds on this module, never the other way round.
+builds on this module, never the other way round; both provide
+:class:`~speckit.interface.TestedImplementation`.
 """
 
 from __future__ import annotations
 
-import _signal  # getsignal without the enum conversion of signal.getsignal: it runs on every call
 import ast
-import atexit
 import contextlib
 import hashlib
 import importlib
@@ -36,8 +35,6 @@ import signal
 import sys
 import tempfile
 import textwrap
-import threading
-import time
 import traceback
 import types
 from collections.abc import Callable, Iterator
@@ -59,8 +56,8 @@ from .core import (  # noqa: F401 - re-exported: the names the suite and the san
     TimeLimitReached,
 )
 from .trace import TRACE
-
-_TimeLimitReached = TimeLimitReached  # the sandbox server's old name, until it imports speckit.core
+from .watchdog import WallClockAlarm as _Alarm
+from .watchdog import on_wall_alarm
 
 
 def load(target: str | Path, spec: Specification) -> Implementation:
@@ -163,7 +160,7 @@ def _with_import_limit(load: Callable[[], Any]) -> Any:
         return load()
     finally:
         _Alarm.disarm()
-        if previous is not None and previous is not _on_alarm:
+        if previous is not None and previous is not on_wall_alarm:
             _Alarm.cancel()
             signal.signal(signal.SIGALRM, previous)  # whoever had the alarm before has it back
 
@@ -247,15 +244,7 @@ class Implementation:
 
     def __getattr__(self, module_name: str) -> ModuleFacade:
         """``impl.grid`` is the grid module's operations, traced: ``impl.grid.occupySquare(g, l, s)``."""
-        if module_name.startswith("_"):
-            raise AttributeError(module_name)
-        try:
-            type_spec = self.spec.type(module_name)
-        except KeyError:
-            raise AttributeError(f"{self.spec.name} has no type with module {module_name!r}") from None
-        # Kept as an attribute, so that later uses (every operation call) skip this method.
-        facade = self.__dict__[module_name] = ModuleFacade(self, type_spec.name, module_name)
-        return facade
+        return module_facade(self, module_name)
 
     def batch(self, queries: Callable[[], Any]) -> Any:
         """Call ``queries`` and return what it returns, with every operation result in it filled in.
@@ -353,10 +342,23 @@ def _only_raises_not_implemented(function: Any) -> bool:
     return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
+def module_facade(impl: Any, module_name: str) -> ModuleFacade:
+    """The traced operations of the type whose module is ``module_name`` (``impl.grid``), kept as
+    an attribute of ``impl`` so that later uses (every operation call) skip its ``__getattr__``."""
+    if module_name.startswith("_"):
+        raise AttributeError(module_name)
+    try:
+        type_spec = impl.spec.type(module_name)
+    except KeyError:
+        raise AttributeError(f"{impl.spec.name} has no type with module {module_name!r}") from None
+    facade = impl.__dict__[module_name] = ModuleFacade(impl, type_spec.name, module_name)
+    return facade
+
+
 class ModuleFacade:
     """The traced operations of one type, as attributes named like the operations."""
 
-    def __init__(self, impl: Implementation, type_name: str, module_name: str):
+    def __init__(self, impl: Any, type_name: str, module_name: str):
         self._impl = impl
         self._type_name = type_name
         self._module_name = module_name
@@ -375,7 +377,7 @@ class ModuleFacade:
 class TracedOperation:
     """One operation of the implementation, called with tracing, a time limit and result checks."""
 
-    def __init__(self, impl: Implementation, operation: Operation, module_name: str):
+    def __init__(self, impl: Any, operation: Operation, module_name: str):
         self.impl = impl
         self.operation = operation
         self.module_name = module_name
@@ -481,7 +483,7 @@ def failure_of(qualname: str, error: BaseException, time_limit: float) -> tuple[
     """
     if isinstance(error, NotImplementedError):
         return NOT_IMPLEMENTED, f"{qualname} is not implemented yet (it raises NotImplementedError)"
-    if isinstance(error, _TimeLimitReached):
+    if isinstance(error, TimeLimitReached):
         return (
             HUNG,
             f"{qualname} did not return within {time_limit:g} s (an endless loop?); it is not called again in this run",
@@ -500,73 +502,3 @@ def bool_problem(qualname: str, result: Any) -> str | None:
     if isinstance(result, bool):
         return None
     return f"{qualname} returned {result!r} ({type(result).__name__}); a Boolean result must be True or False"
-
-
-def _on_alarm(signum, frame):
-    """The timer went off: stop the running call if it is overdue, else wait for its deadline."""
-    _Alarm.pending = False
-    deadline = _Alarm.deadline
-    if deadline is None:  # between calls: the timer lapses
-        return
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise _TimeLimitReached()
-    _Alarm.set_timer(left)
-
-
-class _Alarm:
-    """Interrupts a call that runs past its time limit (main thread only; elsewhere there is no limit).
-
-    One timer serves every call, so that a traced call makes no system call: arming a call
-    records its deadline, and the timer is set only when none is pending or the pending one
-    would go off after that deadline. When the timer goes off it stops the running call if
-    that call is overdue, sets itself for the running call's deadline if not, and lapses
-    between calls. A handler someone else installed meanwhile is put back in place when
-    the next call is armed.
-    """
-
-    deadline: float | None = None
-    """When the running call is overdue (:func:`time.monotonic`); None between calls."""
-    pending = False
-    """Whether the timer is set."""
-    expiry = 0.0
-    """When the pending timer goes off."""
-    _main = threading.main_thread().ident
-    _available = hasattr(signal, "setitimer")
-
-    @classmethod
-    def usable(cls) -> bool:
-        return cls.deadline is None and cls._available and threading.get_ident() == cls._main
-
-    @classmethod
-    def arm(cls, seconds: float) -> None:
-        now = time.monotonic()
-        cls.deadline = now + seconds
-        if not cls.pending or cls.expiry > cls.deadline or _signal.getsignal(signal.SIGALRM) is not _on_alarm:
-            if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
-                signal.signal(signal.SIGALRM, _on_alarm)
-            cls.set_timer(seconds, now)
-
-    @classmethod
-    def set_timer(cls, seconds: float, now: float | None = None) -> None:
-        cls.expiry = (time.monotonic() if now is None else now) + seconds
-        cls.pending = True
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-
-    @classmethod
-    def disarm(cls) -> None:
-        """The call is over (the timer, if pending, lapses when it goes off)."""
-        cls.deadline = None
-
-    @classmethod
-    def cancel(cls) -> None:
-        """Stop the timer too: before the alarm's handler is handed back to someone else, and at exit."""
-        cls.deadline = None
-        if cls.pending:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            cls.pending = False
-
-
-# A timer still pending at exit would go off after Python has put back the default
-# handler, which kills the process ("Alarm clock") with its work done.
-atexit.register(_Alarm.cancel)

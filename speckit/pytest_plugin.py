@@ -29,6 +29,7 @@ import spec as spec_data
 from . import impl as impl_loader
 from . import registry, suspects
 from .core import MissingOperation, NotImplementedOperation
+from .interface import TestedImplementation
 from .registry import kit
 from .suspects import without_shrinking
 from .testing import structure, use_spec
@@ -183,7 +184,7 @@ class _Session:
     """What the plugin keeps for one pytest session, in its ``config.stash``."""
 
     def __init__(self) -> None:
-        self.loaded: dict[str, impl_loader.Implementation] = {}
+        self.loaded: dict[str, TestedImplementation] = {}
         """The implementations loaded in this session, by specification name."""
         self.reference_folder: Path | None = None
         """Where this session's shaped references are; removed when it ends."""
@@ -215,7 +216,7 @@ def sandbox_config(config: pytest.Config):
     return SandboxConfig.from_file(path) if path else SandboxConfig()
 
 
-def load_implementation(config: pytest.Config, name: str) -> impl_loader.Implementation:
+def load_implementation(config: pytest.Config, name: str) -> TestedImplementation:
     """The implementation under test for specification ``name``, loaded once per session."""
     loaded = _session(config).loaded
     if name not in loaded:
@@ -473,7 +474,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture(scope="module")
-def impl(request: pytest.FixtureRequest) -> impl_loader.Implementation:
+def impl(request: pytest.FixtureRequest) -> TestedImplementation:
     """The implementation under test, for the specification of the requesting test's folder."""
     try:
         implementation = load_implementation(request.config, spec_of(request.node))

@@ -45,7 +45,11 @@ written once, in ``docs/grading.rst`` ("Threat model").
 The package's modules: :mod:`~speckit.sandbox.config` (the settings),
 :mod:`~speckit.sandbox.protocol` (the wire protocol, documented there),
 :mod:`~speckit.sandbox.isolation` (which mechanism confines the server),
-:mod:`~speckit.sandbox.client` (the implementation and operations the tests use),
+:mod:`~speckit.sandbox.client` (the implementation the tests use, which coordinates its parts:
+:mod:`~speckit.sandbox.connection` to the server, :mod:`~speckit.sandbox.pipeline` of pending
+calls, :mod:`~speckit.sandbox.reads` of values, :mod:`~speckit.sandbox.catalogue` of what the
+package provides, :mod:`~speckit.sandbox.folders` for a shared working folder, and
+:mod:`~speckit.sandbox.operation`, the operations),
 :mod:`~speckit.sandbox.values` (handles, the encoding of arguments, twins),
 :mod:`~speckit.sandbox.process` and :mod:`~speckit.sandbox.bubblewrap` (starting, talking
 to and killing the server), and what runs on the server's side:
@@ -62,13 +66,13 @@ from .isolation import Isolation, probe_isolation
 
 _LAZY = {
     "Handle": "values",
-    "Later": "client",
-    "RemoteFunction": "client",
-    "RemoteModule": "client",
+    "Later": "pipeline",
+    "RemoteFunction": "operation",
+    "RemoteModule": "reads",
     "SandboxedImplementation": "client",
-    "SandboxedOperation": "client",
+    "SandboxedOperation": "operation",
     "load_sandboxed": "client",
-    "shown": "client",
+    "shown": "reads",
     "describe_exit": "process",
     "probe": "process",
 }

@@ -4,11 +4,12 @@ The server sees a fresh root holding only: the system's programs and libraries (
 and the ``/lib`` links) and the Python installation, read-only; the kit's files that the
 server imports (:func:`kit_files`: its own modules, the specification data, the
 specification's declared supplied modules and what they import), read-only; the student's
-package, read-only, as ``/submission``; a private ``/proc`` of its own PID namespace, a minimal, read-only
-``/dev`` with a small ``/dev/shm`` and a small private ``/tmp``, holding at ``/tmp/speckit-folders`` (:data:`FOLDERS`) the one host
-folder it may write, bind-mounted read-write: the folders ``impl.working_folder()`` makes
-for it and the test process (a per-server folder under the grader's own scratch). It has no network (only its own loopback), its own IPC and UTS
-namespaces, an unprivileged uid (when the grader is root), and dies with the grader.
+package, read-only, as ``/submission``; a private ``/proc`` of its own PID namespace, a minimal,
+read-only ``/dev`` with a small ``/dev/shm`` and a small private ``/tmp``, holding at
+``/tmp/speckit-folders`` (:data:`FOLDERS`) the one host folder it may write, bind-mounted
+read-write: the folders ``impl.working_folder()`` makes for it and the test process (a
+per-server folder under the grader's own scratch). It has no network (only its own
+loopback), its own IPC and UTS namespaces, an unprivileged uid (when the grader is root), and dies with the grader.
 See "Threat model" in ``docs/grading.rst``.
 
 When the grader runs as root, the Python installation may lie under a folder the
@@ -99,8 +100,8 @@ def python_roots() -> list[str]:
             roots.add(path)
     kept = set()
     for root in roots:
-        path = Path(root)
-        if path == repo or (path.is_relative_to(repo) and not path.is_relative_to(repo / ".venv")):
+        folder = Path(root)
+        if folder == repo or (folder.is_relative_to(repo) and not folder.is_relative_to(repo / ".venv")):
             continue
         if root in ("/", "/usr") or root.startswith("/usr/") or not os.path.isdir(root):
             continue

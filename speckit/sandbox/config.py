@@ -14,7 +14,6 @@ import attrs
 
 from ..core import DEFAULT_LIMITS, DEFAULT_TIME_LIMIT, KitError
 
-
 NOBODY = 65534
 """The unprivileged user (and group) the server runs as by default when started by root."""
 
@@ -52,7 +51,7 @@ class SandboxConfig:
     """Seconds past a call's limit before the test process kills a server that did not stop it."""
     wall_factor: float = 10.0
     """Time limits are processor time; a call that waits instead of working is stopped when it
-    has taken this many times its limit by the wall clock (:func:`wall_backstop`)."""
+    has taken this many times its limit by the wall clock (:func:`speckit.watchdog.wall_backstop`)."""
     hide: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     """Folders and files the server must not see (hidden in its mount namespace)."""
     kit_files: tuple[str, ...] = attrs.field(default=(), converter=tuple)
@@ -66,7 +65,7 @@ class SandboxConfig:
     """Refuse to run (SandboxError) unless the server runs unprivileged in its own mount namespace."""
 
     @classmethod
-    def from_file(cls, path: str | Path) -> "SandboxConfig":
+    def from_file(cls, path: str | Path) -> SandboxConfig:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         known = {f.name for f in attrs.fields(cls)}
         unknown = sorted(set(data) - known)
@@ -76,15 +75,6 @@ class SandboxConfig:
 
     def to_json(self) -> str:
         return json.dumps(attrs.asdict(self), sort_keys=True)
-
-
-def wall_backstop(limit: float, factor: float) -> float:
-    """Wall-clock seconds a code with ``limit`` seconds of processor time may take at most.
-
-    Limits are processor time, so a busy machine cannot make a correct call late; this
-    backstop only stops code that waits (a sleep, a blocking read) instead of working.
-    """
-    return limit * max(factor, 1.0)
 
 
 def target_ids(config: SandboxConfig) -> tuple[int | None, int | None]:

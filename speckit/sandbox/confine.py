@@ -15,7 +15,6 @@ import tempfile
 from ..paths import REPO_ROOT
 from .isolation import ANOTHER_USER, BUBBLEWRAP
 
-
 _libc = None
 
 
@@ -118,7 +117,9 @@ def _isolate(package: str, kit: list[str], hide: list[str], scratch_mb: int) -> 
     return done + hidden
 
 
-def confine(config: dict, uid: int | None, gid: int | None, work: str, package: str, *, kit: list[str], mechanism: str) -> str:
+def confine(
+    config: dict, uid: int | None, gid: int | None, work: str, package: str, *, kit: list[str], mechanism: str
+) -> str:
     """Everything done before the implementation's code runs; says what is in force.
 
     Under bubblewrap the view of the files, the namespaces and the user are already in
@@ -137,6 +138,7 @@ def confine(config: dict, uid: int | None, gid: int | None, work: str, package: 
             _isolate(package, kit, list(settings.get("hide", ())), int(settings["scratch_mb"]))
             work = "/tmp/speckit-work"
             os.makedirs(work, mode=0o700, exist_ok=True)
+            assert gid is not None  # target_ids gives both or neither
             os.chown(work, uid, gid)
             notes.append("private mount namespace")
         except OSError as e:
@@ -179,6 +181,7 @@ def confine(config: dict, uid: int | None, gid: int | None, work: str, package: 
         os.dup2(devnull, fd)
     os.close(devnull)
     if uid is not None:
+        assert gid is not None  # target_ids gives both or neither
         os.setgroups([])
         os.setgid(gid)
         os.setuid(uid)
@@ -194,6 +197,10 @@ def confine(config: dict, uid: int | None, gid: int | None, work: str, package: 
     else:
         notes.insert(0, f"same user as the tests (uid {os.getuid()}; not started by root)")
     libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    if settings.get("require_isolation") and mechanism != BUBBLEWRAP and (uid is None or "private mount namespace" not in notes):
+    if (
+        settings.get("require_isolation")
+        and mechanism != BUBBLEWRAP
+        and (uid is None or "private mount namespace" not in notes)
+    ):
         raise OSError("the operation server could not be isolated (it needs root and mount namespaces)")
     return "; ".join(notes)

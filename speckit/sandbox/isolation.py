@@ -84,7 +84,11 @@ def bwrap_works(program: str, uid: int | None) -> str | None:
     except (OSError, subprocess.SubprocessError) as e:
         return str(e)
     if done.returncode != 0:
-        return done.stderr.decode(errors="replace").strip().splitlines()[-1:][0] if done.stderr.strip() else f"status {done.returncode}"
+        return (
+            done.stderr.decode(errors="replace").strip().splitlines()[-1:][0]
+            if done.stderr.strip()
+            else f"status {done.returncode}"
+        )
     return None
 
 
@@ -112,7 +116,9 @@ def probe_isolation(config=None) -> Isolation:
         why = f"bubblewrap (bwrap) is not installed; install it with `{INSTALL}`"
     else:
         why = f"bubblewrap (bwrap) cannot build a sandbox here ({problem})"
-    warning = f"WARNING: {why}: student code is confined by {EXPOSED[fallback]} (see 'Threat model' in docs/grading.rst)"
+    warning = (
+        f"WARNING: {why}: student code is confined by {EXPOSED[fallback]} (see 'Threat model' in docs/grading.rst)"
+    )
     return Isolation(fallback, False, warning)
 
 
@@ -124,6 +130,11 @@ def mount_namespace_works() -> bool:
 
     probe = "import ctypes, sys; sys.exit(0 if ctypes.CDLL(None, use_errno=True).unshare(0x00020000) == 0 else 1)"
     try:
-        return subprocess.run([sys.executable, "-c", probe], stdin=subprocess.DEVNULL, capture_output=True, timeout=20).returncode == 0
+        return (
+            subprocess.run(
+                [sys.executable, "-c", probe], stdin=subprocess.DEVNULL, capture_output=True, timeout=20
+            ).returncode
+            == 0
+        )
     except (OSError, subprocess.SubprocessError):
         return False

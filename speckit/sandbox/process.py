@@ -8,6 +8,7 @@ watches its progress page, kills it and says why it ended (:func:`describe_exit`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import marshal
 import mmap
@@ -25,11 +26,11 @@ from typing import Any
 import attrs
 
 from ..paths import REPO_ROOT
+from ..watchdog import wall_backstop
 from . import bubblewrap
-from .config import SandboxConfig, SandboxError, target_ids, wall_backstop
+from .config import SandboxConfig, SandboxError, target_ids
 from .isolation import BUBBLEWRAP, bwrap_path, probe_isolation
 from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
-
 
 _JSON = json.JSONDecoder()
 """The answers' decoder (``raw_decode`` of the text: ``json.loads`` first guesses the encoding)."""
@@ -139,6 +140,7 @@ class Server:
             work = str(self.run_dir / "work")
             os.makedirs(work, exist_ok=True)
             if uid is not None:
+                assert gid is not None  # target_ids gives both or neither
                 os.chown(work, uid, gid)
                 os.chmod(work, 0o700)
         argument = json.dumps(
@@ -168,24 +170,23 @@ class Server:
         }
         boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import main; main()"
         argv = [sys.executable, "-c", boot, argument]
-        user = {}
+        user: dict[str, Any] = {}
         if wrapped:
             argv, user = self._wrapped(argv, uid, gid, work)
-        errors = open(self.run_dir / "server-errors.txt", "ab")
         try:
-            self.process = subprocess.Popen(
-                argv,
-                **user,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=errors,
-                pass_fds=(request_read, reply_write, progress_fd),
-                env=environment,
-                cwd="/",
-                start_new_session=True,
-            )
+            with open(self.run_dir / "server-errors.txt", "ab") as errors:
+                self.process = subprocess.Popen(
+                    argv,
+                    **user,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=errors,
+                    pass_fds=(request_read, reply_write, progress_fd),
+                    env=environment,
+                    cwd="/",
+                    start_new_session=True,
+                )
         finally:
-            errors.close()
             os.close(request_read)
             os.close(reply_write)
             os.close(progress_fd)
@@ -209,8 +210,10 @@ class Server:
 
     def _wrapped(self, argv: list[str], uid: int | None, gid: int | None, work: str) -> tuple[list[str], dict]:
         """``argv`` run under bubblewrap as ``uid``: the command line, and how Popen starts it."""
+        bwrap = bwrap_path()
+        assert bwrap is not None  # wrapped only when bubblewrap is installed
         argv = bubblewrap.command(
-            bwrap_path(),
+            bwrap,
             argv,
             package=str(self.package),
             spec_name=self.spec_name,
@@ -223,6 +226,7 @@ class Server:
         )
         if uid is None:
             return argv, {}
+        assert gid is not None  # target_ids gives both or neither
         from .launch import as_user
 
         return as_user(argv, uid, gid, [*bubblewrap.python_roots(), *self.kit_files(), str(self.package)])
@@ -293,7 +297,7 @@ class Server:
         started = time.monotonic()
         hard_deadline = None  # worked out once the answer is late: most answers come within 0.1 s
         current, since, cpu_since = None, started, None
-        readable = True  # try to read before waiting: the answer is often there already
+        readable: object = True  # try to read before waiting: the answer is often there already
         while True:
             frame = self._frame()
             if frame is not None:
@@ -370,21 +374,15 @@ class Server:
         process = self.process
         if process is not None and process.poll() is None:
             for kill in (os.kill, os.killpg):
-                try:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
                     kill(process.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
         for name in ("request", "reply"):
             fd = getattr(self, name, None)
             if fd is not None:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
                 setattr(self, name, None)
         if self.progress is not None:
             self.progress.close()
@@ -454,6 +452,8 @@ def probe(config: SandboxConfig, package: Path | None = None, spec_name: str | N
         return bounded_text(reply.get("isolation", ""))
     except ServerDied as e:
         said = server.errors()
-        raise SandboxError(f"the operation server does not start: {e.reason}" + (f"; it said: {said}" if said else "; it said nothing")) from None
+        raise SandboxError(
+            f"the operation server does not start: {e.reason}" + (f"; it said: {said}" if said else "; it said nothing")
+        ) from None
     finally:
         server.close()

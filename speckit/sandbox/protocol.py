@@ -146,6 +146,47 @@ class Command:
     """The commands that read a value, run under the read time limit."""
 
 
+class At:
+    """Named positions of the wire's lists: ``command[At.CALL_HANDLE]``, never ``command[2]``.
+
+    A command's first element (:data:`TAG`) is its :class:`Command`; a value's (not plain)
+    its :class:`Value` and its second (:data:`PAYLOAD`) what it holds.
+    """
+
+    TAG = 0
+    PAYLOAD = 1
+    """A tagged value's content: a handle or twin id, a float's repr, a container's items."""
+
+    CALL_OP = 1
+    CALL_HANDLE = 2
+    """The id the call's result is stored (or answered) under."""
+    CALL_ARGUMENTS = 3
+    CALL_REPLY = 4
+    CALL_UPDATED = 5
+    """The indices of the arguments the answer gives back as the call left them."""
+    CALL_KEYWORDS = 6
+
+    RESOLVE_MODULE = 1
+    RESOLVE_NAME = 2
+    PRESENCE_NAMES = 1
+    FOLDER_PATH = 1
+
+    SUBJECT = 1
+    """The value a read looks at (FIELD, EQUALS, NAMES, SHOW, ITEMS); for MODULE, the module's name."""
+    FIELD_NAME = 2
+    FIELD_HANDLE = 3
+    FIELD_SPARE = 4
+    MODULE_ATTRIBUTE = 2
+    """The attribute a MODULE read asks for (None: import the module only)."""
+    MODULE_HANDLE = 3
+    EQUALS_OTHER = 2
+    ITEMS_FIRST = 2
+
+    DEFINITION_NUMBER = 0
+    """An operation's definition (the request's ``ops``):
+    ``[number, module, name, qualname, time_limit, expects_bool]``."""
+
+
 class Reply:
     """What becomes of a call's result (the last element of a CALL command)."""
 

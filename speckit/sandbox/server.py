@@ -20,7 +20,6 @@ import mmap
 import os
 import signal
 import sys
-import time
 from typing import Any
 
 import attrs
@@ -28,90 +27,51 @@ import attrs
 from .. import impl as impl_loader
 from ..core import FailureKind, ImplementationError, MissingOperation, Presence, SuiteFailure, TimeLimitReached
 from ..impl import Implementation, bool_problem, failure_of
-from .config import READ_LIMIT, served_classes, wall_backstop
+from ..watchdog import ProcessorWatchdog
+from .config import READ_LIMIT, served_classes
 from .confine import confine, libc
-from .protocol import HEADER, IMPORTING, INDEX_BITS, MAX_DEPTH, MAX_FIELDS, MAX_ITEMS, MAX_MESSAGE, MAX_NAMES, MAX_REPLY, MAX_SHOWN, Command, ErrorKind, Reply, TwinKind, Value, frame
+from .protocol import (
+    HEADER,
+    IMPORTING,
+    INDEX_BITS,
+    MAX_DEPTH,
+    MAX_FIELDS,
+    MAX_ITEMS,
+    MAX_MESSAGE,
+    MAX_NAMES,
+    MAX_REPLY,
+    MAX_SHOWN,
+    At,
+    Command,
+    ErrorKind,
+    Reply,
+    TwinKind,
+    Value,
+    frame,
+)
 
-_NO_LIMIT = float("inf")
-"""The watchdog's limit while no code of the implementation runs."""
-
-
-class _Watchdog:
-    """Stops an implementation's code at its deadline, counted in processor time.
-
-    A call's limit is processor time (the process CPU clock), not wall-clock time: the
-    work a call does costs the same however busy the machine is, so a correct
-    implementation earns the same grade on a loaded machine (grading is deterministic).
-    A call that waits without working (a sleep, a blocking read) uses no processor time:
-    a wall-clock *backstop*, ``wall_factor`` times its limit
-    (:func:`speckit.sandbox.config.wall_backstop`), stops it.
-
-    While the server works on a message, a periodic timer ticks every :attr:`TICK`
-    seconds. Arming a call only numbers it; the first tick that sees a new number reads
-    both clocks as the call's start, and a later tick past either deadline raises
-    ``TimeLimitReached`` in it. So a call costs no clock read and no timer system call
-    (the server makes hundreds of thousands), and a limit is kept to within a tick. Code
-    that blocks the tick (``SIGALRM`` masked, a long computation in C) is stopped by the
-    test process, which watches the server's processor time in ``/proc`` and kills it.
-    """
-
-    TICK = 0.05
-
-    def __init__(self) -> None:
-        self.limit = _NO_LIMIT
-        """The running code's limit in seconds of processor time (infinite: none)."""
-        self.serial = 0
-        """Bumped by every :meth:`arm`: the number of the running code."""
-        self.calls = 0
-        """Bumped by every call of an operation: the number of the running call."""
-        self.wall_factor = 10.0
-        self.ticking = False
-        self.fired = False
-        """Whether the deadline was reached since this was last cleared (even if the code swallowed it)."""
-        self._seen = -1
-        self._cpu_start = self._wall_start = 0.0
-
-    def start(self) -> None:
-        self.ticking = True
-        signal.setitimer(signal.ITIMER_REAL, self.TICK, self.TICK)
-
-    def stop(self) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        self.ticking = False
-        self.limit = _NO_LIMIT
-
-    def arm(self, seconds: float) -> None:
-        """Give the code about to run ``seconds`` of processor time (and its wall-clock backstop)."""
-        self.serial += 1
-        self.limit = seconds
-
-    def clear(self) -> None:
-        self.limit = _NO_LIMIT
-
-    def on_alarm(self, signum, frame) -> None:
-        limit = self.limit
-        if limit == _NO_LIMIT:
-            return
-        cpu, wall = time.process_time(), time.monotonic()
-        if self._seen != self.serial:
-            self._seen, self._cpu_start, self._wall_start = self.serial, cpu, wall
-            return
-        if cpu - self._cpu_start >= limit or wall - self._wall_start >= wall_backstop(limit, self.wall_factor):
-            self.limit = _NO_LIMIT
-            self.fired = True
-            raise TimeLimitReached()
-
-
-_WATCHDOG = _Watchdog()
+_WATCHDOG = ProcessorWatchdog()
 
 PRESENCES = frozenset(p.value for p in Presence)
 _CALL, _KEEP = Command.CALL, Reply.KEEP
+_TAG, _OP, _HANDLE, _ARGUMENTS, _REPLY, _UPDATED, _KEYWORDS = (
+    At.TAG,
+    At.CALL_OP,
+    At.CALL_HANDLE,
+    At.CALL_ARGUMENTS,
+    At.CALL_REPLY,
+    At.CALL_UPDATED,
+    At.CALL_KEYWORDS,
+)
+"""A call's positions (:class:`~speckit.sandbox.protocol.At`), as globals: read for every call."""
+_FUNCTION = 5
+"""Where an operation's record (:attr:`_ServerState.ops`) keeps the implementation's function once found."""
 
 
 class _BoundedOutput(io.TextIOBase):
     """sys.stdout and sys.stderr of the server: printing is allowed, up to a limit per call.
 
-    The allowance starts afresh with every call (:attr:`_Watchdog.calls`), counted here
+    The allowance starts afresh with every call (:attr:`~speckit.watchdog.ProcessorWatchdog.calls`), counted here
     when something is printed rather than reset at every call."""
 
     def __init__(self, limit: int):
@@ -193,7 +153,9 @@ class _Twin:
 class _ServerState:
     """The server's tables: the implementation, its values by handle id, the twins."""
 
-    def __init__(self, implementation: Implementation, config: dict, served: dict[str, type], configured_supplied=()):
+    def __init__(
+        self, implementation: Implementation, config: dict, served: dict[str, type[Any]], configured_supplied=()
+    ):
         self.implementation = implementation
         self.config = config
         self.home = os.getcwd()
@@ -206,7 +168,9 @@ class _ServerState:
         result?, and the implementation's function once found (else None)."""
         self.output_limit = int(config["output_kb"]) * 1024
         self.import_failures: dict[str, str] = {}
-        self.package_dir = os.path.dirname(getattr(implementation.package, "__file__", None) or list(implementation.package.__path__)[0] + "/")
+        self.package_dir = os.path.dirname(
+            getattr(implementation.package, "__file__", None) or list(implementation.package.__path__)[0] + "/"
+        )
         self.served = served
         """The kit's classes the server makes twins of, by twin kind."""
         self.held: dict[int, int] = {}
@@ -225,24 +189,24 @@ class _ServerState:
     def decode(self, value: Any) -> Any:
         if not isinstance(value, list):
             return value
-        tag = value[0]
+        tag, payload = value[At.TAG], value[At.PAYLOAD]
         if tag == Value.HANDLE:
             try:
-                return self.values[value[1]]
+                return self.values[payload]
             except KeyError:
                 raise LookupError("a value this call was given no longer exists") from None
         if tag == Value.TWIN:
-            return self.twins[value[1]].value
+            return self.twins[payload].value
         if tag == Value.FLOAT:
-            return float(value[1])
+            return float(payload)
         if tag == Value.TUPLE:
-            return tuple(self.decode(v) for v in value[1])
+            return tuple(self.decode(v) for v in payload)
         if tag == Value.LIST:
-            return [self.decode(v) for v in value[1]]
+            return [self.decode(v) for v in payload]
         if tag == Value.SET:
-            return {self.decode(v) for v in value[1]}
+            return {self.decode(v) for v in payload}
         if tag == Value.DICT:
-            return {self.decode(k): self.decode(v) for k, v in value[1]}
+            return {self.decode(k): self.decode(v) for k, v in payload}
         raise ValueError(f"unknown value tag {tag!r}")
 
     def encode_result(self, value: Any, handle_id: int) -> Any:
@@ -277,10 +241,13 @@ class _ServerState:
             return [Value.FLOAT, repr(value)]
         if depth < MAX_DEPTH:
             if kind is tuple or kind is list or kind is set or kind is frozenset:
-                tag = {tuple: Value.TUPLE, list: Value.LIST}.get(kind, Value.SET)
+                tag = Value.TUPLE if kind is tuple else Value.LIST if kind is list else Value.SET
                 return [tag, [self.encode_shared(v, depth + 1) for v in value]]
             if kind is dict:
-                return [Value.DICT, [[self.encode_shared(k, depth + 1), self.encode_shared(v, depth + 1)] for k, v in value.items()]]
+                return [
+                    Value.DICT,
+                    [[self.encode_shared(k, depth + 1), self.encode_shared(v, depth + 1)] for k, v in value.items()],
+                ]
         for tid, twin in self.twins.items():
             if twin.value is value:
                 return [Value.TWIN, tid]
@@ -305,7 +272,7 @@ class _ServerState:
                 elif kind == TwinKind.STREAM:
                     value = recorder
                 else:
-                    cls = self.served[kind]
+                    cls: Any = self.served[kind]  # a kit class, made without running its __init__
                     value = cls.__new__(cls)
                 self.twins[tid] = _Twin(kind, value, recorder)
             twin = self.twins[tid]
@@ -334,7 +301,9 @@ class _ServerState:
             if twin.kind == TwinKind.DISPLAY:
                 try:
                     current = sorted(
-                        [r, c, m] for (r, c), m in twin.value.marks.items() if type(r) is int and type(c) is int and type(m) is str
+                        [r, c, m]
+                        for (r, c), m in twin.value.marks.items()
+                        if type(r) is int and type(c) is int and type(m) is str
                     )
                 except Exception:  # noqa: BLE001 - a twin the implementation broke
                     current = []
@@ -396,10 +365,15 @@ class _ServerState:
         except SuiteFailure as e:
             return {ErrorKind.MISSING: str(e)}
         except TimeLimitReached:
-            return {ErrorKind.MISSING: f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
+            return {
+                ErrorKind.MISSING: f"module {module} could not be imported: {module}.py took more than "
+                f"{self.config['import_seconds']:g} s to import"
+            }
         try:
             signature = _limited(1.0, inspect.signature, function)
-            data = [[p.name, int(p.kind), p.default is not inspect.Parameter.empty] for p in signature.parameters.values()]
+            data = [
+                [p.name, int(p.kind), p.default is not inspect.Parameter.empty] for p in signature.parameters.values()
+            ]
         except BaseException:  # noqa: BLE001 - uninspectable: the tests say so
             data = None
         return {"signature": data}
@@ -412,7 +386,11 @@ class _ServerState:
                 if reader is not None:
                     state = _limited(self.config["import_seconds"], reader, qualname)
                 else:
-                    state = Presence.PRESENT if _limited(self.config["import_seconds"], self.implementation.has, qualname) else Presence.MISSING
+                    state = (
+                        Presence.PRESENT
+                        if _limited(self.config["import_seconds"], self.implementation.has, qualname)
+                        else Presence.MISSING
+                    )
             except BaseException:  # noqa: BLE001 - a module that cannot even be imported
                 state = Presence.MISSING
             answers.append(state if state in PRESENCES else Presence.PRESENT.value)
@@ -424,17 +402,24 @@ class _ServerState:
         It runs for every call of a run (some 800,000), so its common path (a known
         operation given the server's values) makes as few Python calls as it can.
         """
-        op = self.ops[command[1]]
+        op = self.ops[command[_OP]]
         module, name, qualname, limit, expects_bool, function = op
-        args = command[3]
+        args = command[_ARGUMENTS]
         if function is None:
             try:
-                function = op[5] = self.functions.get((module, name)) or _limited(self.config["import_seconds"], self.function, module, name)
+                function = op[_FUNCTION] = self.functions.get((module, name)) or _limited(
+                    self.config["import_seconds"], self.function, module, name
+                )
             except SuiteFailure as e:
                 return None, {"kind": ErrorKind.MISSING, "message": str(e)}
             except TimeLimitReached:
-                return None, {"kind": ErrorKind.MISSING, "message": f"module {module} could not be imported: {module}.py took more than {self.config['import_seconds']:g} s to import"}
+                return None, {
+                    "kind": ErrorKind.MISSING,
+                    "message": f"module {module} could not be imported: {module}.py took more than "
+                    f"{self.config['import_seconds']:g} s to import",
+                }
         keywords = None
+        arguments: tuple[Any, ...] | list[Any]
         try:
             if type(args) is tuple:  # the common case: the ids of values held here (no keywords)
                 try:
@@ -443,13 +428,13 @@ class _ServerState:
                     raise LookupError("a value this call was given no longer exists") from None
             else:
                 arguments = [self.decode(a) for a in args]
-                if len(command) > 6:
+                if len(command) > _KEYWORDS:
                     keywords = {}
-                    for name, value in command[6]:
+                    for name, value in command[_KEYWORDS]:
                         if type(name) is not str or not name.isidentifier():
                             raise LookupError(f"a keyword argument named {name!r}")
                         keywords[name] = self.decode(value)
-                if len(command) > 5 and command[5]:
+                if len(command) > _UPDATED and command[_UPDATED]:
                     self.arguments = arguments  # sent back after the call, then dropped
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"{qualname} was not called: {e}"}
@@ -496,31 +481,37 @@ class _ServerState:
         try:
             for ancestor in cls.__mro__:
                 module, name = ancestor.__module__, ancestor.__qualname__
-                if module == "builtins" or module in self.supplied:
-                    if getattr(sys.modules.get(module), name, None) is ancestor:
-                        return f"{module}.{name}"
+                if (module == "builtins" or module in self.supplied) and getattr(
+                    sys.modules.get(module), name, None
+                ) is ancestor:
+                    return f"{module}.{name}"
         except Exception:  # noqa: BLE001 - a class that lies about itself is not the kit's
             pass
         return None
 
     def read(self, command: list) -> tuple[Any, dict | None]:
         """Run one read (a field, a module's attribute, ==, dir, repr): (encoded result, None) or (None, error)."""
-        tag = command[0]
+        tag, subject = command[At.TAG], command[At.SUBJECT]
         try:
             if tag == Command.MODULE:
-                _limited(self.config["import_seconds"], self.import_module, command[1])
-                subject = _limited(self.config["import_seconds"], self.implementation.module, command[1])
+                _limited(self.config["import_seconds"], self.import_module, subject)
+                subject = _limited(self.config["import_seconds"], self.implementation.module, subject)
             else:
-                subject = self.decode(command[1])
+                subject = self.decode(subject)
         except SuiteFailure as e:
             return None, {"kind": ErrorKind.MISSING, "message": str(e)[:MAX_MESSAGE]}
         except TimeLimitReached:
-            return None, {"kind": ErrorKind.MISSING, "message": f"module {command[1]} could not be imported: {command[1]}.py took more than {self.config['import_seconds']:g} s to import"}
+            return None, {
+                "kind": ErrorKind.MISSING,
+                "message": f"module {command[At.SUBJECT]} could not be imported: {command[At.SUBJECT]}.py "
+                f"took more than {self.config['import_seconds']:g} s to import",
+            }
         except LookupError as e:
             return None, {"kind": FailureKind.FAILED, "message": f"the value was not read: {e}"}
-        if tag == Command.MODULE and command[2] is None:
+        if tag == Command.MODULE and command[At.MODULE_ATTRIBUTE] is None:
             return None, None
         label = "reading a value"
+        kind: FailureKind | None
         watchdog = _WATCHDOG
         watchdog.arm(READ_LIMIT)
         try:
@@ -548,7 +539,7 @@ class _ServerState:
 
 
 _CONTAINERS = frozenset({tuple, list, set, frozenset, dict})
-_TAGS = {tuple: Value.TUPLE, list: Value.LIST, set: Value.SET, frozenset: Value.SET}
+_TAGS: dict[type, str] = {tuple: Value.TUPLE, list: Value.LIST, set: Value.SET, frozenset: Value.SET}
 
 
 def _plain(value: Any, depth: int, budget: list[int]) -> Any:
@@ -584,15 +575,20 @@ def _plain(value: Any, depth: int, budget: list[int]) -> Any:
 def _read_label(tag: str, subject: Any, command: list) -> str:
     """How a failure of a read names what was read (``Value.empty``, ``color.red``, ``Color.__eq__``)."""
     if tag == Command.MODULE:
-        return f"{command[1]}.{command[2]}"
+        return f"{command[At.SUBJECT]}.{command[At.MODULE_ATTRIBUTE]}"
     owner = type(subject).__name__
     if tag == Command.FIELD:
-        return f"{owner}.{command[2]}"
-    return {Command.EQUALS: f"{owner}.__eq__", Command.SHOW: f"{owner}.__repr__", Command.NAMES: f"dir() of a {owner}", Command.ITEMS: f"iterating over a {owner}"}[tag]
+        return f"{owner}.{command[At.FIELD_NAME]}"
+    return {
+        Command.EQUALS: f"{owner}.__eq__",
+        Command.SHOW: f"{owner}.__repr__",
+        Command.NAMES: f"dir() of a {owner}",
+        Command.ITEMS: f"iterating over a {owner}",
+    }[tag]
 
 
 def _read_field(state: _ServerState, subject: Any, command: list) -> Any:
-    return state.encode_result(getattr(subject, command[2]), command[3])
+    return state.encode_result(getattr(subject, command[At.MODULE_ATTRIBUTE]), command[At.MODULE_HANDLE])
 
 
 def _read_record_field(state: _ServerState, subject: Any, command: list) -> list:
@@ -602,9 +598,10 @@ def _read_record_field(state: _ServerState, subject: Any, command: list) -> list
     then ``value.color``); sending them along saves those round trips. A field that is
     not a plain value takes one of the spare handle ids the request offers, or is left out.
     """
-    _, _, name, handle_id, spare = command
+    name, handle_id, spare = command[At.FIELD_NAME], command[At.FIELD_HANDLE], command[At.FIELD_SPARE]
     value = state.encode_result(getattr(subject, name), handle_id)
-    spare_ids, others = list(spare), []
+    spare_ids = list(spare)
+    others: list[Any] = []
     for other in _record_fields(subject):
         if other == name or len(others) >= MAX_FIELDS:
             continue
@@ -635,11 +632,15 @@ def _record_fields(subject: Any) -> list[str]:
     instance = getattr(subject, "__dict__", None)
     if not isinstance(instance, dict):
         return []
-    return [n for n in list(instance)[: MAX_FIELDS + 1] if type(n) is str and n.isidentifier() and not n.startswith("_") and not hasattr(cls, n)]
+    return [
+        n
+        for n in list(instance)[: MAX_FIELDS + 1]
+        if type(n) is str and n.isidentifier() and not n.startswith("_") and not hasattr(cls, n)
+    ]
 
 
 def _compare_values(state: _ServerState, subject: Any, command: list) -> bool:
-    return bool(subject == state.decode(command[2]))
+    return bool(subject == state.decode(command[At.EQUALS_OTHER]))
 
 
 def _list_names(state: _ServerState, subject: Any, command: list) -> list[str]:
@@ -660,7 +661,8 @@ def _read_items(state: _ServerState, subject: Any, command: list) -> list | None
         iterator = iter(subject)
     except TypeError:
         return None
-    first_id, items = command[2], []
+    first_id = command[At.ITEMS_FIRST]
+    items: list[Any] = []
     for item in iterator:
         if len(items) == MAX_ITEMS:
             raise ValueError(f"it has more than {MAX_ITEMS} items")
@@ -702,7 +704,12 @@ _JSON = json.JSONEncoder(separators=(",", ":"))
 def _write_frame(fd: int, message: dict) -> None:
     data = _JSON.encode(message).encode()
     if len(data) > MAX_REPLY:
-        data = json.dumps({"seq": message["seq"], "error": {"at": 0, "kind": FailureKind.FAILED, "message": "the answer was too long"}}).encode()
+        data = json.dumps(
+            {
+                "seq": message["seq"],
+                "error": {"at": 0, "kind": FailureKind.FAILED, "message": "the answer was too long"},
+            }
+        ).encode()
     view = memoryview(frame(data))
     while view:
         view = view[os.write(fd, view) :]
@@ -772,7 +779,6 @@ def main() -> None:
         _write_frame(reply, _answer(state, message, progress))
 
 
-
 def _map_progress(fd: int) -> ctypes.c_int64:
     """Map the progress page without keeping its file open (Python's mmap would keep a copy of the fd)."""
     c = libc()
@@ -787,8 +793,8 @@ def _map_progress(fd: int) -> ctypes.c_int64:
 
 def _answer(state: _ServerState, message: dict, progress: ctypes.c_int64) -> dict:
     seq = message["seq"]
-    for number, *definition in message.get("ops", ()):
-        state.ops[number] = [*definition, None]
+    for definition in message.get("ops", ()):
+        state.ops[definition[At.DEFINITION_NUMBER]] = [*definition[At.DEFINITION_NUMBER + 1 :], None]
     state.apply_twins(message.get("twins", ()))
     _forget_held(state, message.get("release", ()))
     commands = message["commands"]
@@ -847,7 +853,10 @@ def _release(state: _ServerState, handle_ids) -> str | None:
         except TimeLimitReached:
             problem = problem or f"releasing a value ({owner.__name__}) took more than {READ_LIMIT:g} s"
         except MemoryError:
-            problem = problem or f"releasing a value ({owner.__name__}) went over the memory limit of {state.config['memory_mb']} MB"
+            problem = (
+                problem
+                or f"releasing a value ({owner.__name__}) went over the memory limit of {state.config['memory_mb']} MB"
+            )
         except BaseException:  # noqa: BLE001 - a finalizer's exception is ignored, as Python does
             pass
         finally:
@@ -898,7 +907,7 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
     base, call, values = seq << INDEX_BITS, state.call, state.values
     for index, command in enumerate(commands):
         progress.value = base | index
-        tag = command[0]
+        tag = command[_TAG]
         if tag == _CALL:
             result, error = call(command)
             if error is not None:
@@ -906,9 +915,9 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
                 error["at"] = index
                 answer["error"] = error
                 break
-            handle_id, reply = command[2], command[4]
-            if len(command) > 5 and command[5]:  # the test's lists, dicts and sets, as the call left them
-                answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[5]]
+            handle_id, reply = command[_HANDLE], command[_REPLY]
+            if len(command) > _UPDATED and command[_UPDATED]:  # the test's lists, dicts and sets, as the call left them
+                answer["arguments"] = [[i, state.encode_shared(state.arguments[i])] for i in command[_UPDATED]]
                 state.arguments = []
             if reply == _KEEP:
                 # The test holds a handle for it, whatever the value is (a plain str too).
@@ -918,12 +927,13 @@ def _run_commands(state: _ServerState, commands: list, seq: int, answer: dict, p
             else:
                 answer["result"] = state.encode_result(result, handle_id)
         elif tag == Command.RESOLVE:
-            answer["result"] = state.resolve(command[1], command[2])
+            answer["result"] = state.resolve(command[At.RESOLVE_MODULE], command[At.RESOLVE_NAME])
         elif tag == Command.PRESENCE:
-            answer["result"] = state.presence(command[1])
+            answer["result"] = state.presence(command[At.PRESENCE_NAMES])
         elif tag == Command.FOLDER:
             try:
-                os.chdir(state.home if command[1] is None else str(command[1]))
+                path = command[At.FOLDER_PATH]
+                os.chdir(state.home if path is None else str(path))
                 answer["result"] = None
             except (OSError, TypeError, ValueError) as e:
                 answer["result"] = f"{type(e).__name__}: {e}"[:MAX_MESSAGE]

@@ -11,13 +11,40 @@ from __future__ import annotations
 import io
 import itertools
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .process import ProtocolViolation
-from .protocol import MAX_DEPTH, MAX_LINES, TwinKind, Value
+from .protocol import MAX_DEPTH, MAX_LINES, At, TwinKind, Value
 
-if TYPE_CHECKING:
-    from .client import SandboxedImplementation
+
+class HandleOwner(Protocol):
+    """What handles, the encoder, the decoder and the twin registry need from the sandboxed
+    implementation that owns them (:class:`~speckit.sandbox.client.SandboxedImplementation`)."""
+
+    spec: Any
+    generation: int
+    """Which server the values belong to: it changes when a server dies."""
+
+    @property
+    def dead_reason(self) -> str: ...
+
+    released: list[int]
+    """Ids of values and twins the test dropped, released with the next message."""
+    twins: TwinRegistry
+
+    def new_id(self) -> int: ...
+
+    def handle(self, handle_id: int, known: bool = False) -> Handle: ...
+
+    def read_attribute(self, handle: Handle, name: str) -> Any: ...
+
+    def compare(self, handle: Handle, other: Any) -> Any: ...
+
+    def items(self, handle: Handle) -> tuple[bool, bool, list]: ...
+
+    def names(self, handle: Handle) -> list[str]: ...
+
+    def shown(self, handle: Handle) -> str: ...
 
 
 class Handle:
@@ -35,7 +62,7 @@ class Handle:
 
     __slots__ = ("_hid", "_gen", "_owner", "__weakref__")
 
-    def __init__(self, id: int, generation: int, owner: "SandboxedImplementation"):
+    def __init__(self, id: int, generation: int, owner: HandleOwner):
         self._hid = id
         self._gen = generation
         self._owner = owner
@@ -71,7 +98,9 @@ class Handle:
 
     def __getitem__(self, index: Any) -> Any:
         if not isinstance(index, (int, slice)) or isinstance(index, bool):
-            raise TypeError(f"a value of the sandboxed implementation is indexed by position only, not by {type(index).__name__}")
+            raise TypeError(
+                f"a value of the sandboxed implementation is indexed by position only, not by {type(index).__name__}"
+            )
         _, indexable, items = self._owner.items(self)
         if not indexable:
             raise TypeError("the value is not subscriptable")
@@ -97,16 +126,46 @@ def uses_handles(arguments: list | tuple) -> bool:
     return any(_names_handle(a, 0) for a in arguments)
 
 
+def plain_arguments(args: tuple, owner: HandleOwner) -> list | tuple | None:
+    """The wire form of arguments that are all this server's values or plain scalars; else None.
+
+    Arguments that are all this server's values (the common case) go as a tuple of
+    their ids, which the server looks up at once (:mod:`~speckit.sandbox.protocol`)."""
+    held = held_ids(args, owner)
+    if held is not None:
+        return held
+    generation, encoded = owner.generation, []
+    for value in args:
+        kind = type(value)
+        if kind is Handle and value._gen == generation and value._owner is owner:
+            encoded.append([Value.HANDLE, value._hid])
+        elif value is None or kind is bool or kind is int or kind is str:
+            encoded.append(value)
+        else:
+            return None
+    return encoded
+
+
+def held_ids(args: tuple, owner: HandleOwner) -> tuple | None:
+    """The ids of the arguments when every one is a value this server holds (the wire form
+    of the common call, :mod:`~speckit.sandbox.protocol`), else None."""
+    generation = owner.generation
+    for value in args:
+        if type(value) is not Handle or value._gen != generation or value._owner is not owner:
+            return None
+    return tuple([value._hid for value in args])
+
+
 def _names_handle(wire: Any, depth: int) -> bool:
     if not isinstance(wire, list) or not wire or depth > MAX_DEPTH:
         return False
-    tag = wire[0]
+    tag = wire[At.TAG]
     if tag == Value.HANDLE:
         return True
     if tag in (Value.TUPLE, Value.LIST, Value.SET):
-        return any(_names_handle(item, depth + 1) for item in wire[1])
+        return any(_names_handle(item, depth + 1) for item in wire[At.PAYLOAD])
     if tag == Value.DICT:
-        return any(_names_handle(k, depth + 1) or _names_handle(v, depth + 1) for k, v in wire[1])
+        return any(_names_handle(k, depth + 1) or _names_handle(v, depth + 1) for k, v in wire[At.PAYLOAD])
     return False
 
 
@@ -117,13 +176,13 @@ class StaleHandle(Exception):
 class Encoder:
     """Turns a call's arguments into the wire form, mirroring kit objects it meets."""
 
-    def __init__(self, owner: SandboxedImplementation):
+    def __init__(self, owner: HandleOwner):
         self.owner = owner
         self.twins: list = []
 
     def arguments(self, args: tuple) -> list:
         """A call's arguments, as a plain list of wire values (the implementation's fast paths,
-        ``SandboxedOperation.__call__`` and ``_plain_arguments``, handle the common case of
+        ``SandboxedOperation.__call__`` and :func:`plain_arguments`, handle the common case of
         handles and scalars only)."""
         return [self.encode(value) for value in args]
 
@@ -159,7 +218,7 @@ class Encoder:
         raise TypeError(f"a {type(value).__name__} cannot be passed to a sandboxed implementation")
 
 
-def decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: int, named: bool = False) -> Any:
+def decode(value: Any, owner: HandleOwner, handle_id: int, depth: int, named: bool = False) -> Any:
     """A result from the server: checked, and turned into plain values, a handle or a mirrored object.
 
     A handle is allowed at the top (``[HANDLE]``: the new value ``handle_id``; ``[HANDLE, id]``:
@@ -167,31 +226,34 @@ def decode(value: Any, owner: SandboxedImplementation, handle_id: int, depth: in
     """
     if value is None or isinstance(value, (bool, int, str)):
         return value
-    if depth > MAX_DEPTH or not isinstance(value, list) or not value or not isinstance(value[0], str):
+    if depth > MAX_DEPTH or not isinstance(value, list) or not value or not isinstance(value[At.TAG], str):
         raise ProtocolViolation("result malformed")
-    tag = value[0]
+    tag = value[At.TAG]
     if tag == Value.HANDLE:
         if len(value) == 1 and depth == 0:
             return owner.handle(handle_id)
-        if len(value) == 2 and type(value[1]) is int and (depth == 0 or named):
-            return owner.handle(value[1], known=True)
-    elif tag == Value.FLOAT and len(value) == 2 and isinstance(value[1], str) and len(value[1]) < 40:
+        if len(value) == 2 and type(value[At.PAYLOAD]) is int and (depth == 0 or named):
+            return owner.handle(value[At.PAYLOAD], known=True)
+    elif tag == Value.FLOAT and len(value) == 2 and isinstance(value[At.PAYLOAD], str) and len(value[At.PAYLOAD]) < 40:
         try:
-            return float(value[1])
+            return float(value[At.PAYLOAD])
         except ValueError:
             raise ProtocolViolation("float malformed") from None
-    elif tag in _CONTAINERS and len(value) == 2 and isinstance(value[1], list):
-        items = value[1]
+    elif tag in _CONTAINERS and len(value) == 2 and isinstance(value[At.PAYLOAD], list):
+        items = value[At.PAYLOAD]
         try:
             if tag == Value.DICT:
                 if not all(isinstance(item, list) and len(item) == 2 for item in items):
                     raise ProtocolViolation("result malformed")
-                return {decode(k, owner, handle_id, depth + 1, named): decode(v, owner, handle_id, depth + 1, named) for k, v in items}
+                return {
+                    decode(k, owner, handle_id, depth + 1, named): decode(v, owner, handle_id, depth + 1, named)
+                    for k, v in items
+                }
             return _CONTAINERS[tag](decode(v, owner, handle_id, depth + 1, named) for v in items)
         except TypeError:  # an unhashable key or set item
             raise ProtocolViolation("result malformed") from None
-    elif tag == Value.TWIN and len(value) == 2 and isinstance(value[1], int):
-        return owner.twins.original(value[1])
+    elif tag == Value.TWIN and len(value) == 2 and isinstance(value[At.PAYLOAD], int):
+        return owner.twins.original(value[At.PAYLOAD])
     raise ProtocolViolation("result malformed")
 
 
@@ -212,7 +274,7 @@ class TwinRegistry:
     once the test drops the object.
     """
 
-    def __init__(self, owner: SandboxedImplementation):
+    def __init__(self, owner: HandleOwner):
         self.owner = owner
         self.by_object: dict[int, int] = {}
         self.twins: dict[int, dict] = {}
@@ -245,7 +307,7 @@ class TwinRegistry:
             kind = TwinKind.STREAM
         tid = self.by_object.get(id(value))
         new = tid is None
-        if new:
+        if tid is None:
             tid = self.owner.new_id()
             self.twins[tid] = {"kind": kind, "ref": weakref.ref(value), "strong": None, "rest": None}
             self.by_object[id(value)] = tid
@@ -261,14 +323,18 @@ class TwinRegistry:
         self.pinned_ids.add(tid)
         kind, state = record["kind"], None
         if kind == TwinKind.DISPLAY:
-            state = [[r, c, m] for (r, c), m in value.marks.items() if type(r) is int and type(c) is int and type(m) is str]
+            state = [
+                [r, c, m] for (r, c), m in value.marks.items() if type(r) is int and type(c) is int and type(m) is str
+            ]
         elif kind == TwinKind.INPUT:
             if value.lines is None:
                 record["rest"] = None
             else:
                 rest = list(itertools.islice(value.lines, MAX_LINES + 1))
                 if len(rest) > MAX_LINES or not all(isinstance(line, str) for line in rest):
-                    raise TypeError(f"scripted input for a sandboxed implementation must be at most {MAX_LINES} strings")
+                    raise TypeError(
+                        f"scripted input for a sandboxed implementation must be at most {MAX_LINES} strings"
+                    )
                 record["rest"] = rest
                 value.lines = iter(rest)
             state = record["rest"]
@@ -307,7 +373,11 @@ class TwinRegistry:
         for tid, marks in _pairs(updates.get("marks", [])):
             target = self.original(tid)
             if not isinstance(marks, list) or not all(
-                isinstance(m, list) and len(m) == 3 and type(m[0]) is int and type(m[1]) is int and isinstance(m[2], str)
+                isinstance(m, list)
+                and len(m) == 3
+                and type(m[0]) is int
+                and type(m[1]) is int
+                and isinstance(m[2], str)
                 for m in marks
             ):
                 raise ProtocolViolation("twin marks malformed")
@@ -332,9 +402,9 @@ class TwinRegistry:
         if not isinstance(free, list) or not all(isinstance(tid, int) for tid in free):
             raise ProtocolViolation("twin updates malformed")
         for tid in free:
-            record = self.twins.get(tid)
-            if record is not None:
-                record["strong"] = None
+            freed = self.twins.get(tid)
+            if freed is not None:
+                freed["strong"] = None
                 self.pinned_ids.discard(tid)
 
 

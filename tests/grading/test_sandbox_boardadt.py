@@ -119,8 +119,10 @@ def test_fields_constants_and_colours_are_read_in_the_server(looping):
     assert not hasattr(looping.module("board_adt"), "number_of_columns_")
     with pytest.raises(MissingOperation, match="no module colour"):
         looping.module("colour")
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="read-only"):
         colours.red = blue
+    with pytest.raises(AttributeError, match="read-only"):
+        del colours.red
 
 
 def test_a_records_other_fields_come_with_the_first_read(looping):
@@ -128,11 +130,11 @@ def test_a_records_other_fields_come_with_the_first_read(looping):
     blue = looping.module("color").blue
     value = looping.value.Value(False, blue)
     _ = value.empty
-    trips = looping._seq
-    assert value.color == blue and looping._seq == trips + 1, "only == went to the server"
+    trips = looping.connection.seq
+    assert value.color == blue and looping.connection.seq == trips + 1, "only == went to the server"
     square = looping.square.Square(3, 4)
     _ = value.color
-    assert looping._seq > trips + 1, "after an operation call the field is read afresh"
+    assert looping.connection.seq > trips + 1, "after an operation call the field is read afresh"
     assert (square.column, square.row) == (3, 4)
 
 

@@ -17,10 +17,10 @@ import time
 import pytest
 
 import spec as spec_data
+from speckit import watchdog as clock_watchdog
 from speckit.core import OperationFailed, TimeLimitReached
 from speckit.sandbox import SandboxConfig, load_sandboxed
-from speckit.sandbox import server as server_side
-from speckit.sandbox.config import wall_backstop
+from speckit.watchdog import wall_backstop
 
 from .conftest import INCREMENT, patched_reference
 
@@ -40,13 +40,13 @@ class FakeClocks:
     def __init__(self, monkeypatch):
         self.cpu = 100.0
         self.wall = 5000.0
-        monkeypatch.setattr(server_side.time, "process_time", lambda: self.cpu)
-        monkeypatch.setattr(server_side.time, "monotonic", lambda: self.wall)
+        monkeypatch.setattr(clock_watchdog.time, "process_time", lambda: self.cpu)
+        monkeypatch.setattr(clock_watchdog.time, "monotonic", lambda: self.wall)
 
 
 def test_the_watchdog_counts_processor_time_not_the_wall_clock(monkeypatch):
     clocks = FakeClocks(monkeypatch)
-    watchdog = server_side._Watchdog()
+    watchdog = clock_watchdog.ProcessorWatchdog()
     watchdog.arm(2.0)
     watchdog.on_alarm(None, None)  # the first tick of a call reads its start
     clocks.wall += 9.0  # a loaded machine: 9 s pass, the call has worked 1.9 s
@@ -61,7 +61,7 @@ def test_the_watchdog_counts_processor_time_not_the_wall_clock(monkeypatch):
 
 def test_a_call_that_waits_is_stopped_by_the_wall_clock_backstop(monkeypatch):
     clocks = FakeClocks(monkeypatch)
-    watchdog = server_side._Watchdog()
+    watchdog = clock_watchdog.ProcessorWatchdog()
     watchdog.wall_factor = 10.0
     watchdog.arm(2.0)
     watchdog.on_alarm(None, None)
@@ -74,7 +74,7 @@ def test_a_call_that_waits_is_stopped_by_the_wall_clock_backstop(monkeypatch):
 
 def test_a_new_call_starts_its_own_count(monkeypatch):
     clocks = FakeClocks(monkeypatch)
-    watchdog = server_side._Watchdog()
+    watchdog = clock_watchdog.ProcessorWatchdog()
     watchdog.arm(2.0)
     watchdog.on_alarm(None, None)
     clocks.cpu += 1.5

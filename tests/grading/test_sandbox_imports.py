@@ -13,7 +13,13 @@ from speckit.paths import REPO_ROOT
 
 PACKAGE = Path(speckit.sandbox.__file__).parent
 TEST_PROCESS_SIDE = {
+    "speckit.sandbox.catalogue",
     "speckit.sandbox.client",
+    "speckit.sandbox.connection",
+    "speckit.sandbox.folders",
+    "speckit.sandbox.operation",
+    "speckit.sandbox.pipeline",
+    "speckit.sandbox.reads",
     "speckit.sandbox.values",
     "speckit.sandbox.process",
     "speckit.sandbox.bubblewrap",
