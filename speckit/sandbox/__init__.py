@@ -3,7 +3,7 @@
 ``pytest --sandbox --impl PATH`` (and ``speckit grade``) never import the implementation
 into the test process. The tests run as usual in pytest; only the implementation's
 operations run in a child process, the *operation server*, and every call of a
-:class:`~speckit.impl.TracedOperation` crosses the process boundary:
+:class:`~speckit.operations.TracedOperation` crosses the process boundary:
 
 * values the implementation makes stay in the server; the tests hold :class:`Handle`
   objects, which they pass back into operations. ``None``, bools, ints, floats, strings

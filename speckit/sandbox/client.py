@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import ImplementationError, MissingOperation, OperationFailed, Presence
-from ..impl import bool_problem, module_facade
+from ..operations import bool_problem, module_facade
 from ..trace import TRACE
 from .catalogue import RemoteCatalogue
 from .config import SandboxConfig

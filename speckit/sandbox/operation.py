@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-from ..impl import TracedOperation
+from ..operations import TracedOperation
 from ..trace import TRACE
 from .pipeline import Later, Pipeline
 from .protocol import MAX_BATCH, Command, Reply, Value

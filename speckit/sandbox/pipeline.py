@@ -17,7 +17,7 @@ import attrs
 
 from .. import trace
 from ..core import FailureKind, MissingOperation, NotImplementedOperation, OperationFailed
-from ..impl import bool_problem
+from ..operations import bool_problem
 from ..trace import TRACE
 from .config import READ_LIMIT
 from .process import ProtocolViolation, ServerDied, bounded_text

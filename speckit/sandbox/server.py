@@ -26,7 +26,8 @@ import attrs
 
 from .. import impl as impl_loader
 from ..core import FailureKind, ImplementationError, MissingOperation, Presence, SuiteFailure, TimeLimitReached
-from ..impl import Implementation, bool_problem, failure_of
+from ..impl import Implementation
+from ..operations import bool_problem, failure_of
 from ..watchdog import ProcessorWatchdog
 from .config import READ_LIMIT, served_classes
 from .confine import confine, libc
