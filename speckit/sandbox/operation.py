@@ -194,20 +194,3 @@ class RemoteFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._operation(*args, **kwargs)
-
-
-def _signature(data: Any):
-    import inspect
-
-    if data is None:
-        return None
-    try:
-        parameters = []
-        for name, kind, has_default in data:
-            if not isinstance(name, str) or not isinstance(kind, int) or not isinstance(has_default, bool):
-                return None
-            default = None if has_default else inspect.Parameter.empty
-            parameters.append(inspect.Parameter(name, inspect._ParameterKind(kind), default=default))
-        return inspect.Signature(parameters)
-    except (TypeError, ValueError):
-        return None
