@@ -222,9 +222,9 @@ class Grader:
         types = tuple(TypeGrade(e.name, ZERO, points(e.points), GradedAs.NONE, note=reason) for e in self.graded)
         return StudentGrade(name, types, reason=reason, notes=notes)
 
-    def _hidden_tests(self) -> tuple[str, ...]:
-        """The rubric's hidden tests, as every run's arguments."""
-        return tuple(f"--hidden-tests={p}" for p in self.rubric.hidden)
+    def _extra(self, slot: int) -> tuple[str, ...]:
+        """The arguments every run in job slot ``slot`` gives pytest: its sandbox settings and the hidden tests."""
+        return (f"--sandbox-config={self.sandbox_files[slot]}", *(f"--hidden-tests={p}" for p in self.rubric.hidden))
 
     def _scratch(self, slot: int) -> Path:
         """A run's scratch folder (its TMPDIR), which the server's user enters."""
@@ -246,7 +246,7 @@ class Grader:
                 package,
                 tests=tests,
                 timeout=timeout,
-                extra=(f"--sandbox-config={self.sandbox_files[slot]}", *self._hidden_tests()),
+                extra=self._extra(slot),
                 # The suite and the kit are compiled (assertions rewritten) once for the whole run,
                 # not once per submission. Student code is never compiled here: it runs in the server.
                 bytecode_cache=self.private / "pycache",
@@ -265,9 +265,8 @@ class Grader:
         if len(runs) == 1:
             return [self.run(*runs[0], slot, budget) if budget.left() > 0 else None]
         scratches = [self._scratch(slot) for _ in runs]
-        extra = (f"--sandbox-config={self.sandbox_files[slot]}", *self._hidden_tests())
         planned = [
-            PlannedRun(package, tuple(self.files_for(entries)), extra, scratch)
+            PlannedRun(package, tuple(self.files_for(entries)), self._extra(slot), scratch)
             for (package, entries), scratch in zip(runs, scratches, strict=True)
         ]
         started = time.monotonic()

@@ -234,8 +234,11 @@ class SubmissionJob:
     def _hybrid_runs(self, entries: list[TypeRubric], staged: Staged) -> dict[str, SuiteRun | None]:
         """The run of each of ``entries`` as a hybrid, by module, all in one batch (pytest and the suite
         imported once for all of them); None for a run not started, the submission's time being used
-        up. A type whose module the submission lacks has no hybrid, and no entry."""
+        up. A type whose module the submission lacks has no hybrid, and no entry; nor has any type when
+        no time is left before the batch."""
         planned: list[tuple[str, Path, list[TypeRubric]]] = []
+        if self.budget.left() <= 0:
+            return {}  # no hybrid is built when none can run
         for entry in entries:
             module = staged.found / f"{entry.module}.py"
             if not module.is_file():
