@@ -127,7 +127,7 @@ def totals_section(data: ClassData, with_charts: bool) -> list[str]:
         "Totals and each type's points",
         [("total", data.maximum(), totals)] + [(n, data.type_max[n], points[n]) for n in data.type_names],
     )
-    if with_charts:
+    if with_charts and totals:
         s = summary(totals)
         marks = {k: s[k] for k in ("mean", "median", "first quartile", "third quartile")}
         svg = charts.totals_histogram("totals-chart", totals, data.maximum(), marks)
@@ -140,10 +140,13 @@ def totals_section(data: ClassData, with_charts: bool) -> list[str]:
                 "the lines mark the mean, the median and the quartiles.",
             )
         )
-        svg = charts.type_points("types-chart", [(n, data.type_max[n], points[n]) for n in data.type_names])
-        out.append(
-            _figure("types-boxes", "types-chart", svg, "Each type's points as a share of its maximum across the class.")
-        )
+        if data.type_names:
+            svg = charts.type_points("types-chart", [(n, data.type_max[n], points[n]) for n in data.type_names])
+            out.append(
+                _figure(
+                    "types-boxes", "types-chart", svg, "Each type's points as a share of its maximum across the class."
+                )
+            )
     out.append("</section>")
     return out
 

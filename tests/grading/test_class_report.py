@@ -19,7 +19,17 @@ import pytest
 from speckit import rubric as rubric_module
 from speckit.cli import main
 from speckit.core import Outcome
-from speckit.grading import GradedAs, OperationGrade, StudentGrade, TestGrade, TestRecord, TypeGrade, charts, grade
+from speckit.grading import (
+    GradedAs,
+    OperationGrade,
+    StudentGrade,
+    TestGrade,
+    TestRecord,
+    TypeGrade,
+    charts,
+    classreport,
+    grade,
+)
 from speckit.grading.classrecord import RECORDS, RecordError, run_facts
 from speckit.grading.classreport import REPORT, merge_class_report, write_class_report, write_report
 from speckit.grading.records import points
@@ -198,6 +208,14 @@ def test_the_charts_have_a_block_per_student_and_a_row_per_operation(made_up):
     ids = re.findall(r'\bid="([^"]+)"', page)
     assert len(ids) == len(set(ids)), "the charts' ids do not clash"
     assert "<dc:date>" not in page
+
+
+def test_a_class_of_no_records_gets_a_report_with_no_charts_and_no_error():
+    pytest.importorskip("matplotlib")
+    page = classreport.build([], with_charts=True)
+    assert "0 submissions graded" in page
+    assert "<svg" not in page, "nothing to draw: no chart, and no matplotlib error"
+    assert 'id="no-charts"' not in page, "matplotlib is there: the page must not say it is missing"
 
 
 def test_without_matplotlib_the_report_says_how_to_get_the_charts(tmp_path, monkeypatch):
