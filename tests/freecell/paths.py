@@ -394,7 +394,7 @@ class FrameCase:
 
 @st.composite
 def frame_cases(draw, operation: str):
-    """An update of ``operation`` on a value made by a random path, with other values of its kind made before it."""
+    """An update of ``operation`` on a value made by a random path, with other values of its kind made beside it."""
     kind = next(k for k, name in TYPE_NAMES.items() if name == operation.split(".")[0])
     rnd = draw(frames.RANDOM)
     argument, arguments, after = UPDATES[operation](rnd)
