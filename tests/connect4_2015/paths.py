@@ -38,6 +38,13 @@ GRAB, DROP = "WaitingForPieceClick", "WaitingForGridClick"
 SPACES = (RED, BLUE, EMPTY)
 
 
+class Recipe(Path):
+    """A path that Hypothesis's failing examples print as the calls it makes, as its repr does."""
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        printer.text(repr(self))
+
+
 class Member(str):
     """A Space member as a step's argument: made by the implementation, printed as ``Space.Red``."""
 
@@ -164,7 +171,7 @@ def grids(rnd: random.Random, model: Model | None = None) -> Path:
                 step, current = _put(current, x, y, model.get(x, y))
                 steps.append(step)
                 models.append(current)
-    return Path("grid", ("grid", "Grid"), Model(), tuple(steps), tuple(models))
+    return Recipe("grid", ("grid", "Grid"), Model(), tuple(steps), tuple(models))
 
 
 def _player_steps(model: PlayerModel) -> list:
@@ -202,7 +209,7 @@ def players(rnd: random.Random, colour: str | None = None, computer: bool = Fals
     if computer and not current.ai:
         steps.append(("setAI", True))
         models.append(attrs.evolve(current, ai=True))
-    return Path("player", start, first, tuple(steps), tuple(models))
+    return Recipe("player", start, first, tuple(steps), tuple(models))
 
 
 PATHS = {"grid": grids, "player": players}
@@ -258,6 +265,11 @@ class FrameCase:
     arguments: tuple
     after: Any
     others: tuple
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        call = ", ".join(["x", *map(repr, self.arguments)])
+        made = "; ".join(map(repr, self.others))
+        printer.text(f"{self.operation.split('.')[1]}({call}) where x = {self.argument!r}; others: {made}")
 
 
 def bystanders(rnd: random.Random, kind: str) -> tuple[Path, ...]:
