@@ -91,7 +91,7 @@ def make(impl, path: Path):
 def _argument(impl, argument):
     if isinstance(argument, Path):
         return make(impl, argument)
-    return Build(impl).space(argument) if isinstance(argument, Member) else argument
+    return Build(impl).space(str(argument)) if isinstance(argument, Member) else argument
 
 
 # Whether a value has a model, asked through documented operations only -----------------------
