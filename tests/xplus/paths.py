@@ -6,7 +6,8 @@ value's model is asked. The other tests make a value one way (a board by savePla
 a new one, a dictionary by HashDictionary(size) and puts). A student's value can reach the same
 state by other ways: a square given a tile, overwritten and emptied again; a dictionary made by
 createDictionary, filled by addConfiguration, its records removed and put back, after puts and
-removes that were refused (a DictionaryException changes nothing). Every property must hold of
+removes that were refused (a DictionaryException changes nothing) and queries asked on the way
+(a value that remembers an answer is found by the updates after it). Every property must hold of
 every value with the same model.
 
 An update changes the value it is called on (put and remove their dictionary, savePlay its board,
@@ -110,7 +111,8 @@ def shown(kind: str, model) -> str:
 
 
 class _DictionarySteps:
-    """The updates a dictionary's path takes, called as the document calls them.
+    """The steps a dictionary's path takes, called as the document calls them: updates, and queries (get,
+    numRecords), which change nothing.
 
     A put or remove the document refuses (DictionaryException) changes nothing, so a path may take
     one and go on: whether it was refused is checked by the tests of put and remove, not here.
@@ -128,6 +130,12 @@ class _DictionarySteps:
 
     def addConfiguration(self, dictionary, board, score: int) -> None:
         self.impl.configurations.addConfiguration(board, dictionary, score)
+
+    def get(self, dictionary, config: str) -> None:
+        self.impl.hash_dictionary.get(dictionary, config)
+
+    def numRecords(self, dictionary) -> None:
+        self.impl.hash_dictionary.numRecords(dictionary)
 
 
 def follow(impl, path: Path) -> Made:
@@ -225,7 +233,8 @@ def records(rnd: random.Random, model, depth: int = 2) -> Path:
 
 def boards(rnd: random.Random, model, depth: int = 2) -> Path:
     """A path to a board of ``model``: Configurations(n, k, levels) (levels any: erratum X03), random plays that
-    place, overwrite and empty squares, then the plays that bring it to the model, in a random order."""
+    place, overwrite and empty squares and queries between them, then the plays that bring it to the model, in a
+    random order, with queries between them too."""
     n, k, tiles = model
     start, start_model = ("configurations", "Configurations", n, k, rnd.randint(1, 4)), (n, k, ())
 
@@ -233,15 +242,30 @@ def boards(rnd: random.Random, model, depth: int = 2) -> Path:
         row, col, symbol = rnd.randrange(n), rnd.randrange(n), rnd.choice(SYMBOLS)
         return ("savePlay", row, col, symbol), _played(m, row, col, symbol)
 
+    def ask(rnd, m):
+        """A query, which changes nothing: a board that remembers an answer is found by the plays after it."""
+        both_won = all(board_of(m).wins(symbol) for symbol in (HUMAN, COMPUTER))  # evalBoard's precondition (X07)
+        queries = [
+            ("repeatedConfiguration", Calls("dictionary", ("hash_dictionary", "HashDictionary", 7), ())),
+            ("wins", rnd.choice((HUMAN, COMPUTER))),
+            ("isDraw",),
+            ("squareIsEmpty", rnd.randrange(n), rnd.randrange(n)),
+            *([] if both_won else [("evalBoard",)]),
+        ]
+        return rnd.choice(queries), m
+
     steps: list[tuple[Any, ...]] = []
     models: list[Any] = []
-    current = frames.walk(rnd, steps, models, start_model, lambda m: [play], 6 if depth else 0)
+    current = frames.walk(rnd, steps, models, start_model, lambda m: [play, play, ask], 8 if depth else 0)
     want = dict(tiles)
     squares = [(r, c) for r in range(n) for c in range(n)]
     rnd.shuffle(squares)
     for row, col in squares:
         symbol = want.get((row, col), EMPTY)
         if dict(current[2]).get((row, col), EMPTY) != symbol:
+            if depth and rnd.random() < 0.25:
+                steps.append(ask(rnd, current)[0])
+                models.append(current)
             current = _played(current, row, col, symbol)
             steps.append(("savePlay", row, col, symbol))
             models.append(current)
@@ -278,6 +302,10 @@ def dictionaries(rnd: random.Random, model, depth: int = 2) -> Path:
         key = rnd.choice(POOL)
         return ("remove", key), _with(m, key, None)
 
+    def ask(rnd, m):
+        """A query, which changes nothing: a dictionary that remembers an answer is found by the updates after it."""
+        return rnd.choice([("get", rnd.choice(POOL)), ("numRecords",)]), m
+
     def add(rnd, m):
         board = _small_board(rnd)
         while board_of(board).string() in dict(m):  # the precondition of erratum X08
@@ -287,7 +315,8 @@ def dictionaries(rnd: random.Random, model, depth: int = 2) -> Path:
 
     steps: list[tuple[Any, ...]] = []
     models: list[Any] = []
-    current = frames.walk(rnd, steps, models, (), lambda m: [put, remove, add if depth else None], 6 if depth else 2)
+    choices = [put, remove, ask, add if depth else None]
+    current = frames.walk(rnd, steps, models, (), lambda m: choices, 8 if depth else 2)
     want = dict(model)
     for key, score in rnd.sample(list(current), len(current)):
         if want.get(key) != score:
@@ -413,7 +442,8 @@ def frame_cases(draw, operation: str):
 
 
 def check_frame_case(impl, case: FrameCase) -> None:
-    """Run the update of ``case`` and check its frame rule (and that a refused one is refused)."""
+    """Run the update of ``case`` and check its frame rule (and that a refused one is refused); its value is
+    asked for its model before the update too."""
     __tracebackhide__ = True
     kind, _ = UPDATES[case.operation]
     others = [
@@ -424,6 +454,8 @@ def check_frame_case(impl, case: FrameCase) -> None:
     values = iter(made.value for _, made in given)
     arguments = [next(values) if isinstance(a, Path) else a for a in case.arguments]
     name = case.operation.split(".")[1]
+    # Asked before the update too: a value that remembers an answer shows it after the update.
+    check_models(impl, [(kind, argument.value, argument.model, f"x = {case.argument!r}, before the {name}")])
     shown_arguments = ", ".join(repr(a) for a in case.arguments)
     if name == "addConfiguration":
         board, score = arguments
