@@ -62,7 +62,7 @@ class _ServerState:
     """The server's tables: the implementation, its operations, its values by handle id, the twins."""
 
     def __init__(
-        self, implementation: Implementation, config: dict, served: dict[str, type[Any]], configured_supplied=()
+        self, implementation: Implementation, config: dict, served: dict[str, tuple[type, Any]], configured_supplied=()
     ):
         self.implementation = implementation
         self.config = config

@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from .mirror import fields_of, set_fields
 from .protocol import TwinKind
 from .server_values import ServerValues
 
@@ -83,50 +84,49 @@ class Twin:
 
 
 class TwinTable:
-    """The server's twins: made and set from a request, read back for its answer."""
+    """The server's twins: made and set from a request, read back for its answer.
 
-    def __init__(self, values: ServerValues, served: dict[str, type[Any]], output_limit: int):
+    One adapter for every served class: what travels of an object is its ``[kit.mirrors]``
+    entry (:mod:`speckit.sandbox.mirror`); a text stream travels as what is written to it."""
+
+    def __init__(self, values: ServerValues, served: dict[str, tuple[type, Any]], output_limit: int):
         self.values = values
         self.twins: dict[int, Twin] = values.twins
         self.served = served
-        """The kit's classes the server makes twins of, by twin kind."""
+        """The kit's classes the server makes twins of, and how each travels, by twin kind."""
         self.output_limit = output_limit
 
     def apply(self, twins: list) -> None:
-        """Make the twins a request names for the first time, and set each one's state from it."""
+        """Make the twins a request names for the first time, and set each one's state from it:
+        ``[fields, lines]`` (:mod:`speckit.sandbox.protocol`)."""
         for tid, kind, new, state in twins:
             if new:
                 self.twins[tid] = self._make(kind)
             twin = self.twins[tid]
             twin.free = False
-            if kind == TwinKind.DISPLAY:
-                twin.value.marks.clear()
-                twin.value.marks.update({(r, c): m for r, c, m in state})
-                twin.snapshot = sorted(state)
-            elif kind == TwinKind.INPUT:
-                twin.value.lines = None if state is None else CountingLines(state)
-            elif kind != TwinKind.STREAM:
-                attributes = vars(twin.value)
-                attributes.clear()
-                attributes.update(self.values.decode(state))
-                twin.snapshot = state
+            if kind == TwinKind.STREAM:
+                continue
+            mirror = self.served[kind][1]
+            fields, lines = state
+            if mirror.lines:
+                setattr(twin.value, mirror.lines, None if lines is None else CountingLines(lines))
+            set_fields(twin.value, mirror, self.values.decode(fields))
+            twin.snapshot = fields
 
     def _make(self, kind: str) -> Twin:
         recorder = Recorder(self.output_limit)
-        if kind == TwinKind.DISPLAY:
-            value = self.served[kind](recorder, {})
-        elif kind == TwinKind.INPUT:
-            value = self.served[kind](None, recorder)
-        elif kind == TwinKind.STREAM:
-            value = recorder
-        else:
-            cls: Any = self.served[kind]  # a kit class, made without running its __init__
-            value = cls.__new__(cls)
+        if kind == TwinKind.STREAM:
+            return Twin(kind, recorder, recorder)
+        cls: Any
+        cls, mirror = self.served[kind]
+        value = cls.__new__(cls)  # a kit class, made without running its __init__
+        if mirror.stream:
+            setattr(value, mirror.stream, recorder)
         return Twin(kind, value, recorder)
 
     def updates(self) -> dict:
         """What the calls did to the twins, by part of the answer's ``twins`` (each maybe empty)."""
-        out, marks, used, free, states = [], [], [], [], []
+        out, used, free, states = [], [], [], []
         for tid, twin in self.twins.items():
             if not twin.free and not twin.referred():
                 twin.free = True
@@ -134,27 +134,18 @@ class TwinTable:
             text = twin.recorder.take()
             if text:
                 out.append([tid, text])
-            if twin.kind == TwinKind.DISPLAY:
-                try:
-                    current = sorted(
-                        [r, c, m]
-                        for (r, c), m in twin.value.marks.items()
-                        if type(r) is int and type(c) is int and type(m) is str
-                    )
-                except Exception:  # noqa: BLE001 - a twin the implementation broke
-                    current = []
-                if current != twin.snapshot:
-                    marks.append([tid, current])
-                    twin.snapshot = current
-            elif twin.kind == TwinKind.INPUT and isinstance(twin.value.lines, CountingLines) and twin.value.lines.used:
-                used.append([tid, twin.value.lines.used])
-                twin.value.lines = CountingLines(twin.value.lines.rest())
-            elif twin.kind not in (TwinKind.DISPLAY, TwinKind.INPUT, TwinKind.STREAM):
-                try:
-                    current = self.values.encode_shared(dict(vars(twin.value)))
-                except Exception:  # noqa: BLE001 - a twin the implementation broke
-                    continue
-                if current != twin.snapshot:
-                    states.append([tid, current])
-                    twin.snapshot = current
-        return {"out": out, "marks": marks, "used": used, "free": free, "state": states}
+            if twin.kind == TwinKind.STREAM:
+                continue
+            mirror = self.served[twin.kind][1]
+            lines = getattr(twin.value, mirror.lines, None) if mirror.lines else None
+            if isinstance(lines, CountingLines) and lines.used:
+                used.append([tid, lines.used])
+                setattr(twin.value, mirror.lines, CountingLines(lines.rest()))
+            try:
+                current = self.values.encode_shared(fields_of(twin.value, mirror))
+            except Exception:  # noqa: BLE001 - a twin the implementation broke
+                continue
+            if current != twin.snapshot:
+                states.append([tid, current])
+                twin.snapshot = current
+        return {"out": out, "used": used, "free": free, "state": states}
