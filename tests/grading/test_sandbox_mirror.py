@@ -4,6 +4,7 @@ what its class's ``[kit.mirrors]`` entry declares, and nothing of it names a spe
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import attrs
 
@@ -50,5 +51,5 @@ def test_the_adapter_names_no_specification():
     import speckit.sandbox.values as test_side
 
     for source in (module, server_side, test_side):
-        text = open(source.__file__, encoding="utf-8").read()
+        text = Path(source.__file__).read_text(encoding="utf-8")
         assert ".marks" not in text.replace("``display.marks``", "") and "TwinKind.DISPLAY" not in text
