@@ -66,7 +66,7 @@ class SandboxedOperation(TracedOperation):
         operation the specification's ``[kit] results_by_value`` names, a plain value if the result is one."""
         holders = kit_object_holders(impl.spec)
         self.cannot_reach_kit_objects = all(p.type not in holders for p in operation.params)
-        """None of its parameters can hold (the specification's components say) a Display or an Input."""
+        """None of its parameters can hold (the specification's components say) an object of a served class."""
 
     def function(self):
         signature = self.impl.resolve(self)
