@@ -544,7 +544,21 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
     setDimension is used only on a new, empty grid, where every reading of erratum E23 agrees.
     """
     sub = max(depth - 1, 0)
-    side, target = model.side, model.squares
+    side = model.side
+    start, start_model, resized = _grid_start(rnd, side, depth, sub)
+    steps, models = [], []
+    current = start_model
+    if resized:
+        current = GridModel.of(side, {})
+        steps.append(("setDimension", dimensions(rnd, side, sub)))
+        models.append(current)
+    current = frames.walk(rnd, steps, models, current, _grid_updates(side, sub), 3 if depth else 0)
+    _grid_reach(rnd, steps, models, current, model, sub)
+    return Path("grid", start, start_model, tuple(steps), tuple(models))
+
+
+def _grid_start(rnd, side: int, depth: int, sub: int) -> tuple[tuple, GridModel, bool]:
+    """A grid path's constructor call, its model, and whether it made a grid of another side (for setDimension)."""
     how = rnd.choice(["dimension", "resized"] + (["default"] if side == 4 else []) + (["placed"] if depth > 0 else []))
     marks: dict = {}
     if how == "default":
@@ -557,14 +571,11 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
         at, colour = (rnd.randint(1, side), rnd.randint(1, side)), rnd.choice(COLOURS)
         start = ("grid", "newGridType", dimensions(rnd, side, sub), locations(rnd, at, sub), symbols(rnd, colour, sub))
         marks = {at: colour}
-    start_model = GridModel.of(start[2].model if how == "resized" else side, marks)
-    steps, models = [], []
-    current = start_model
-    if how == "resized":
-        current = GridModel.of(side, {})
-        steps.append(("setDimension", dimensions(rnd, side, sub)))
-        models.append(current)
+    return start, GridModel.of(start[2].model if how == "resized" else side, marks), how == "resized"
 
+
+def _grid_updates(side: int, sub: int):
+    """The random updates a grid path of that side may take from a model (for :func:`speckit.testing.frames.walk`)."""
     every = [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]
 
     def occupy(rnd, m):
@@ -586,9 +597,13 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
     def choices(m):
         return [occupy if len(m.marks) < len(every) else None, overwrite, worth, frames.clone_step]
 
-    current = frames.walk(rnd, steps, models, current, choices, 3 if depth else 0)
-    marks = current.squares
-    for at in every:
+    return choices
+
+
+def _grid_reach(rnd, steps: list, models: list, current: GridModel, model: GridModel, sub: int) -> None:
+    """Add to a grid path (``steps`` and their ``models``) the updates bringing it from ``current`` to ``model``."""
+    side, target, marks = model.side, model.squares, current.squares
+    for at in [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]:
         want, have = target.get(at), marks.get(at)
         if want == have:
             continue
@@ -601,7 +616,6 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
     if current.worth != model.worth:
         steps.append(("setWorth", worths(rnd, model.worth, sub)))
         models.append(GridModel.of(side, marks, model.worth))
-    return Path("grid", start, start_model, tuple(steps), tuple(models))
 
 
 PATHS = {
