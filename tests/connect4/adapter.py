@@ -189,26 +189,24 @@ class Read:
             for empty, is_red, answer in zip(empties, reds, answers, strict=False)
         ]
 
-    def together(self, *checks) -> list:
-        """Run checks written as generators, their questions asked together (:meth:`ask`); what each returns.
 
-        Each check makes the values it asks about (observers only: nothing is updated
-        between its questions and the others'), yields once ``(symbols, queries)``, is
-        sent back ``(models of the symbols, what queries() returned)`` and then judges
-        them, in the order given, so each failure message is its own (``expect``), or
-        returns a verdict.
-        """
-        checks = [check for check in checks if check is not None]
-        replies = self.ask([next(check) for check in checks])
-        verdicts = []
-        for check, reply in zip(checks, replies, strict=False):
-            try:
-                check.send(reply)
-            except StopIteration as done:
-                verdicts.append(done.value)
-                continue
-            raise RuntimeError("a check given to together() yields once")
-        return verdicts
+class Answer:
+    """What one check gathered in :class:`Checks` returned, once its questions have been asked."""
+
+    __slots__ = ("_value", "ready")
+
+    def __init__(self) -> None:
+        self._value = None
+        self.ready = False
+
+    @property
+    def value(self):
+        if not self.ready:
+            raise RuntimeError("a check's answer was read before its Checks block ended")
+        return self._value
+
+    def give(self, value) -> None:
+        self._value, self.ready = value, True
 
 
 class Checks:
@@ -220,16 +218,19 @@ class Checks:
     ``with Checks(read) as check:`` the checks are gathered (each makes the values it asks
     about: observers only, nothing is updated between its questions and the others'); leaving
     the block asks every question together, in the sandbox in two round trips, and judges the
-    checks in the order given, so each failure message is its own.
+    checks in the order given, so each failure message is its own. What a judge returns is
+    the :class:`Answer` its check was given when gathered.
     """
 
     def __init__(self, read: Read) -> None:
         self.read = read
         self._checks: list = []
 
-    def add(self, judge, *, symbols=(), queries=None) -> None:
-        """Gather a check: ``judge(models of symbols, what queries() returned)``, its verdict kept by :meth:`run`."""
-        self._checks.append((symbols, queries, judge))
+    def add(self, judge, *, symbols=(), queries=None) -> Answer:
+        """Gather a check: ``judge(models of symbols, what queries() returned)``, its result the answer returned."""
+        answer = Answer()
+        self._checks.append((symbols, queries, judge, answer))
+        return answer
 
     def fact(self, query, claim: str, *, holds: bool = True, **shown) -> None:
         """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), asked with the others."""
@@ -240,10 +241,12 @@ class Checks:
         self.add(judge, queries=query)
 
     def run(self) -> list:
-        """Ask every gathered check's questions together and judge each in turn; their verdicts."""
+        """Ask every gathered check's questions together and judge each in turn; what each judge returned."""
         checks, self._checks = self._checks, []
-        replies = self.read.ask([(symbols, queries) for symbols, queries, _ in checks])
-        return [judge(models, answer) for (_, _, judge), (models, answer) in zip(checks, replies, strict=False)]
+        replies = self.read.ask([(symbols, queries) for symbols, queries, _, _ in checks])
+        for (_, _, judge, answer), (models, told) in zip(checks, replies, strict=False):
+            answer.give(judge(models, told))
+        return [answer.value for _, _, _, answer in checks]
 
     def __enter__(self) -> Checks:
         return self

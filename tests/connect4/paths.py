@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 from speckit.testing import expect, frames
 from speckit.testing.frames import Made, Path
 
-from .adapter import Build, Read, offers
+from .adapter import Answer, Build, Checks, Read, offers
 from .model import BLUE, OTHER, RED, GridModel
 
 KINDS = {
@@ -141,66 +141,98 @@ EQUALS = {"index": "index", "level": "level_number", "worth": "worth", "dimensio
 """The kinds whose model is asked by their type's equals alone, and the module of each."""
 
 
-def holding(read: Read, kind: str, value, model):
-    """Whether ``value`` (of ``kind``) has ``model``, by its type's equals or its observers: a check for
-    :meth:`Read.together`, which returns the verdict. Its questions are asked together with others."""
-    impl, build = read.impl, read.build
-    if kind in EQUALS:
-        made = {
-            "index": build.index,
-            "level": build.level,
-            "worth": build.worth,
-            "dimension": build.dimension,
-            "colour": build.colour,
-        }[kind]
-        _, same = yield (), lambda: getattr(impl, EQUALS[kind]).equals(value, made(model))
-        return same
-    if kind == "symbol":  # its observers, and equals against a canonical symbol of the model
-        (got,), same = yield [value], lambda: impl.symbol.equals(value, build.symbol(model))
-        return got == model and same
-    if kind == "location":
-        _, (row, column) = yield (
-            (),
-            lambda: (
-                impl.index.equals(impl.location.getRow(value), build.index(model[0])),
-                impl.index.equals(impl.location.getColumn(value), build.index(model[1])),
+class ModelChecks(Checks):
+    """Whether values have models, written one after another and asked together (:class:`Checks`)."""
+
+    def __init__(self, impl) -> None:
+        super().__init__(Read(impl))
+
+    def has_model(self, kind: str, value, model) -> Answer:
+        """Whether ``value`` (of ``kind``) has ``model``, by its type's equals or its observers: the answer is the
+        verdict."""
+        impl, build = self.read.impl, self.read.build
+        if kind in EQUALS:
+            made = {
+                "index": build.index,
+                "level": build.level,
+                "worth": build.worth,
+                "dimension": build.dimension,
+                "colour": build.colour,
+            }[kind]
+            return self.add(
+                lambda _, same: same, queries=lambda: getattr(impl, EQUALS[kind]).equals(value, made(model))
+            )
+        if kind == "symbol":  # its observers, and equals against a canonical symbol of the model
+            return self.add(
+                lambda got, same: got[0] == model and same,
+                symbols=[value],
+                queries=lambda: impl.symbol.equals(value, build.symbol(model)),
+            )
+        if kind == "location":
+            return self.add(
+                lambda _, same: same[0] and same[1],
+                queries=lambda: (
+                    impl.index.equals(impl.location.getRow(value), build.index(model[0])),
+                    impl.index.equals(impl.location.getColumn(value), build.index(model[1])),
+                ),
+            )
+        if kind == "player":
+            return self._player(value, model)
+        if kind == "square":
+            return self._square(value, model)
+        if kind == "grid":
+            return self.add(
+                lambda _, same: same[0] and same[1],
+                queries=lambda: (
+                    impl.grid.equals(value, build.grid(model.side, model.squares)),
+                    impl.worth.equals(impl.grid.getWorth(value), build.worth(model.worth)),
+                ),
+            )
+        raise KeyError(kind)
+
+    def _player(self, value, model) -> Answer:
+        """A player has its model: its symbol's model, and equals against a canonical symbol and player."""
+        impl, build = self.read.impl, self.read.build
+        symbol = impl.player.getSymbol(value)
+
+        def judge(got, same):
+            symbol_same, player_same = same
+            return got[0] == model and symbol_same and player_same
+
+        return self.add(
+            judge,
+            symbols=[symbol],
+            queries=lambda: (
+                impl.symbol.equals(symbol, build.symbol(model)),
+                impl.player.equals(value, build.player(model)),
             ),
         )
-        return row and column
-    if kind == "player":
-        symbol = impl.player.getSymbol(value)
-        (got,), (symbol_same, same) = yield (
-            [symbol],
-            lambda: (impl.symbol.equals(symbol, build.symbol(model)), impl.player.equals(value, build.player(model))),
-        )
-        return got == model and symbol_same and same
-    if kind == "square":
+
+    def _square(self, value, model) -> Answer:
+        """A square has its model: its location's row and column, and its symbol's model and equals."""
+        impl, build = self.read.impl, self.read.build
         location, symbol = impl.square.getLocation(value), impl.square.getSymbol(value)
-        (got,), (same_row, same_column, symbol_same) = yield (
-            [symbol],
-            lambda: (
+
+        def judge(got, same):
+            same_row, same_column, symbol_same = same
+            return same_row and same_column and got[0] == model[1] and symbol_same
+
+        return self.add(
+            judge,
+            symbols=[symbol],
+            queries=lambda: (
                 impl.index.equals(impl.location.getRow(location), build.index(model[0][0])),
                 impl.index.equals(impl.location.getColumn(location), build.index(model[0][1])),
                 impl.symbol.equals(symbol, build.symbol(model[1])),
             ),
         )
-        return same_row and same_column and got == model[1] and symbol_same
-    if kind == "grid":
-        _, (same, worth) = yield (
-            (),
-            lambda: (
-                impl.grid.equals(value, build.grid(model.side, model.squares)),
-                impl.worth.equals(impl.grid.getWorth(value), build.worth(model.worth)),
-            ),
-        )
-        return same and worth
-    raise KeyError(kind)
 
 
 def holds(impl, kind: str, value, model) -> bool:
     """Whether ``value`` (of ``kind``) has ``model``, by its type's equals or its observers."""
-    read = Read(impl)
-    return read.together(holding(read, kind, value, model))[0]
+    with ModelChecks(impl) as check:
+        verdict = check.has_model(kind, value, model)
+    return verdict.value
 
 
 def check_model(impl, kind: str, value, model, where: str) -> None:
@@ -216,23 +248,23 @@ def check_frame(
     was made) or ``after`` (it was updated in place: E01); each of ``given`` (the other
     values passed to the update) and ``others`` (values built before: ``(kind, value,
     model, description)``) keeps its model. Every question is asked after the update, all
-    together (:meth:`Read.together`).
+    together (:class:`ModelChecks`).
     """
     kind = operation_kind(operation)
     made = f" = {made_by}" if made_by else ""
     call = f"{operation.split('.')[1]}(x, ...) where x{made} is {shown(kind, before)}"
-    read = Read(impl)
-    verdicts = read.together(
-        holding(read, kind, result, after),
-        holding(read, kind, argument.value, before),
-        holding(read, kind, argument.value, after),
-        *(holding(read, other_kind, value, model) for other_kind, value, model, _ in [*given, *others]),
-    )
+    with ModelChecks(impl) as check:
+        answers = [
+            check.has_model(kind, result, after),
+            check.has_model(kind, argument.value, before),
+            check.has_model(kind, argument.value, after),
+        ]
+        answers += [check.has_model(other_kind, value, model) for other_kind, value, model, _ in [*given, *others]]
     frames.expect_frame(
         call,
         shown(kind, before),
         shown(kind, after),
-        verdicts,
+        [answer.value for answer in answers],
         [(shown(k, model), description) for k, _, model, description in given],
         [(shown(k, model), description) for k, _, model, description in others],
         ruling="E01: an update may make a new value or change its argument, nothing else",
@@ -512,7 +544,21 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
     setDimension is used only on a new, empty grid, where every reading of erratum E23 agrees.
     """
     sub = max(depth - 1, 0)
-    side, target = model.side, model.squares
+    side = model.side
+    start, start_model, resized = _grid_start(rnd, side, depth, sub)
+    steps, models = [], []
+    current = start_model
+    if resized:
+        current = GridModel.of(side, {})
+        steps.append(("setDimension", dimensions(rnd, side, sub)))
+        models.append(current)
+    current = frames.walk(rnd, steps, models, current, _grid_updates(side, sub), 3 if depth else 0)
+    _grid_reach(rnd, steps, models, current, model, sub)
+    return Path("grid", start, start_model, tuple(steps), tuple(models))
+
+
+def _grid_start(rnd, side: int, depth: int, sub: int) -> tuple[tuple, GridModel, bool]:
+    """A grid path's constructor call, its model, and whether it made a grid of another side (for setDimension)."""
     how = rnd.choice(["dimension", "resized"] + (["default"] if side == 4 else []) + (["placed"] if depth > 0 else []))
     marks: dict = {}
     if how == "default":
@@ -525,14 +571,11 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
         at, colour = (rnd.randint(1, side), rnd.randint(1, side)), rnd.choice(COLOURS)
         start = ("grid", "newGridType", dimensions(rnd, side, sub), locations(rnd, at, sub), symbols(rnd, colour, sub))
         marks = {at: colour}
-    start_model = GridModel.of(start[2].model if how == "resized" else side, marks)
-    steps, models = [], []
-    current = start_model
-    if how == "resized":
-        current = GridModel.of(side, {})
-        steps.append(("setDimension", dimensions(rnd, side, sub)))
-        models.append(current)
+    return start, GridModel.of(start[2].model if how == "resized" else side, marks), how == "resized"
 
+
+def _grid_updates(side: int, sub: int):
+    """The random updates a grid path of that side may take from a model (for :func:`speckit.testing.frames.walk`)."""
     every = [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]
 
     def occupy(rnd, m):
@@ -554,9 +597,13 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
     def choices(m):
         return [occupy if len(m.marks) < len(every) else None, overwrite, worth, frames.clone_step]
 
-    current = frames.walk(rnd, steps, models, current, choices, 3 if depth else 0)
-    marks = current.squares
-    for at in every:
+    return choices
+
+
+def _grid_reach(rnd, steps: list, models: list, current: GridModel, model: GridModel, sub: int) -> None:
+    """Add to a grid path (``steps`` and their ``models``) the updates bringing it from ``current`` to ``model``."""
+    side, target, marks = model.side, model.squares, current.squares
+    for at in [(r, c) for r in range(1, side + 1) for c in range(1, side + 1)]:
         want, have = target.get(at), marks.get(at)
         if want == have:
             continue
@@ -569,7 +616,6 @@ def grids(rnd, model: GridModel, depth: int = 2) -> Path:
     if current.worth != model.worth:
         steps.append(("setWorth", worths(rnd, model.worth, sub)))
         models.append(GridModel.of(side, marks, model.worth))
-    return Path("grid", start, start_model, tuple(steps), tuple(models))
 
 
 PATHS = {
@@ -788,26 +834,23 @@ def check_compared(impl, first: Path, second: Path) -> None:
     compared = kind not in ("location", "square")  # no equals to compare with: the observers are all there is
     ordered = kind in ORDERED
 
-    def comparisons():
-        _, answers = yield (
-            (),
-            lambda: (
-                ops.equals(x.value, y.value),
-                ops.lessThan(x.value, y.value) if ordered else None,
-                ops.greaterThan(x.value, y.value) if ordered else None,
-            ),
-        )
-        return answers
-
-    read = Read(impl)
-    verdicts = read.together(
-        *(holding(read, k, value, model) for value, k, model, _ in claims), comparisons() if compared else None
-    )
+    with ModelChecks(impl) as check:
+        answers = [check.has_model(k, value, model) for value, k, model, _ in claims]
+        if compared:
+            comparisons = check.add(
+                lambda _, told: told,
+                queries=lambda: (
+                    ops.equals(x.value, y.value),
+                    ops.lessThan(x.value, y.value) if ordered else None,
+                    ops.greaterThan(x.value, y.value) if ordered else None,
+                ),
+            )
+    verdicts = [answer.value for answer in answers]
     for (_, k, model, where), verdict in zip(claims, verdicts, strict=False):
         expect(verdict, f"{where} is {shown(k, model)}", actual=verdict)
     if not compared:
         return
-    same, less, greater = verdicts[-1]
+    same, less, greater = comparisons.value
     a, b = x.model, y.model
     pair = f"{first!r} ({shown(kind, a)}) and {second!r} ({shown(kind, b)})"
     if kind == "grid":

@@ -33,7 +33,7 @@ import adt.display as kit_display
 import adt.input as kit_input
 from speckit.testing import covers, expect, expect_equal
 
-from .adapter import shown_boards
+from .adapter import Answer, Checks, shown_boards
 from .model import BLUE, OTHER, RED, lines_of, winners
 from .paths import few
 from .strategies import colours, grids
@@ -87,49 +87,151 @@ def new_game(impl, side: int = 4, starts: bool = True, look: int = 1, moves=()):
     return game, source, shown
 
 
-def fact_checked(query, claim: str, *, holds: bool = True, **shown):
-    """``expect(query(), claim)`` (``expect(not query(), claim)`` unless ``holds``), as a check for
-    :meth:`Read.together`."""
-    _, answer = yield (), query
-    expect(answer if holds else not answer, claim, **{"actual": answer, **shown})
-
-
 def put(make: TreeMaker, game, side: int, marks: dict):
     """The game with the position in play: a one-node tree at level 0 holding the grid."""
     tree = make.impl.game_tree.newGameTreeType(make.grid(side, marks), make.level(0))
     return make.impl.connect4.setGameTree(game, tree)
 
 
+def marks_of(cells: list, models: list) -> dict:
+    """A grid model from the symbols' models read on those cells."""
+    return {cell: model for cell, model in zip(cells, models, strict=False) if model is not None}
+
+
+class GameChecks(Checks):
+    """What a game's observers must say, written check by check and asked together (:class:`Checks`).
+
+    A check that reads something returns its :class:`Answer`, whose value is there once the
+    ``with`` block has ended.
+    """
+
+    def __init__(self, make: TreeMaker):
+        super().__init__(make.reader)
+        self.make = make
+
+    def _root_symbols(self, game, side: int) -> tuple[list, list]:
+        """The cells of the grid held by the root of the game's tree, and its symbols on them."""
+        make = self.make
+        grid, cells = make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), squares(side)
+        return cells, [make.impl.grid.getSymbol(grid, make.location(r, c)) for r, c in cells]
+
+    def position(self, game, side: int) -> Answer:
+        """The marks of the grid held by the root of the game's tree."""
+        cells, symbols = self._root_symbols(game, side)
+        return self.add(lambda models, _: marks_of(cells, models), symbols=symbols)
+
+    def ending(self, game, side: int) -> Answer:
+        """The game's position (:meth:`position`) and what its gameOver says."""
+        cells, symbols = self._root_symbols(game, side)
+        impl = self.make.impl
+        return self.add(
+            lambda models, told: (marks_of(cells, models), told),
+            symbols=symbols,
+            queries=lambda: impl.connect4.gameOver(game),
+        )
+
+    def holds_position(self, game, side: int, marks: dict, claim: str) -> None:
+        """The game's position (:meth:`position`) is the grid model."""
+        cells, symbols = self._root_symbols(game, side)
+        self.add(lambda models, _: expect_equal(marks_of(cells, models), marks, claim), symbols=symbols)
+
+    def computer_move(self, game, side: int, marks: dict, computer: str, where: str) -> Answer:
+        """The game's position is ``marks`` with one more mark, of the computer's colour; the answer: that position."""
+        cells, symbols = self._root_symbols(game, side)
+
+        def judge(models, _):
+            after = marks_of(cells, models)
+            judge_computer_move(after, side, marks, computer, where)
+            return after
+
+        return self.add(judge, symbols=symbols)
+
+    def _player_symbols(self, game) -> list:
+        impl = self.make.impl
+        return [
+            impl.player.getSymbol(impl.connect4.getPlayer1(game)),
+            impl.player.getSymbol(impl.connect4.getPlayer2(game)),
+        ]
+
+    def colours(self, game) -> Answer:
+        """The colours of the game's two players."""
+        return self.add(lambda models, _: models, symbols=self._player_symbols(game))
+
+    def players(self, game, person: str, where: str) -> None:
+        """The game's players are the person's colour and the other (:func:`judge_players`)."""
+        self.add(lambda models, _: judge_players(models, person, where), symbols=self._player_symbols(game))
+
+    def players_set(self, game, first: str, second: str, where: str) -> None:
+        """getPlayer1 and getPlayer2 of the game are players of those colours."""
+
+        def judge(models, _):
+            expect_equal(models[0], first, f"the colour of getPlayer1 of {where}")
+            expect_equal(models[1], second, f"the colour of getPlayer2 of {where}")
+
+        self.add(judge, symbols=self._player_symbols(game))
+
+    def level(self, game, look: int, where: str) -> None:
+        """getLevelNumber of the game is ``look``."""
+        impl, probe = self.make.impl, self.make.level_probe
+        self.fact(
+            lambda: impl.level_number.equals(impl.connect4.getLevelNumber(game), probe(look)),
+            f"getLevelNumber of {where} is {look}",
+        )
+
+    def same_state(self, first: tuple, second: tuple) -> Answer:
+        """Whether two games' states (:func:`game_state`) are the same."""
+        impl = self.make.impl
+
+        def judge(colours, told):
+            same_level, same_grid = told
+            return (
+                colours[:2] == colours[2:]
+                and same_level
+                and same_grid
+                and first[4] is second[4]
+                and first[5] is second[5]
+            )
+
+        return self.add(
+            judge,
+            symbols=[*first[:2], *second[:2]],
+            queries=lambda: (impl.level_number.equals(first[2], second[2]), impl.grid.equals(first[3], second[3])),
+        )
+
+    def holds_game(self, game, person: str, look: int, marks: dict, source, display) -> Answer:
+        """Whether the game holds that state: players, look-ahead, root grid (4 x 4), input and display."""
+        make = self.make
+        impl, state = make.impl, game_state(make, game)
+
+        def judge(colours, told):
+            same_level, same_grid = told
+            return (
+                colours == [person, OTHER[person]]
+                and same_level
+                and same_grid
+                and state[4] is source
+                and state[5] is display
+            )
+
+        return self.add(
+            judge,
+            symbols=state[:2],
+            queries=lambda: (
+                impl.level_number.equals(state[2], make.level_probe(look)),
+                impl.grid.equals(state[3], make.grid(4, marks)),
+            ),
+        )
+
+
 def position(make: TreeMaker, game, side: int) -> dict:
     """The marks of the grid held by the root of the game's tree."""
-    return make.together(position_asked(make, game, side))[0]
-
-
-def position_asked(make: TreeMaker, game, side: int, also=None):
-    """:func:`position`, as a question for :meth:`Read.together`, which returns the marks (and what ``also()`` answers,
-    if given)."""
-    grid, cells = make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), squares(side)
-    models, answer = yield [make.impl.grid.getSymbol(grid, make.location(r, c)) for r, c in cells], also
-    marks = {cell: model for cell, model in zip(cells, models, strict=False) if model is not None}
-    return marks if also is None else (marks, answer)
-
-
-def position_checked(make: TreeMaker, game, side: int, marks: dict, claim: str):
-    expect_equal((yield from position_asked(make, game, side)), marks, claim)
+    with GameChecks(make) as check:
+        marks = check.position(game, side)
+    return marks.value
 
 
 def colour_of(make: TreeMaker, player):
     return make.read(make.impl.player.getSymbol(player))
-
-
-def colours_of(make: TreeMaker, game):
-    """The colours of the game's two players, as a question for :meth:`Read.together` (which returns them)."""
-    c4 = make.impl.connect4
-    models, _ = yield (
-        [make.impl.player.getSymbol(c4.getPlayer1(game)), make.impl.player.getSymbol(c4.getPlayer2(game))],
-        None,
-    )
-    return models
 
 
 def to_move(marks: dict) -> str:
@@ -137,30 +239,15 @@ def to_move(marks: dict) -> str:
     return RED if len(marks) % 2 == 0 else BLUE
 
 
-def check_players(make: TreeMaker, game, person: str, where: str) -> None:
-    make.together(players_checked(make, game, person, where))
-
-
-def players_checked(make: TreeMaker, game, person: str, where: str):
-    judge_players((yield from colours_of(make, game)), person, where)
+def check_level(make: TreeMaker, game, look: int, where: str) -> None:
+    with GameChecks(make) as check:
+        check.level(game, look, where)
 
 
 def judge_players(colours: list, person: str, where: str) -> None:
-    """The players' colours (:func:`colours_of`) are the person's and the other."""
+    """The players' colours (:meth:`GameChecks.colours`) are the person's and the other."""
     expect_equal(colours[0], person, f"the colour of player 1 (the person) of {where}")
     expect_equal(colours[1], OTHER[person], f"the colour of player 2 (the computer) of {where}")
-
-
-def check_level(make: TreeMaker, game, look: int, where: str) -> None:
-    make.together(level_checked(make, game, look, where))
-
-
-def level_checked(make: TreeMaker, game, look: int, where: str):
-    _, same = yield (
-        (),
-        lambda: make.impl.level_number.equals(make.impl.connect4.getLevelNumber(game), make.level_probe(look)),
-    )
-    expect(same, f"getLevelNumber of {where} is {look}", actual=same)
 
 
 def last_board(text: str, side: int):
@@ -284,28 +371,25 @@ def test_new_game_asks_the_size_who_starts_and_the_look_ahead(impl, data, side, 
     expect_equal(left(source), [], f"answers left unread by {where}: it asks three questions")
     tree = impl.connect4.getGameTree(game)
     links = ("Parent", "Child", "Sibling")
-    make.together(
-        fact_checked(lambda: impl.game_tree.isEmpty(tree), f"the game tree of {where} is a node", holds=False),
-        fact_checked(
+    with GameChecks(make) as check:
+        check.fact(lambda: impl.game_tree.isEmpty(tree), f"the game tree of {where} is a node", holds=False)
+        check.fact(
             lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(side)),
             f"the game tree of {where} holds an empty {side} x {side} grid",
-        ),
-        fact_checked(
+        )
+        check.fact(
             lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(0)),
             f"the game tree of {where} is at level 0",
-        ),
-        *(
-            fact_checked(
+        )
+        for link in links:
+            check.fact(
                 lambda link=link: impl.game_tree.isEmpty(getattr(impl.game_tree, f"get{link}")(tree)),
                 f"get{link} of the game tree of {where} is empty: one node",
             )
-            for link in links
-        ),
-        players_checked(
-            make, game, RED if starts else BLUE, f"{where} (E34: the person is red when moving first, red moves first)"
-        ),
-        level_checked(make, game, look, where),
-    )
+        check.players(
+            game, RED if starts else BLUE, f"{where} (E34: the person is red when moving first, red moves first)"
+        )
+        check.level(game, look, where)
     expect(impl.connect4.getInput(game) is source, f"getInput of {where} is the input it was given")
     expect(impl.connect4.getDisplay(game) is display, f"getDisplay of {where} is the display it was given")
 
@@ -369,24 +453,17 @@ def test_each_set_changes_its_component_and_nothing_else(impl, starts, steps):
         expect(c4.getInput(game) is model["input"], f"getInput of {where} is the last input set")
         expect(c4.getDisplay(game) is model["display"], f"getDisplay of {where} is the last display set")
         tree, (marks_set, level_set) = c4.getGameTree(game), model["tree"]
-
-        def players_set(game=game, where=where):
-            first, second = yield from colours_of(make, game)
-            expect_equal(first, model["player1"], f"the colour of getPlayer1 of {where}")
-            expect_equal(second, model["player2"], f"the colour of getPlayer2 of {where}")
-
-        make.together(
-            fact_checked(
+        with GameChecks(make) as check:
+            check.fact(
                 lambda: impl.grid.equals(impl.game_tree.getGrid(tree), make.grid(4, marks_set)),  # noqa: B023 - run before the loop moves on
                 f"the grid of getGameTree of {where} is {picture(4, marks_set)}",
-            ),
-            fact_checked(
+            )
+            check.fact(
                 lambda: impl.level_number.equals(impl.game_tree.getLevel(tree), make.level_probe(level_set)),  # noqa: B023 - run before the loop moves on
                 f"the level of getGameTree of {where} is {level_set}",
-            ),
-            players_set(),
-            level_checked(make, game, model["level"], where),
-        )
+            )
+            check.players_set(game, model["player1"], model["player2"], where)
+            check.level(game, model["level"], where)
 
 
 # The questions ------------------------------------------------------------------------------------
@@ -515,30 +592,28 @@ def test_make_human_move_puts_player_1s_mark_on_the_square(impl, data, model, lo
         f"makeHumanMove at (row {square[0]}, column {square[1]}) of a game on {picture(side, marks)}, the "
         f"person playing {person}"
     )
-    make.together(
-        position_checked(
-            make,
+    with GameChecks(make) as check:
+        check.holds_position(
             game,
             side,
             marks | {square: person},
             f"the grid of the game tree after {where}: player 1's mark added there",
-        ),
-        players_checked(make, game, person, f"the game after {where}"),
-        level_checked(make, game, look, f"the game after {where}"),
-    )
+        )
+        check.players(game, person, f"the game after {where}")
+        check.level(game, look, f"the game after {where}")
 
 
 def check_computer_move(make: TreeMaker, game, side: int, marks: dict, computer: str, look: int, where: str) -> dict:
     """The game's grid is the position with one more mark, of the computer's colour; return it."""
-    return make.together(
-        computer_move_checked(make, game, side, marks, computer, where),
-        players_checked(make, game, OTHER[computer], f"the game after {where}"),
-        level_checked(make, game, look, f"the game after {where}"),
-    )[0]
+    with GameChecks(make) as check:
+        after = check.computer_move(game, side, marks, computer, where)
+        check.players(game, OTHER[computer], f"the game after {where}")
+        check.level(game, look, f"the game after {where}")
+    return after.value
 
 
-def computer_move_checked(make: TreeMaker, game, side: int, marks: dict, computer: str, where: str):
-    after = yield from position_asked(make, game, side)
+def judge_computer_move(after: dict, side: int, marks: dict, computer: str, where: str) -> None:
+    """The position after the computer's move is ``marks`` with one more mark, of the computer's colour."""
     added = {s: c for s, c in after.items() if s not in marks}
     expect_equal(
         {s: c for s, c in after.items() if s in marks},
@@ -551,7 +626,6 @@ def computer_move_checked(make: TreeMaker, game, side: int, marks: dict, compute
         expected=f"one {computer} mark more than {picture(side, marks)}",
         actual=picture(side, after),
     )
-    return after
 
 
 @covers("Connect4Type.makeComputerMove", "Connect4Type.getGameTree")
@@ -642,11 +716,10 @@ def test_show_connect4_shows_the_grid_and_leaves_the_game_unchanged(impl, model,
         f"{where} shows the {side} x {side} board on the game's display, R, B or . on each square",
     )
     person = RED if starts else BLUE
-    make.together(
-        position_checked(make, game, side, marks, f"the grid of the game shown by {where} (E35: unchanged)"),
-        players_checked(make, game, person, f"the game shown by {where} (E35: unchanged)"),
-        level_checked(make, game, 1, f"the game shown by {where} (E35: unchanged)"),
-    )
+    with GameChecks(make) as check:
+        check.holds_position(game, side, marks, f"the grid of the game shown by {where} (E35: unchanged)")
+        check.players(game, person, f"the game shown by {where} (E35: unchanged)")
+        check.level(game, 1, f"the game shown by {where} (E35: unchanged)")
 
 
 @covers("Connect4Type.play", "Connect4Type.gameOver", "Connect4Type.getGameTree")
@@ -664,9 +737,10 @@ def test_play_ends_a_scripted_game_as_the_rules_allow(impl, data, model, person,
         f"{', '.join(f'{r} {c}' for r, c in script)}, the computer looking {look} ahead"
     )
     ends = possible_ends(side, marks, person, script, look)
-    (final, over), colours = make.together(
-        position_asked(make, game, side, lambda: impl.connect4.gameOver(game)), colours_of(make, game)
-    )
+    with GameChecks(make) as check:
+        ending = check.ending(game, side)
+        players = check.colours(game)
+    (final, over), colours = ending.value, players.value
     expect(
         frozenset(final.items()) in ends,
         f"the grid at the end of {where}: the person takes the first square of the script still empty, the computer "
@@ -698,7 +772,9 @@ def test_play_from_the_empty_grid_with_the_computer_first_ends_the_game(impl, da
         f"play from the empty {side} x {side} grid, the computer (red) moving first, the person answering "
         f"{', '.join(f'{r} {c}' for r, c in script)}"
     )
-    final, over = make.together(position_asked(make, game, side, lambda: impl.connect4.gameOver(game)))[0]
+    with GameChecks(make) as check:
+        ending = check.ending(game, side)
+    final, over = ending.value
     expect_equal(over, True, f"gameOver of the game returned by {where}")
     reds, blues = sum(1 for v in final.values() if v == RED), sum(1 for v in final.values() if v == BLUE)
     expect(
@@ -848,32 +924,6 @@ def game_state(make: TreeMaker, game):
     )
 
 
-def same_state(make: TreeMaker, first: tuple, second: tuple):
-    """Whether two games' states (:func:`game_state`) are the same: a question for :meth:`Read.together` returning the
-    verdict."""
-    impl = make.impl
-    colours, (same_level, same_grid) = yield (
-        [*first[:2], *second[:2]],
-        lambda: (impl.level_number.equals(first[2], second[2]), impl.grid.equals(first[3], second[3])),
-    )
-    return colours[:2] == colours[2:] and same_level and same_grid and first[4] is second[4] and first[5] is second[5]
-
-
-def holds_game(make: TreeMaker, game, person: str, look: int, marks: dict, source, display):
-    """Whether the game holds that state: a question for :meth:`Read.together` returning the verdict."""
-    impl, state = make.impl, game_state(make, game)
-    colours, (same_level, same_grid) = yield (
-        state[:2],
-        lambda: (
-            impl.level_number.equals(state[2], make.level_probe(look)),
-            impl.grid.equals(state[3], make.grid(4, marks)),
-        ),
-    )
-    return (
-        colours == [person, OTHER[person]] and same_level and same_grid and state[4] is source and state[5] is display
-    )
-
-
 GAME_UPDATES = [
     "setPlayer1",
     "setPlayer2",
@@ -884,6 +934,9 @@ GAME_UPDATES = [
     "makeHumanMove",
     "makeComputerMove",
 ]
+
+
+PLAYER_SETS = ("setPlayer1", "setPlayer2")
 
 
 def check_game_frame(impl, operation: str, model, other, person: str, look: int) -> None:
@@ -900,8 +953,33 @@ def check_game_frame(impl, operation: str, model, other, person: str, look: int)
         person = OTHER[to_move(marks)]
     game, source, _ = new_game(impl, starts=person == RED, look=look)
     game = put(make, game, side, marks)
-    display = impl.connect4.getDisplay(game)
-    before = (person, look, marks, source, display)
+    before = (person, look, marks, source, impl.connect4.getDisplay(game))
+    arguments, after = game_update(make, operation, side, before, other)
+    result = getattr(impl.connect4, operation)(game, *arguments)
+    call = (
+        f"{operation}(the game on {picture(side, marks)}, the person {person}, looking {look} "
+        f"ahead{', ...' if arguments else ''})"
+    )
+    # Every question is asked after the update, all together.
+    given_state, result_state = game_state(make, game), game_state(make, result)
+    with GameChecks(make) as check:
+        if operation in PLAYER_SETS:
+            outcome = check.colours(result)
+        elif operation != "makeComputerMove":
+            outcome = check.holds_game(result, *after)
+        unchanged = check.holds_game(game, *before)
+        same = check.same_state(given_state, result_state)
+        kept = check.holds_game(bystander, RED, 1, other, b_source, b_display)
+    if operation != "makeComputerMove":
+        judge_update_result(operation, call, person, outcome.value)
+    judge_game_frame(call, other, unchanged.value, same.value, kept.value)
+
+
+def game_update(make: TreeMaker, operation: str, side: int, before: tuple, other: dict) -> tuple[tuple, list]:
+    """The arguments ``operation`` is given after the game, whose state is ``before`` (as
+    :meth:`GameChecks.holds_game` takes it), and the state its result should hold."""
+    impl = make.impl
+    person, look, marks = before[:3]
     after = list(before)
     free = [s for s in squares(side) if s not in marks]
     if operation == "setPlayer1":
@@ -918,32 +996,22 @@ def check_game_frame(impl, operation: str, model, other, person: str, look: int)
         argument = after[4] = kit_display.newDisplayType(io.StringIO())
     elif operation == "makeHumanMove":
         argument, after[2] = make.location(*free[0]), marks | {free[0]: person}
-    arguments = () if operation == "makeComputerMove" else (argument,)
-    result = getattr(impl.connect4, operation)(game, *arguments)
-    call = (
-        f"{operation}(the game on {picture(side, marks)}, the person {person}, looking {look} "
-        f"ahead{', ...' if arguments else ''})"
-    )
-    # Every question is asked after the update, all together.
-    if operation in ("setPlayer1", "setPlayer2"):
-        outcome = colours_of(make, result)
-    else:
-        outcome = holds_game(make, result, *after) if operation != "makeComputerMove" else None
-    verdicts = make.together(
-        outcome,
-        holds_game(make, game, *before),
-        same_state(make, game_state(make, game), game_state(make, result)),
-        holds_game(make, bystander, RED, 1, other, b_source, b_display),
-    )
-    if operation in ("setPlayer1", "setPlayer2"):
+    return (() if operation == "makeComputerMove" else (argument,)), after
+
+
+def judge_update_result(operation: str, call: str, person: str, outcome) -> None:
+    """The result of a set or of makeHumanMove: the players' colours (a set of a player), else
+    whether it holds the new value and keeps every other component."""
+    if operation in PLAYER_SETS:
         p1, p2 = (OTHER[person], OTHER[person]) if operation == "setPlayer1" else (person, person)
-        got = tuple(verdicts[0])
+        got = tuple(outcome)
         expect(got == (p1, p2), f"{call}: the result's players are {p1} and {p2}", expected=(p1, p2), actual=got)
-    elif operation != "makeComputerMove":
-        expect(
-            verdicts[0], f"{call}: the result holds the new value and keeps every other component", actual=verdicts[0]
-        )
-    unchanged, same, kept = verdicts[-3:]
+    else:
+        expect(outcome, f"{call}: the result holds the new value and keeps every other component", actual=outcome)
+
+
+def judge_game_frame(call: str, other: dict, unchanged: bool, same: bool, kept: bool) -> None:
+    """The frame rule of a game's update: the game given unchanged or equal to the result, another game unchanged."""
     expect(
         unchanged or same,
         f"after {call}, the game it was given is either unchanged or equal to the result (E01): the frame rule",

@@ -458,70 +458,87 @@ def build_hand(make: TreeMaker, node: Hand):
 def check_hand(make: TreeMaker, tree, node: Hand, what: str, *, level: int | None = None) -> None:
     """The tree has the model's shape (children in any order), grids and leaf worths; levels from ``level`` if given.
 
-    The nodes of one depth are checked together, each in the order of the checks below,
-    so that their questions travel together (``impl.batch``).
+    The nodes of one depth are checked together, each in the order of the checks of
+    :func:`check_hand_layer`, so that their questions travel together (``impl.batch``).
     """
-    impl = make.impl
-    tg = impl.game_tree
-    root_empty = tg.isEmpty(tree)
+    root_empty = make.impl.game_tree.isEmpty(tree)
     expect(not root_empty, f"{node.where()} of {what} is a node (isEmpty false)", actual=root_empty)
     layer = [(tree, node, level)]  # every tree here is known to be a node: the root above, the children by their walk
     while layer:
+        inner = check_hand_layer(make, layer, what)
+        layer = match_hand_children(make, with_children(make.impl, inner), what)
 
-        def facts(tree, node: Hand, level):
-            leaf = not node.children
-            first = tg.getChild(tree)
-            return (
-                tg.isEmpty(tree),
-                impl.grid.equals(tg.getGrid(tree), make.grid(4, node.marks)),
-                None if level is None else impl.level_number.equals(tg.getLevel(tree), make.level_probe(level)),
-                first,
-                tg.isEmpty(first),
-                impl.worth.equals(impl.grid.getWorth(tg.getGrid(tree)), make.worth(node.worth)) if leaf else None,
-            )
 
-        answers = impl.batch(lambda: [facts(*visit) for visit in layer])  # noqa: B023 - run before the loop moves on
-        inner = []
-        for (tree, node, level), (empty, same_grid, same_level, first, no_child, same_worth) in zip(
-            layer, answers, strict=False
-        ):
-            where = f"{node.where()} of {what}"
-            expect(not empty, f"{where} is a node (isEmpty false)", actual=empty)
-            expect(same_grid, f"getGrid of {where} holds its grid, {picture(4, node.marks)}", actual=same_grid)
-            if level is not None:
-                expect(same_level, f"getLevel of {where} is {level}", actual=same_level)
-            if not node.children:
-                expect(no_child, f"{where} is still a leaf", actual=no_child)
-                expect(
-                    same_worth,
-                    f"the leaf {where} keeps its worth {node.worth} (E30: only inner nodes may be given values)",
-                    actual=same_worth,
-                )
-            else:
-                inner.append((tree, node, level, None if no_child else first))
-        # Each inner node's children: none when getChild is the empty tree, else by getSibling from the first.
-        starting = [(node, first) for _, node, _, first in inner if first is not None]
-        walked = iter(
-            children_from(impl, [first for _, first in starting], [len(node.children) for node, _ in starting])
+def check_hand_layer(make: TreeMaker, layer: list, what: str) -> list:
+    """Each ``(tree, model node, level)`` of one depth is a node with its grid, its level (unless None), and, a
+    leaf, no child and its worth; the inner nodes, with their first child (None when getChild is empty)."""
+    impl = make.impl
+    tg = impl.game_tree
+
+    def facts(tree, node: Hand, level):
+        leaf = not node.children
+        first = tg.getChild(tree)
+        return (
+            tg.isEmpty(tree),
+            impl.grid.equals(tg.getGrid(tree), make.grid(4, node.marks)),
+            None if level is None else impl.level_number.equals(tg.getLevel(tree), make.level_probe(level)),
+            first,
+            tg.isEmpty(first),
+            impl.worth.equals(impl.grid.getWorth(tg.getGrid(tree)), make.worth(node.worth)) if leaf else None,
         )
-        inner = [(tree, node, level, [] if first is None else next(walked)) for tree, node, level, first in inner]
 
-        # Every child against every model child at once; each child takes the first model child still unmatched.
-        def compared(node: Hand, found: list) -> list:
-            built = [make.grid(4, c.marks) for c in node.children]  # only ever compared
-            return [[impl.grid.equals(tg.getGrid(child), grid) for grid in built] for child in found]
+    answers = impl.batch(lambda: [facts(*visit) for visit in layer])
+    inner = []
+    for (tree, node, level), (empty, same_grid, same_level, first, no_child, same_worth) in zip(
+        layer, answers, strict=False
+    ):
+        where = f"{node.where()} of {what}"
+        expect(not empty, f"{where} is a node (isEmpty false)", actual=empty)
+        expect(same_grid, f"getGrid of {where} holds its grid, {picture(4, node.marks)}", actual=same_grid)
+        if level is not None:
+            expect(same_level, f"getLevel of {where} is {level}", actual=same_level)
+        if not node.children:
+            expect(no_child, f"{where} is still a leaf", actual=no_child)
+            expect(
+                same_worth,
+                f"the leaf {where} keeps its worth {node.worth} (E30: only inner nodes may be given values)",
+                actual=same_worth,
+            )
+        else:
+            inner.append((tree, node, level, None if no_child else first))
+    return inner
 
-        grids = impl.batch(lambda: [compared(node, found) for _, node, _, found in inner])  # noqa: B023 - run before the loop moves on
-        layer = []
-        for (_tree, node, level, found), same in zip(inner, grids, strict=False):
-            where = f"{node.where()} of {what}"
-            expect_equal(len(found), len(node.children), f"the number of children of {where}")
-            pending = list(range(len(node.children)))
-            for number, child in enumerate(found):
-                match = next((c for c in pending if same[number][c]), None)
-                expect(match is not None, f"every child of {where} is one of its children, each once", actual=False)
-                pending.remove(match)
-                layer.append((child, node.children[match], None if level is None else level + 1))
+
+def with_children(impl, inner: list) -> list:
+    """Each inner node ``(tree, node, level, first child)`` with its children instead: none when getChild is the
+    empty tree, else by getSibling from the first."""
+    starting = [(node, first) for _, node, _, first in inner if first is not None]
+    walked = iter(children_from(impl, [first for _, first in starting], [len(node.children) for node, _ in starting]))
+    return [(tree, node, level, [] if first is None else next(walked)) for tree, node, level, first in inner]
+
+
+def match_hand_children(make: TreeMaker, inner: list, what: str) -> list:
+    """Each inner node's children against its model children, every child against every model child at once;
+    each child takes the first model child still unmatched. The next depth's ``(tree, model node, level)``."""
+    impl = make.impl
+    tg = impl.game_tree
+
+    def compared(node: Hand, found: list) -> list:
+        built = [make.grid(4, c.marks) for c in node.children]  # only ever compared
+        return [[impl.grid.equals(tg.getGrid(child), grid) for grid in built] for child in found]
+
+    grids = impl.batch(lambda: [compared(node, found) for _, node, _, found in inner])
+    layer = []
+    for (_tree, node, level, found), same in zip(inner, grids, strict=False):
+        where = f"{node.where()} of {what}"
+        expect_equal(len(found), len(node.children), f"the number of children of {where}")
+        pending = list(range(len(node.children)))
+        for number, child in enumerate(found):
+            match = next((c for c in pending if same[number][c]), None)
+            expect(match is not None, f"every child of {where} is one of its children, each once", actual=False)
+            pending.remove(match)
+            layer.append((child, node.children[match], None if level is None else level + 1))
+    return layer
 
 
 # The empty tree and one-node trees ----------------------------------------------------------

@@ -64,7 +64,7 @@ class Maker(Build):
     def __init__(self, impl):
         super().__init__(impl)
         self.reader = Read(impl)
-        self.red, self.ask, self.together = self.reader.red, self.reader.ask, self.reader.together
+        self.red, self.ask = self.reader.red, self.reader.ask
         self._indexes: dict = {}
         self._locations: dict = {}
 
