@@ -231,6 +231,7 @@ def _mutate(source: str, operator: str, occurrence: int) -> str | None:
 
 def _changed_lines(source: str, mutated: str) -> tuple[str, str]:
     old, new = source.splitlines(), mutated.splitlines()
+    # The mutated source may have more or fewer lines: compared as far as the shorter goes.
     start = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
     end_old, end_new = len(old), len(new)
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:

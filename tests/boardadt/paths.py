@@ -139,7 +139,7 @@ def check_frame(impl, history: History, step: tuple) -> None:
         impl.board_adt.Make_Move(boards[target], step[2])
         models[target] = Model(models[target].moves + [step[2]])
         call = f"b{target + 1}.Make_Move({step[2]})"
-    for number, (board, model) in enumerate(zip(boards, models, strict=False)):
+    for number, (board, model) in enumerate(zip(boards, models, strict=True)):
         check_board(
             impl, board, model, f"b{number + 1}, {frames.role(number, target, 'board')}, after {history!r}; {call}"
         )

@@ -803,6 +803,7 @@ def check_compared(impl, first: Path, second: Path) -> None:
     verdicts = read.together(
         *(holding(read, k, value, model) for value, k, model, _ in claims), comparisons() if compared else None
     )
+    # One verdict per claim, then (when compared) the comparisons' answers, read below.
     for (_, k, model, where), verdict in zip(claims, verdicts, strict=False):
         expect(verdict, f"{where} is {shown(k, model)}", actual=verdict)
     if not compared:

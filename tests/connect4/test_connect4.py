@@ -110,7 +110,7 @@ def position_asked(make: TreeMaker, game, side: int, also=None):
     if given)."""
     grid, cells = make.impl.game_tree.getGrid(make.impl.connect4.getGameTree(game)), squares(side)
     models, answer = yield [make.impl.grid.getSymbol(grid, make.location(r, c)) for r, c in cells], also
-    marks = {cell: model for cell, model in zip(cells, models, strict=False) if model is not None}
+    marks = {cell: model for cell, model in zip(cells, models, strict=True) if model is not None}
     return marks if also is None else (marks, answer)
 
 
