@@ -887,6 +887,7 @@ def test_choose_best_and_find_best_on_a_built_game(impl, game):
     result = f"findBest({what}, its chooseBest value)"
     expect(not ops.isEmpty(found), f"{result} is a tree")
     expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {result} is the empty tree: it is a root (E31)")
+    # Equal lengths, but strict=False: a change to this test's code changes its examples (see CONTRIBUTING).
     best = found_among(make, found, side, [child for child, tie in zip(node.order, ties, strict=False) if tie], result)
     walk(
         make, found, side, first, best, levels=None, root_worth=True, what=f"{result} (E31: detached, its subtree kept)"
