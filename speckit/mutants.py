@@ -95,8 +95,12 @@ class Equivalent:
 
     def matches(self, mutant: Mutant) -> bool:
         return (self.module, self.function, self.operator, self.before, self.after) == (
-            mutant.module, mutant.function, mutant.operator, mutant.before, mutant.after,
-        )  # fmt: skip
+            mutant.module,
+            mutant.function,
+            mutant.operator,
+            mutant.before,
+            mutant.after,
+        )
 
 
 @attrs.frozen
@@ -363,9 +367,14 @@ def run(
             (package / f"{mutant.module}.py").write_text(mutated, encoding="utf-8")
             tests = tests_for(mutant, coverage, specification)
             outcome = run_suite(
-                spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT,
+                spec_name,
+                package,
+                tests=tests,
+                profile="zoo",
+                extra=("-x",),
+                timeout=TIME_LIMIT,
                 bytecode_cache=cache,
-            )  # fmt: skip
+            )
             shutil.rmtree(package, ignore_errors=True)
             failed = outcome.failed_tests()
             if failed:
