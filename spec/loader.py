@@ -29,6 +29,7 @@ from .model import (
     ErratumKind,
     ExceptionClass,
     KitDeclaration,
+    Mirror,
     Operation,
     OperationKind,
     Parameter,
@@ -122,6 +123,7 @@ def _load_kit(table: Table | None) -> KitDeclaration:
             rubric=table["rubric"],
             supplied=tuple(table.get("supplied", ())),
             served=tuple(table.get("served", ())),
+            mirrors=_load_mirrors(table.get("mirrors", {}), table.get("served", ())),
             other_tests=tuple(table.get("other_tests", ())),
             time_limits={name: float(seconds) for name, seconds in table.get("time_limits", {}).items()},
             scripts=tuple(table.get("scripts", ())),
@@ -132,6 +134,23 @@ def _load_kit(table: Table | None) -> KitDeclaration:
         )
     except KeyError as e:
         raise SpecDataError(f"spec.toml: [kit] misses the key {e.args[0]!r}") from None
+
+
+def _load_mirrors(table: Table, served: list[str] | tuple[str, ...]) -> dict[str, Mirror]:
+    """``[kit.mirrors]``: how each served class it names travels to the sandbox's server."""
+    mirrors = {}
+    for name, entry in table.items():
+        where = f"spec.toml: [kit.mirrors] {name!r}"
+        if name not in served:
+            raise SpecDataError(f"{where}: not a served class (served: {list(served)})")
+        _checked(where, entry, Mirror)
+        fields = entry.get("fields")
+        mirrors[name] = Mirror(
+            stream=entry.get("stream", ""),
+            lines=entry.get("lines", ""),
+            fields=None if fields is None else tuple(fields),
+        )
+    return mirrors
 
 
 RULE_SYNTAX = frozenset({"dict", "set"})

@@ -304,6 +304,23 @@ class CodeRule:
 
 
 @attrs.frozen
+class Mirror:
+    """How an object of a served class travels between a test and the grading sandbox's server:
+    the server gets a twin of it, set from the test's object before the calls and copied back
+    after them. An entry of ``[kit.mirrors]``, named by the class (``"adt.display.Display"``)."""
+
+    stream: str = ""
+    """The attribute holding the object's output stream (None for standard output): the twin's is a
+    recorder, and what the implementation writes there is written to the test's stream."""
+    lines: str = ""
+    """The attribute holding scripted input lines (an iterator, or None): the twin reads the lines
+    the test's object has not read yet, and the test's object skips those the twin read."""
+    fields: tuple[str, ...] | None = None
+    """The attributes mirrored by value (the test's object is the authority before a call, the
+    twin after it); absent: every instance attribute (``vars``) but the stream and the lines."""
+
+
+@attrs.frozen
 class KitDeclaration:
     """Where a specification's executable parts live: the ``[kit]`` table of its ``spec.toml``.
 
@@ -330,6 +347,9 @@ class KitDeclaration:
     served: tuple[str, ...] = ()
     """Classes of the supplied modules whose objects a test hands to the implementation
     (``adt.display.Display``): the grading sandbox serves them to the student's code."""
+    mirrors: dict[str, Mirror] = attrs.field(factory=dict)
+    """How the objects of served classes travel to the sandbox's server (``[kit.mirrors."adt.input.Input"]``,
+    :class:`Mirror`); a served class without an entry travels as its instance attributes."""
     other_tests: tuple[str, ...] = ()
     """Test folders or modules outside the suite: the tests of the kit's own programs and of the
     reference's private parts (``tests/programs/<spec>``), never shipped to students. Their

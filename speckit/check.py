@@ -21,7 +21,7 @@ and every observer) is explained by the operation that the fewest failures canno
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import attrs
 
@@ -214,6 +214,15 @@ def _status(
         for cause in diagnosis.causes.get(test.test, ()):
             if cause != qualname:
                 needs.setdefault(cause, Outcome.FAILED)
+    return _without_own_failure(covering, needs, status)
+
+
+def _without_own_failure(
+    covering: list[TestRecord],
+    needs: dict[str, Outcome],
+    status: Callable[..., OperationStatus],
+) -> OperationStatus:
+    """The status of an operation none of whose tests failed by its own fault: blocked, untested or passed."""
     if not covering:
         return status(Outcome.UNTESTED, "no test of this run covers it")
     named = tuple(name for name in needs if name != "another operation")

@@ -165,55 +165,12 @@ def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None 
         specification = spec_data.load(name)
     except Exception as e:  # noqa: BLE001 - a spec that does not load is the rubric's problem here
         fail(f"unknown specification {name!r} ({e})")
-    grading = data.get("grading", {})
-    _known(grading, {"mode", "common", "hidden", "hidden_visibility"}, "[grading]", fail)
-    mode = grading.get("mode", "best")
-    if mode not in MODES:
-        fail(f"[grading] mode must be one of {', '.join(MODES)} (got {mode!r})")
-    visibility = grading.get("hidden_visibility", "hidden")
-    if visibility not in VISIBILITIES:
-        fail(f"[grading] hidden_visibility must be one of {', '.join(VISIBILITIES)} (got {visibility!r})")
-    common = _strings(grading.get("common", []), "[grading] common", fail)
-    hidden = _strings(grading.get("hidden", []), "[grading] hidden", fail)
-
-    limit_data = data.get("limits", {})
-    # each limit's type, from its default: a whole number of files stays an int
-    kinds: dict[str, Callable[[Any], Any]] = {
-        f.name: type(f.default) for f in attrs.fields(Limits) if f.name not in NOT_IN_RUBRIC
-    }
-    _known(limit_data, set(kinds), "[limits]", fail)
-    for key, value in limit_data.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            fail(f"[limits] {key} must be a positive number (got {value!r})")
-    limits = Limits(**{k: kinds[k](v) for k, v in limit_data.items()})
-
-    types = []
-    seen = set()
+    mode, visibility, common, hidden = _grading(data.get("grading", {}), fail)
+    limits = _limits(data.get("limits", {}), fail)
+    types: list[TypeRubric] = []
+    seen: set[str] = set()
     for key, entry in data.get("types", {}).items():
-        try:
-            type_spec = specification.type(key)
-        except KeyError:
-            fail(f"[types.{key}]: {name} has no such type (use a type name like IndexType, or its module)")
-        if type_spec.name in seen:
-            fail(f"[types.{key}]: {type_spec.name} is given twice")
-        seen.add(type_spec.name)
-        if not isinstance(entry, dict):
-            fail(f"[types.{key}] must be a table")
-        _known(entry, {"points", "tests", "operations"}, f"[types.{key}]", fail)
-        points = entry.get("points", 0)
-        if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
-            fail(f"[types.{key}] points must be a number, 0 or more (got {points!r})")
-        if round(points, 2) != points:
-            fail(f"[types.{key}] points are counted in hundredths (got {points!r})")
-        tests = _strings(entry.get("tests", [f"test_{type_spec.module}.py"]), f"[types.{key}] tests", fail)
-        weights = {op.name: (0.0 if op.extension else 1.0) for op in type_spec.operations}
-        for op_name, weight in entry.get("operations", {}).items():
-            if op_name not in weights:
-                fail(f"[types.{key}] operations: {type_spec.name} has no operation {op_name!r}")
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
-                fail(f"[types.{key}] operations: the weight of {op_name} must be a number, 0 or more")
-            weights[op_name] = float(weight)
-        types.append(TypeRubric(type_spec.name, type_spec.module, float(points), tests, weights))
+        types.append(_type_rubric(key, entry, specification, name, seen, fail))
     order = {t.name: i for i, t in enumerate(specification.types)}
     types.sort(key=lambda t: order[t.name])
     if not types:
@@ -229,6 +186,70 @@ def parse(data: dict[str, Any], source: str = "<rubric>", spec_name: str | None 
         limits=limits,
         source=source,
     )
+
+
+def _grading(
+    grading: dict[str, Any], fail: Callable[[str], NoReturn]
+) -> tuple[str, str, tuple[str, ...], tuple[str, ...]]:
+    """The ``[grading]`` table checked: its mode, hidden tests' visibility, common and hidden test files."""
+    _known(grading, {"mode", "common", "hidden", "hidden_visibility"}, "[grading]", fail)
+    mode = grading.get("mode", "best")
+    if mode not in MODES:
+        fail(f"[grading] mode must be one of {', '.join(MODES)} (got {mode!r})")
+    visibility = grading.get("hidden_visibility", "hidden")
+    if visibility not in VISIBILITIES:
+        fail(f"[grading] hidden_visibility must be one of {', '.join(VISIBILITIES)} (got {visibility!r})")
+    common = _strings(grading.get("common", []), "[grading] common", fail)
+    hidden = _strings(grading.get("hidden", []), "[grading] hidden", fail)
+    return mode, visibility, common, hidden
+
+
+def _limits(limit_data: dict[str, Any], fail: Callable[[str], NoReturn]) -> Limits:
+    """The ``[limits]`` table checked: positive numbers for known limits only."""
+    # each limit's type, from its default: a whole number of files stays an int
+    kinds: dict[str, Callable[[Any], Any]] = {
+        f.name: type(f.default) for f in attrs.fields(Limits) if f.name not in NOT_IN_RUBRIC
+    }
+    _known(limit_data, set(kinds), "[limits]", fail)
+    for key, value in limit_data.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            fail(f"[limits] {key} must be a positive number (got {value!r})")
+    return Limits(**{k: kinds[k](v) for k, v in limit_data.items()})
+
+
+def _type_rubric(
+    key: str,
+    entry: Any,
+    specification: spec_data.Specification,
+    name: str,
+    seen: set[str],
+    fail: Callable[[str], NoReturn],
+) -> TypeRubric:
+    """One ``[types.KEY]`` table checked against the specification (``seen``: the types given so far)."""
+    try:
+        type_spec = specification.type(key)
+    except KeyError:
+        fail(f"[types.{key}]: {name} has no such type (use a type name like IndexType, or its module)")
+    if type_spec.name in seen:
+        fail(f"[types.{key}]: {type_spec.name} is given twice")
+    seen.add(type_spec.name)
+    if not isinstance(entry, dict):
+        fail(f"[types.{key}] must be a table")
+    _known(entry, {"points", "tests", "operations"}, f"[types.{key}]", fail)
+    points = entry.get("points", 0)
+    if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
+        fail(f"[types.{key}] points must be a number, 0 or more (got {points!r})")
+    if round(points, 2) != points:
+        fail(f"[types.{key}] points are counted in hundredths (got {points!r})")
+    tests = _strings(entry.get("tests", [f"test_{type_spec.module}.py"]), f"[types.{key}] tests", fail)
+    weights = {op.name: (0.0 if op.extension else 1.0) for op in type_spec.operations}
+    for op_name, weight in entry.get("operations", {}).items():
+        if op_name not in weights:
+            fail(f"[types.{key}] operations: {type_spec.name} has no operation {op_name!r}")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
+            fail(f"[types.{key}] operations: the weight of {op_name} must be a number, 0 or more")
+        weights[op_name] = float(weight)
+    return TypeRubric(type_spec.name, type_spec.module, float(points), tests, weights)
 
 
 def _known(table: Any, allowed: set[str], where: str, fail: Callable[[str], NoReturn]) -> None:

@@ -340,66 +340,83 @@ def run_suites(
         raise Interrupted()
     with tempfile.TemporaryDirectory(prefix="speckit-runs-") as scratch:
         folder = Path(scratch)
-        planned: list[dict[str, Any]] = []
-        for index, run in enumerate(runs):
-            selected = [Path(t) for t in run.tests]
-            report = folder / f"report-{index}.json"
-            planned.append(
-                {
-                    "arguments": pytest_arguments(spec_name, selected, report, profile, run.extra, run.implementation),
-                    "report": str(report),
-                    "output": str(folder / f"output-{index}"),
-                    "temporary_folder": str(run.temporary_folder) if run.temporary_folder else None,
-                }
-            )
-        collect = sorted({str(t) for run in runs for t in run.tests})
-        shared = pytest_arguments(spec_name, [Path(t) for t in collect], folder / "collected.json", profile, (), None)
-        plan = {
-            "collect": [a for a in shared if not a.startswith("--speckit-report=")],
-            "runs": planned,
-            "seconds": seconds,
-            "since": since,
-            "run_seconds": run_seconds,
-            "status": str(folder / "status"),
-        }
-        (folder / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+        planned = _write_plan(spec_name, runs, folder, profile, seconds=seconds, since=since, run_seconds=run_seconds)
         command = [sys.executable, "-m", "speckit.suite_batch", str(folder / "plan.json")]
         left = max(0.0, seconds - (time.monotonic() - since))
         with open(folder / "output", "w+", encoding="utf-8", errors="replace") as output:
             _run(command, _environment(bytecode_cache), output, left + 60.0, None, cpus)
-        statuses = {}
-        if (folder / "status").is_file():
-            for line in (folder / "status").read_text(encoding="utf-8").splitlines():
-                with contextlib.suppress(ValueError, KeyError):
-                    entry = json.loads(line)
-                    statuses[entry["index"]] = entry
-        results: list[BatchResult | None] = []
-        for index, planned_run in enumerate(planned):
-            status = statuses.get(index)
-            if status is None:
-                results.append(None)
-            elif not status["started"]:
-                results.append(BatchResult(None, 0.0))
-            elif status["returncode"] is None:
-                results.append(
-                    BatchResult(
-                        SuiteRun((), {}, -1, crash=f"the suite did not finish within {status['timeout']:g} s"),
-                        status["seconds"],
-                    )
-                )
-            else:
-                printed = (
-                    Path(planned_run["output"]).read_text(encoding="utf-8", errors="replace")
-                    if Path(planned_run["output"]).is_file()
-                    else ""
-                )
-                results.append(
-                    BatchResult(
-                        _outcome(spec_name, Path(planned_run["report"]), printed, status["returncode"]),
-                        status["seconds"],
-                    )
-                )
-        return results
+        statuses = _batch_statuses(folder / "status")
+        return [_batch_result(spec_name, planned_run, statuses.get(index)) for index, planned_run in enumerate(planned)]
+
+
+def _write_plan(
+    spec_name: str,
+    runs: list[PlannedRun],
+    folder: Path,
+    profile: str,
+    *,
+    seconds: float,
+    since: float,
+    run_seconds: float,
+) -> list[dict[str, Any]]:
+    """Write the batch's ``plan.json`` in ``folder``: what to collect once, and each run's arguments and files."""
+    planned: list[dict[str, Any]] = []
+    for index, run in enumerate(runs):
+        selected = [Path(t) for t in run.tests]
+        report = folder / f"report-{index}.json"
+        planned.append(
+            {
+                "arguments": pytest_arguments(spec_name, selected, report, profile, run.extra, run.implementation),
+                "report": str(report),
+                "output": str(folder / f"output-{index}"),
+                "temporary_folder": str(run.temporary_folder) if run.temporary_folder else None,
+            }
+        )
+    collect = sorted({str(t) for run in runs for t in run.tests})
+    shared = pytest_arguments(spec_name, [Path(t) for t in collect], folder / "collected.json", profile, (), None)
+    plan = {
+        "collect": [a for a in shared if not a.startswith("--speckit-report=")],
+        "runs": planned,
+        "seconds": seconds,
+        "since": since,
+        "run_seconds": run_seconds,
+        "status": str(folder / "status"),
+    }
+    (folder / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    return planned
+
+
+def _batch_statuses(path: Path) -> dict[int, dict[str, Any]]:
+    """The status line the batch wrote for each run it reached, by the run's index (unreadable lines ignored)."""
+    statuses = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            with contextlib.suppress(ValueError, KeyError):
+                entry = json.loads(line)
+                statuses[entry["index"]] = entry
+    return statuses
+
+
+def _batch_result(spec_name: str, planned_run: dict[str, Any], status: dict[str, Any] | None) -> BatchResult | None:
+    """One run's result from its status: None if the batch never reached it, no run if it was not started."""
+    if status is None:
+        return None
+    if not status["started"]:
+        return BatchResult(None, 0.0)
+    if status["returncode"] is None:
+        return BatchResult(
+            SuiteRun((), {}, -1, crash=f"the suite did not finish within {status['timeout']:g} s"),
+            status["seconds"],
+        )
+    printed = (
+        Path(planned_run["output"]).read_text(encoding="utf-8", errors="replace")
+        if Path(planned_run["output"]).is_file()
+        else ""
+    )
+    return BatchResult(
+        _outcome(spec_name, Path(planned_run["report"]), printed, status["returncode"]),
+        status["seconds"],
+    )
 
 
 def run_alone(

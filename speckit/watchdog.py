@@ -6,7 +6,7 @@ They differ in the clock a limit is counted on:
 
 * :class:`WallClockAlarm` (in-process implementations, :mod:`speckit.impl`): wall-clock
   time, one one-shot timer shared by every call, set again only when needed;
-* :class:`ProcessorWatchdog` (the operation server, :mod:`speckit.sandbox.server`):
+* :class:`ProcessorWatchdog` (the operation server, :mod:`speckit.sandbox.server_limits`):
   processor time, read on a periodic tick, with a wall-clock backstop
   (:func:`wall_backstop`) for code that waits instead of working.
 """

@@ -10,7 +10,7 @@ import time
 
 from .. import registry
 from ..core import UserError
-from ..mutants import Mutant, generate, load_review
+from ..mutants import Mutant, Review, generate, load_review
 from ..mutants import run as run_mutants
 from ..mutation_results import load_results, module_digest, report, save_results, targets_met
 from ..registry import kit
@@ -70,45 +70,50 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{m.module}.py:{m.line} {m.function} {m.operator}: {m.before}  ->  {m.after}")
             print(f"{len(mutants)} mutants")
             return 0
-        stored = load_results(args.spec)
-        digests = {m: module_digest(args.spec, m) for m in {m.module for m in mutants}}
-        kept = {
-            m: dict(entry["results"]) if entry["source"] == digests.get(m) and not args.fresh else {}
-            for m, entry in stored["modules"].items()
-            if m in digests
-        }
-        by_module: dict[str, dict] = {m: kept.get(m, {}) for m in digests}
-
-        def wanted(m: Mutant) -> bool:
-            result = by_module[m.module].get(f"{m.key} #{m.occurrence}")
-            return result is None or (args.survivors and not result["killed"] and not review.equivalent(m))
-
-        pending = [m for m in mutants if wanted(m)]
-        if len(pending) < len(mutants):
-            print(
-                f"{len(mutants) - len(pending)} mutants already have results; "
-                f"running the other {len(pending)} (--fresh runs all)",
-                file=sys.stderr,
-            )
-        started, done, lock = time.perf_counter(), [], threading.Lock()
-
-        def progress(mutant: Mutant, result: dict) -> None:
-            with lock:
-                done.append(result)
-                by_module[mutant.module][f"{mutant.key} #{mutant.occurrence}"] = result
-                if len(done) % 10 == 0 or len(done) == len(pending):
-                    save_results(args.spec, by_module)
-                mark = "killed " if result["killed"] else "SURVIVED"
-                print(
-                    f"[{len(done)}/{len(pending)}] {mark} "
-                    f"{mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-
-        run_mutants(pending, jobs=args.jobs, progress=progress)
-        save_results(args.spec, by_module)
-        print(f"{len(pending)} mutants run in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        _run_pending(args, mutants, review)
     stored = load_results(args.spec)
     print(report(args.spec, stored, review))
     return 0 if targets_met(args.spec, stored, review) else 1
+
+
+def _run_pending(args: argparse.Namespace, mutants: list[Mutant], review: Review) -> None:
+    """Run the mutants without a result for their module's current source, saving results as they come."""
+    stored = load_results(args.spec)
+    digests = {m: module_digest(args.spec, m) for m in {m.module for m in mutants}}
+    kept = {
+        m: dict(entry["results"]) if entry["source"] == digests.get(m) and not args.fresh else {}
+        for m, entry in stored["modules"].items()
+        if m in digests
+    }
+    by_module: dict[str, dict] = {m: kept.get(m, {}) for m in digests}
+
+    def wanted(m: Mutant) -> bool:
+        result = by_module[m.module].get(f"{m.key} #{m.occurrence}")
+        return result is None or (args.survivors and not result["killed"] and not review.equivalent(m))
+
+    pending = [m for m in mutants if wanted(m)]
+    if len(pending) < len(mutants):
+        print(
+            f"{len(mutants) - len(pending)} mutants already have results; "
+            f"running the other {len(pending)} (--fresh runs all)",
+            file=sys.stderr,
+        )
+    started, done, lock = time.perf_counter(), [], threading.Lock()
+
+    def progress(mutant: Mutant, result: dict) -> None:
+        with lock:
+            done.append(result)
+            by_module[mutant.module][f"{mutant.key} #{mutant.occurrence}"] = result
+            if len(done) % 10 == 0 or len(done) == len(pending):
+                save_results(args.spec, by_module)
+            mark = "killed " if result["killed"] else "SURVIVED"
+            print(
+                f"[{len(done)}/{len(pending)}] {mark} "
+                f"{mutant.module}.{mutant.function}: {mutant.before} -> {mutant.after}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    run_mutants(pending, jobs=args.jobs, progress=progress)
+    save_results(args.spec, by_module)
+    print(f"{len(pending)} mutants run in {time.perf_counter() - started:.0f} s", file=sys.stderr)

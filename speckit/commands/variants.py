@@ -19,6 +19,12 @@ T = TypeVar("T")
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``speckit zoo`` and ``speckit readings``."""
+    _add_zoo(commands)
+    _add_readings(commands)
+
+
+def _add_zoo(commands: argparse._SubParsersAction) -> None:
+    """Add ``speckit zoo``."""
     zoo = commands.add_parser(
         "zoo",
         help="run the suite on every faulty variant of the reference and report which it catches",
@@ -53,6 +59,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     zoo.set_defaults(run=_zoo)
 
+
+def _add_readings(commands: argparse._SubParsersAction) -> None:
+    """Add ``speckit readings``."""
     readings = commands.add_parser(
         "readings",
         help="run the suite on every reading in the register and report which it passes",

@@ -217,18 +217,7 @@ def _clip(text: str) -> str:
 
 def failures_section(data: ClassData) -> list[str]:
     """The behaviours most students failed, each with the smallest failing example; the operations not written yet."""
-    groups: dict[str, list[tuple[str, dict[str, Any], str]]] = {}
-    unwritten: dict[str, set[str]] = {}
-    errata: dict[str, str] = {}
-    for r in data.records:
-        errata.update(r.get("errata", {}))
-        for t in r["types"]:
-            for f in t["failures"]:
-                if f["kind"] in ("missing", "not implemented"):
-                    for op in f["covers"]:
-                        unwritten.setdefault(op, set()).add(r["student"])
-                    continue
-                groups.setdefault(f["test"], []).append((r["student"], f, t["name"]))
+    groups, unwritten, errata = _failures(data)
     ranked = sorted(groups.items(), key=lambda item: (-len({s for s, _, _ in item[1]}), item[0]))
     out = ['<section id="failures">', "<h2>Most common failures</h2>"]
     out.append(
@@ -240,35 +229,7 @@ def failures_section(data: ClassData) -> list[str]:
     if not ranked:
         out.append('<p id="no-failures">No behaviour failed.</p>')
     for rank, (test, entries) in enumerate(ranked[:FAILURES_SHOWN], 1):
-        students = sorted({s for s, _, _ in entries})
-        first = entries[0][1]
-        cited = sorted({i for _, f, _ in entries for i in f.get("errata", [])})
-        smallest = min(entries, key=lambda entry: (*_example_size(entry[1]["message"]), entry[0]))
-        tags = "".join(
-            f'<span class="tag">{label}</span>'
-            for label, on in (("hidden test", first.get("hidden")), ("structure", first.get("structural")))
-            if on
-        )
-        out.append(f'<div class="failure" id="failure-{rank}">')
-        out.append(f"<h3>{rank}. {e(humane(test))}{tags}</h3>")
-        share = 100 * len(students) / max(1, len(data.records))
-        out.append(
-            f'<p><strong class="count">{len(students)} student{"s" if len(students) != 1 else ""}</strong> '
-            f"({share:.0f} % of the class). "
-            f"Test <code>{e(test)}</code>, checking {e(', '.join(first['covers']))}.</p>"
-        )
-        if cited:
-            out.append(
-                "<p>Errata cited: "
-                + "; ".join(f"<strong>{e(i)}</strong> {e(errata.get(i, ''))}" for i in cited)
-                + ".</p>"
-            )
-        out.append(
-            f'<p class="muted">Smallest failing example ({feedback_link(smallest[0])}):</p>'
-            f"<pre>{e(_clip(smallest[1]['message']))}</pre>"
-        )
-        out.append('<p class="students">Students: ' + ", ".join(feedback_link(s) for s in students) + "</p>")
-        out.append("</div>")
+        out += _failure(rank, test, entries, errata, len(data.records))
     if len(ranked) > FAILURES_SHOWN:
         out.append(
             "<p>Also failed, by fewer students: "
@@ -278,34 +239,82 @@ def failures_section(data: ClassData) -> list[str]:
             + ".</p>"
         )
     if unwritten:
-        out.append(
-            '<h3 id="unwritten">Not written yet</h3>'
-            "<p>Operations some tests found missing or not implemented, with the number of students:</p>"
-            '<table id="unwritten-table"><tr><th>Operation</th><th class="n">students</th></tr>'
-        )
-        order = {q: i for i, (_, q) in enumerate(data.operations)}
-        for op in sorted(unwritten, key=lambda q: (-len(unwritten[q]), order.get(q, len(order)), q)):
-            out.append(f'<tr><td>{e(op)}</td><td class="n">{len(unwritten[op])}</td></tr>')
-        out.append("</table>")
+        out += _unwritten(unwritten, data)
     out.append("</section>")
+    return out
+
+
+Failed = list[tuple[str, dict[str, Any], str]]
+"""The failures of one test across the class: each student, the failure's record and the type's name."""
+
+
+def _failures(data: ClassData) -> tuple[dict[str, Failed], dict[str, set[str]], dict[str, str]]:
+    """The class's failures by test; the students missing each operation; the errata the records cite."""
+    groups: dict[str, Failed] = {}
+    unwritten: dict[str, set[str]] = {}
+    errata: dict[str, str] = {}
+    for r in data.records:
+        errata.update(r.get("errata", {}))
+        for t in r["types"]:
+            for f in t["failures"]:
+                if f["kind"] in ("missing", "not implemented"):
+                    for op in f["covers"]:
+                        unwritten.setdefault(op, set()).add(r["student"])
+                    continue
+                groups.setdefault(f["test"], []).append((r["student"], f, t["name"]))
+    return groups, unwritten, errata
+
+
+def _failure(rank: int, test: str, entries: Failed, errata: dict[str, str], class_size: int) -> list[str]:
+    """One common failure: how many failed it, the errata cited, the smallest example, the students."""
+    students = sorted({s for s, _, _ in entries})
+    first = entries[0][1]
+    cited = sorted({i for _, f, _ in entries for i in f.get("errata", [])})
+    smallest = min(entries, key=lambda entry: (*_example_size(entry[1]["message"]), entry[0]))
+    tags = "".join(
+        f'<span class="tag">{label}</span>'
+        for label, on in (("hidden test", first.get("hidden")), ("structure", first.get("structural")))
+        if on
+    )
+    out = [f'<div class="failure" id="failure-{rank}">']
+    out.append(f"<h3>{rank}. {e(humane(test))}{tags}</h3>")
+    share = 100 * len(students) / max(1, class_size)
+    out.append(
+        f'<p><strong class="count">{len(students)} student{"s" if len(students) != 1 else ""}</strong> '
+        f"({share:.0f} % of the class). "
+        f"Test <code>{e(test)}</code>, checking {e(', '.join(first['covers']))}.</p>"
+    )
+    if cited:
+        out.append(
+            "<p>Errata cited: " + "; ".join(f"<strong>{e(i)}</strong> {e(errata.get(i, ''))}" for i in cited) + ".</p>"
+        )
+    out.append(
+        f'<p class="muted">Smallest failing example ({feedback_link(smallest[0])}):</p>'
+        f"<pre>{e(_clip(smallest[1]['message']))}</pre>"
+    )
+    out.append('<p class="students">Students: ' + ", ".join(feedback_link(s) for s in students) + "</p>")
+    out.append("</div>")
+    return out
+
+
+def _unwritten(unwritten: dict[str, set[str]], data: ClassData) -> list[str]:
+    """The table of operations not written yet, with how many students lack each."""
+    out = [
+        '<h3 id="unwritten">Not written yet</h3>'
+        "<p>Operations some tests found missing or not implemented, with the number of students:</p>"
+        '<table id="unwritten-table"><tr><th>Operation</th><th class="n">students</th></tr>'
+    ]
+    order = {q: i for i, (_, q) in enumerate(data.operations)}
+    for op in sorted(unwritten, key=lambda q: (-len(unwritten[q]), order.get(q, len(order)), q)):
+        out.append(f'<tr><td>{e(op)}</td><td class="n">{len(unwritten[op])}</td></tr>')
+    out.append("</table>")
     return out
 
 
 def grader_section(data: ClassData) -> list[str]:
     """What grading took beyond one run as submitted: hybrids, import failures, limits, confinement, the slowest."""
     out = ['<section id="grader">', "<h2>What the grader had to do</h2>"]
-    hybrids = [(r["student"], t) for r in data.records for t in r["types"] if t["graded_as"] == "hybrid"]
-    out.append(f"<h3>Graded as hybrids ({len(hybrids)})</h3>")
-    out.append(
-        '<p class="muted">A type graded in a copy of the reference holding the student\'s module, '
-        "because it earned more that way (or because the package did not run as submitted).</p>"
-    )
-    if hybrids:
-        out.append('<table id="hybrids"><tr><th>Student</th><th>Type</th><th>Why</th></tr>')
-        for student, t in hybrids:
-            why = t["note"] if not t["other"] else f"it earned {t['score']} of {t['max']} this way; {t['other']}"
-            out.append(f"<tr><td>{feedback_link(student)}</td><td>{e(t['name'])}</td><td>{e(why)}</td></tr>")
-        out.append("</table>")
+    out += _hybrids(data)
     for ident, heading, key in (
         ("imports", "Import failures and unreadable submissions", "import_problems"),
         ("limits", "Limits reached", "limits_reached"),
@@ -317,6 +326,31 @@ def grader_section(data: ClassData) -> list[str]:
             out.append(f'<table id="{ident}"><tr><th>Student</th><th>What happened</th></tr>')
             out += [f"<tr><td>{feedback_link(s)}</td><td>{e(line)}</td></tr>" for s, line in rows]
             out.append("</table>")
+    out += _confinement(data)
+    out += _slowest(data)
+    out.append("</section>")
+    return out
+
+
+def _hybrids(data: ClassData) -> list[str]:
+    """The types graded as hybrids, and why."""
+    hybrids = [(r["student"], t) for r in data.records for t in r["types"] if t["graded_as"] == "hybrid"]
+    out = [f"<h3>Graded as hybrids ({len(hybrids)})</h3>"]
+    out.append(
+        '<p class="muted">A type graded in a copy of the reference holding the student\'s module, '
+        "because it earned more that way (or because the package did not run as submitted).</p>"
+    )
+    if hybrids:
+        out.append('<table id="hybrids"><tr><th>Student</th><th>Type</th><th>Why</th></tr>')
+        for student, t in hybrids:
+            why = t["note"] if not t["other"] else f"it earned {t['score']} of {t['max']} this way; {t['other']}"
+            out.append(f"<tr><td>{feedback_link(student)}</td><td>{e(t['name'])}</td><td>{e(why)}</td></tr>")
+        out.append("</table>")
+    return out
+
+
+def _confinement(data: ClassData) -> list[str]:
+    """The confinements the submissions ran under, with how many were graded with a warning."""
     confinement = Counter(
         (
             r["run"].get("sandbox", ""),
@@ -327,7 +361,7 @@ def grader_section(data: ClassData) -> list[str]:
         for r in data.records
     )
     warned = sum(n for (_, complete, _, warning), n in confinement.items() if warning or not complete)
-    out.append(f"<h3>Confinement ({warned} submission{'s' if warned != 1 else ''} graded with a warning)</h3>")
+    out = [f"<h3>Confinement ({warned} submission{'s' if warned != 1 else ''} graded with a warning)</h3>"]
     out.append(
         '<table id="confinement"><tr><th>Sandbox</th><th>Complete</th><th>In force</th><th>Warning</th>'
         '<th class="n">submissions</th></tr>'
@@ -338,11 +372,16 @@ def grader_section(data: ClassData) -> list[str]:
             f'<td>{e(warning)}</td><td class="n">{n}</td></tr>'
         )
     out.append("</table>")
+    return out
+
+
+def _slowest(data: ClassData) -> list[str]:
+    """The slowest submissions' wall times."""
     slowest = sorted(data.records, key=lambda r: (-float(r.get("seconds", 0)), r["student"]))[:SLOWEST_SHOWN]
-    out.append(
+    out = [
         '<h3>Slowest submissions</h3><p class="muted">Wall time of grading each '
         "(it varies from run to run with the machine's load).</p>"
-    )
+    ]
     out.append(
         '<table id="slowest"><tr><th>Student</th><th class="n">seconds</th><th class="n">total</th>'
         "<th>Hybrids</th></tr>"
@@ -352,7 +391,7 @@ def grader_section(data: ClassData) -> list[str]:
             f'<tr><td>{feedback_link(r["student"])}</td><td class="n">{float(r.get("seconds", 0)):.1f}</td>'
             f'<td class="n">{e(r["total"])}</td><td>{e(", ".join(r["hybrids"]))}</td></tr>'
         )
-    out += ["</table>", "</section>"]
+    out.append("</table>")
     return out
 
 

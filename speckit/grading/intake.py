@@ -166,40 +166,17 @@ def extract_zip(archive: Path, destination: Path, limits) -> list[str]:
     An archive whose end record declares too many entries, or a central directory too large
     for them, is refused before its directory is read (a directory of a million entries
     would take the grader seconds and hundreds of megabytes to parse)."""
-    notes = []
+    notes: list[str] = []
     budget = int(limits.max_megabytes * 2**20)
     try:
-        declared = central_directory(archive)
-        if declared is not None:
-            entries, directory = declared
-            if entries > limits.max_files:
-                raise Unreadable(f"the zip file holds {entries} entries (at most {limits.max_files} are accepted)")
-            if directory > limits.max_files * CENTRAL_ENTRY_BYTES:
-                raise Unreadable(
-                    f"the zip file's directory takes {directory} bytes "
-                    f"(at most {limits.max_files * CENTRAL_ENTRY_BYTES} are accepted)"
-                )
+        _refuse_large_directory(archive, limits)
         with zipfile.ZipFile(archive) as z:
             members = z.infolist()
             if len(members) > limits.max_files:
                 raise Unreadable(f"the zip file holds {len(members)} entries (at most {limits.max_files} are accepted)")
             for info in members:
-                if info.is_dir():
-                    continue
-                parts = _safe_parts(info.filename)
+                parts = _member_parts(info, notes)
                 if parts is None:
-                    notes.append(f"{info.filename!r}: an unsafe path, left out")
-                    continue
-                if not _wanted(parts):
-                    continue
-                mode = info.external_attr >> 16
-                if stat.S_ISLNK(mode):
-                    notes.append(f"{info.filename}: a symbolic link, left out")
-                    continue
-                if info.flag_bits & 0x1:
-                    raise Unreadable("the zip file is encrypted")
-                if info.file_size > MAX_FILE_BYTES:
-                    notes.append(f"{info.filename}: larger than {MAX_FILE_BYTES // 2**10} KB, left out")
                     continue
 
                 def chunks(info=info):
@@ -233,6 +210,42 @@ def extract_zip(archive: Path, destination: Path, limits) -> list[str]:
     ) as e:
         raise Unreadable(f"not a readable zip file ({type(e).__name__}: {e})") from None
     return notes
+
+
+def _refuse_large_directory(archive: Path, limits) -> None:
+    """Refuse an archive whose end record declares too many entries or too large a directory."""
+    declared = central_directory(archive)
+    if declared is not None:
+        entries, directory = declared
+        if entries > limits.max_files:
+            raise Unreadable(f"the zip file holds {entries} entries (at most {limits.max_files} are accepted)")
+        if directory > limits.max_files * CENTRAL_ENTRY_BYTES:
+            raise Unreadable(
+                f"the zip file's directory takes {directory} bytes "
+                f"(at most {limits.max_files * CENTRAL_ENTRY_BYTES} are accepted)"
+            )
+
+
+def _member_parts(info: zipfile.ZipInfo, notes: list[str]) -> tuple[str, ...] | None:
+    """The path to extract a member to, or None to leave it out (with a note when the student should know)."""
+    if info.is_dir():
+        return None
+    parts = _safe_parts(info.filename)
+    if parts is None:
+        notes.append(f"{info.filename!r}: an unsafe path, left out")
+        return None
+    if not _wanted(parts):
+        return None
+    mode = info.external_attr >> 16
+    if stat.S_ISLNK(mode):
+        notes.append(f"{info.filename}: a symbolic link, left out")
+        return None
+    if info.flag_bits & 0x1:
+        raise Unreadable("the zip file is encrypted")
+    if info.file_size > MAX_FILE_BYTES:
+        notes.append(f"{info.filename}: larger than {MAX_FILE_BYTES // 2**10} KB, left out")
+        return None
+    return parts
 
 
 def copy_folder(folder: Path, destination: Path, limits) -> list[str]:

@@ -23,7 +23,7 @@ from xml.etree import ElementTree as ET
 from ..core import Outcome
 from ..escape import code, csv_cell, markdown
 from ..rubric import Rubric, TypeRubric
-from .records import ZERO, GradedAs, StudentGrade, TestGrade, join_notes
+from .records import ZERO, GradedAs, StudentGrade, TestGrade, TypeGrade, join_notes
 
 FEEDBACK_LINES = 60
 RESULTS = ("grades.csv", "feedback", "results", "junit")
@@ -150,48 +150,58 @@ def feedback(grade: StudentGrade, rubric: Rubric, skipped: list[str], warning: s
     if grade.reason:
         return "\n".join(out) + "\n"
     for t in grade.types:
-        out += [f"## {markdown(t.name)}: {t.score} of {t.max_score}", ""]
-        if t.graded_as is GradedAs.HYBRID:
-            out.append(
-                "Graded in a copy of the reference implementation holding your module for this type, "
-                "because it earned more that way: faults in your other types cost this one nothing."
-            )
-        if t.other:
-            out.append(f"For comparison, {markdown(t.other)}.")
-        if t.note:
-            out.append(f"Note: {markdown(t.note)}.")
-        if t.graded_as is GradedAs.HYBRID or t.other or t.note:
-            out.append("")
-        if t.operations:
-            out += ["| Operation | Points | Out of | Tests passed |", "|---|---:|---:|---:|"]
-            for op in t.operations:
-                gate = f" ({_gate(t, op.qualname)}: no points)" if op.gated else ""
-                name = markdown(op.qualname.split(".", 1)[1])
-                out.append(f"| {name}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |")
-            out.append("")
-        hidden = [x for x in t.tests if x.hidden and x.record.counted]
-        if hidden:
-            failed_hidden = sum(1 for x in hidden if x.outcome is Outcome.FAILED)
-            out += [f"Hidden tests: {len(hidden)}, of which {failed_hidden} failed.", ""]
-        failed = [x for x in t.tests if not x.hidden and x.outcome is Outcome.FAILED and not module_problem(x)]
-        unwritten = [x for x in failed if x.record.kind in (Outcome.MISSING, Outcome.NOT_IMPLEMENTED)]
-        for test in failed:
-            if test in unwritten:
-                continue
-            worth = (
-                "a structure test: it gates, it carries no points"
-                if test.record.structural
-                else f"{test.max_score} points"
-            )
-            out += [f"### failed: {code(test.record.name)}", ""]
-            out.append(f"Checks: {markdown(', '.join(test.covers))} ({worth})")
-            out += ["", _fence(_clip(test.message)), ""]
-        if unwritten:
-            # Operations not written yet are one line, not a section per test: real failures stay visible.
-            missing = sorted({op for x in unwritten for op in x.covers})
-            tests = f"{len(unwritten)} test{'s' if len(unwritten) != 1 else ''}"
-            out += [f"Not written yet (missing or not implemented), {tests}: {markdown(', '.join(missing))}.", ""]
+        out += _type_feedback(t)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _type_feedback(t: TypeGrade) -> list[str]:
+    """A type's section of the feedback: how it was graded, its operations, its hidden and visible failures."""
+    out = [f"## {markdown(t.name)}: {t.score} of {t.max_score}", ""]
+    if t.graded_as is GradedAs.HYBRID:
+        out.append(
+            "Graded in a copy of the reference implementation holding your module for this type, "
+            "because it earned more that way: faults in your other types cost this one nothing."
+        )
+    if t.other:
+        out.append(f"For comparison, {markdown(t.other)}.")
+    if t.note:
+        out.append(f"Note: {markdown(t.note)}.")
+    if t.graded_as is GradedAs.HYBRID or t.other or t.note:
+        out.append("")
+    if t.operations:
+        out += ["| Operation | Points | Out of | Tests passed |", "|---|---:|---:|---:|"]
+        for op in t.operations:
+            gate = f" ({_gate(t, op.qualname)}: no points)" if op.gated else ""
+            name = markdown(op.qualname.split(".", 1)[1])
+            out.append(f"| {name}{gate} | {op.score} | {op.points} | {op.passed} of {op.counted} |")
+        out.append("")
+    hidden = [x for x in t.tests if x.hidden and x.record.counted]
+    if hidden:
+        failed_hidden = sum(1 for x in hidden if x.outcome is Outcome.FAILED)
+        out += [f"Hidden tests: {len(hidden)}, of which {failed_hidden} failed.", ""]
+    return out + _failures_feedback(t)
+
+
+def _failures_feedback(t: TypeGrade) -> list[str]:
+    """A type's visible failures, one section each; operations not written yet in one line."""
+    out: list[str] = []
+    failed = [x for x in t.tests if not x.hidden and x.outcome is Outcome.FAILED and not module_problem(x)]
+    unwritten = [x for x in failed if x.record.kind in (Outcome.MISSING, Outcome.NOT_IMPLEMENTED)]
+    for test in failed:
+        if test in unwritten:
+            continue
+        worth = (
+            "a structure test: it gates, it carries no points" if test.record.structural else f"{test.max_score} points"
+        )
+        out += [f"### failed: {code(test.record.name)}", ""]
+        out.append(f"Checks: {markdown(', '.join(test.covers))} ({worth})")
+        out += ["", _fence(_clip(test.message)), ""]
+    if unwritten:
+        # Operations not written yet are one line, not a section per test: real failures stay visible.
+        missing = sorted({op for x in unwritten for op in x.covers})
+        tests = f"{len(unwritten)} test{'s' if len(unwritten) != 1 else ''}"
+        out += [f"Not written yet (missing or not implemented), {tests}: {markdown(', '.join(missing))}.", ""]
+    return out
 
 
 PLAIN = "text"
@@ -223,38 +233,7 @@ def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "", sandbox: 
     output and name is declared plain text (``output_format``), so Gradescope renders none
     of a submission's text as Markdown or HTML.
     """
-    tests = []
-    for t in grade.types:
-        carried = sum((x.max_score for x in t.tests), ZERO)
-        for test in t.tests:
-            visibility = rubric.hidden_visibility if test.hidden else "visible"
-            entry = {
-                "name": f"{t.name}: {test.record.name}",
-                "score": _number(test.score),
-                "max_score": _number(test.max_score),
-                "status": "passed" if test.outcome in (Outcome.PASSED, Outcome.SKIPPED) else "failed",
-                "output": test.message if test.outcome is not Outcome.PASSED else "",
-                "output_format": PLAIN,
-                "visibility": visibility,
-                "tags": sorted(test.covers)
-                + (["hybrid"] if t.graded_as is GradedAs.HYBRID else [])
-                + (["structure"] if test.record.structural else []),
-            }
-            tests.append(entry)
-        if carried < t.max_score or not t.tests:
-            rest = t.max_score - carried
-            earned = t.score - sum((x.score for x in t.tests), ZERO)
-            tests.append(
-                {
-                    "name": t.name if not t.tests else f"{t.name}: points no test that ran carries",
-                    "score": _number(earned),
-                    "max_score": _number(rest),
-                    "status": "passed" if earned >= rest else "failed",
-                    "output": t.note or grade.reason,
-                    "output_format": PLAIN,
-                    "visibility": "visible",
-                }
-            )
+    tests = [entry for t in grade.types for entry in _gradescope_tests(t, rubric, grade.reason)]
     summary = [
         f"{t.name}: {t.score} of {t.max_score}"
         + (" (graded with the reference's other modules)" if t.graded_as is GradedAs.HYBRID else "")
@@ -278,6 +257,42 @@ def gradescope(grade: StudentGrade, rubric: Rubric, warning: str = "", sandbox: 
     if sandbox:
         result["extra_data"] = {"sandbox": sandbox}
     return json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _gradescope_tests(t: TypeGrade, rubric: Rubric, reason: str) -> list[dict[str, object]]:
+    """A type's Gradescope entries: one per test, and one for the points no test that ran carries."""
+    tests: list[dict[str, object]] = []
+    carried = sum((x.max_score for x in t.tests), ZERO)
+    for test in t.tests:
+        visibility = rubric.hidden_visibility if test.hidden else "visible"
+        entry = {
+            "name": f"{t.name}: {test.record.name}",
+            "score": _number(test.score),
+            "max_score": _number(test.max_score),
+            "status": "passed" if test.outcome in (Outcome.PASSED, Outcome.SKIPPED) else "failed",
+            "output": test.message if test.outcome is not Outcome.PASSED else "",
+            "output_format": PLAIN,
+            "visibility": visibility,
+            "tags": sorted(test.covers)
+            + (["hybrid"] if t.graded_as is GradedAs.HYBRID else [])
+            + (["structure"] if test.record.structural else []),
+        }
+        tests.append(entry)
+    if carried < t.max_score or not t.tests:
+        rest = t.max_score - carried
+        earned = t.score - sum((x.score for x in t.tests), ZERO)
+        tests.append(
+            {
+                "name": t.name if not t.tests else f"{t.name}: points no test that ran carries",
+                "score": _number(earned),
+                "max_score": _number(rest),
+                "status": "passed" if earned >= rest else "failed",
+                "output": t.note or reason,
+                "output_format": PLAIN,
+                "visibility": "visible",
+            }
+        )
+    return tests
 
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

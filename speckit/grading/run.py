@@ -21,7 +21,7 @@ from .classreport import REPORT, merge_class_report, write_class_report
 from .grader import Grader
 from .intake import GradeError, discover
 from .progress import Progress
-from .records import StudentGrade
+from .records import StudentGrade, Submission
 from .reports import LOG, RESULTS, write_outputs
 from .shards import Shard, read_shards, rubric_text, write_shard
 
@@ -136,69 +136,19 @@ def grade(
         found = shard.select(found)
     aside = check_output(folder, target, replace)
     if not kit(chosen.spec).reference and chosen.mode != "submitted":
-        print(
-            "speckit grade: this kit carries no reference implementation (a student bundle): "
-            "every type is graded as submitted, "
-            "without the hybrids that keep a fault in one type from costing points in another",
-            file=stream,
-        )
+        _say_no_hybrids(stream)
     with Grader(chosen, out=target, submissions=folder, jobs=jobs) as grader:
-        isolation = grader.check_sandbox()
-        if isolation.mechanism == RESOURCE_LIMITS:
-            if not unconfined:
-                raise GradeError(
-                    f"student code would run unconfined, as your own user: {EXPOSED[RESOURCE_LIMITS]}. "
-                    f"Install bubblewrap (`{INSTALL}`) or grade as root; to grade anyway, give --unconfined"
-                )
-            grader.one_job_at_a_time()
+        isolation = _confinement(grader, unconfined)
         warning = isolation.warning or ""
-        if aside is not None:
-            target.rename(aside)
-            print(f"speckit grade: the earlier run in {target} was moved to {aside}", file=stream)
-        # The output folder exists before any student code runs, so the sandbox hides it and
-        # nothing can be planted in it; only the grader writes there.
-        target.mkdir(parents=True, exist_ok=True)
-        if os.geteuid() == 0 and target.stat().st_uid == 0:
-            os.chmod(target, 0o700)
+        _prepare_output(target, aside, stream)
         log = GradingLog(target / LOG)
         try:
             _log_start(log, chosen, grader, isolation, folder, len(found), aside)
-            part = f" (shard {shard} of the {total})" if shard is not None else ""
-            if shard is not None:
-                log.write(f"shard {shard}: {len(found)} of the {total} submissions")
-            print(
-                f"speckit grade: {len(found)} submission{'' if len(found) == 1 else 's'}{part}, "
-                f"rubric {chosen.source}, {grader.jobs} at a time",
-                file=stream,
-            )
-            print(f"speckit grade: student code runs as {grader.confinement} ({isolation.mechanism})", file=stream)
-            if warning:
-                print(f"speckit grade: {warning}", file=stream)
-            for note in skipped_entries + grader.skipped:
-                print(f"speckit grade: {terminal(note)}", file=stream)
-                log.write(f"note: {note}")
-            progress = Progress(stream, len(found))
-
-            def graded(done: int, total: int, grade: StudentGrade) -> None:
-                log.graded(done, total, grade)
-                progress(done, total, grade)
-
-            grades = grader.grade_all(found, graded)
+            _announce(stream, log, grader, len(found), total, shard, isolation.mechanism, warning, skipped_entries)
+            grades = _grade_all(grader, found, log, stream)
             write_outputs(target, grades, grader.graded, chosen, grader.skipped, warning, isolation.mechanism)
             if shard is not None:
-                graded_names = [e.name for e in grader.graded]
-                write_shard(
-                    target,
-                    shard,
-                    chosen,
-                    rubric_text(chosen),
-                    graded_names,
-                    grader.skipped,
-                    warning,
-                    total,
-                    grades,
-                    isolation.mechanism,
-                )
+                _write_shard(target, shard, grader, warning, total, grades, isolation.mechanism)
         finally:
             log.close()
     write_class_report(target, grades, run_facts(chosen, grader.isolation, grader.confinement, warning))
@@ -207,6 +157,106 @@ def grade(
         file=stream,
     )
     return grades
+
+
+def _say_no_hybrids(stream: TextIO) -> None:
+    """Tell the grader that a kit without a reference grades every type as submitted."""
+    print(
+        "speckit grade: this kit carries no reference implementation (a student bundle): "
+        "every type is graded as submitted, "
+        "without the hybrids that keep a fault in one type from costing points in another",
+        file=stream,
+    )
+
+
+def _grade_all(grader: Grader, found: list[Submission], log: GradingLog, stream: TextIO) -> list[StudentGrade]:
+    """Grade the submissions found, logging each grade and showing the progress on ``stream``."""
+    progress = Progress(stream, len(found))
+
+    def graded(done: int, total: int, grade: StudentGrade) -> None:
+        log.graded(done, total, grade)
+        progress(done, total, grade)
+
+    return grader.grade_all(found, graded)
+
+
+def _write_shard(
+    target: Path,
+    shard: Shard,
+    grader: Grader,
+    warning: str,
+    total: int,
+    grades: list[StudentGrade],
+    mechanism: str,
+) -> None:
+    """Write the shard's ``shard.json`` for :func:`merge`."""
+    graded_names = [e.name for e in grader.graded]
+    write_shard(
+        target,
+        shard,
+        grader.rubric,
+        rubric_text(grader.rubric),
+        graded_names,
+        grader.skipped,
+        warning,
+        total,
+        grades,
+        mechanism,
+    )
+
+
+def _confinement(grader: Grader, unconfined: bool) -> Isolation:
+    """The sandbox grading will use; refused when student code would run as the grader's own user,
+    unless ``unconfined`` (then one job at a time)."""
+    isolation = grader.check_sandbox()
+    if isolation.mechanism == RESOURCE_LIMITS:
+        if not unconfined:
+            raise GradeError(
+                f"student code would run unconfined, as your own user: {EXPOSED[RESOURCE_LIMITS]}. "
+                f"Install bubblewrap (`{INSTALL}`) or grade as root; to grade anyway, give --unconfined"
+            )
+        grader.one_job_at_a_time()
+    return isolation
+
+
+def _prepare_output(target: Path, aside: Path | None, stream: TextIO) -> None:
+    """Move an earlier run aside and make the output folder, before any student code runs."""
+    if aside is not None:
+        target.rename(aside)
+        print(f"speckit grade: the earlier run in {target} was moved to {aside}", file=stream)
+    # The output folder exists before any student code runs, so the sandbox hides it and
+    # nothing can be planted in it; only the grader writes there.
+    target.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0 and target.stat().st_uid == 0:
+        os.chmod(target, 0o700)
+
+
+def _announce(
+    stream: TextIO,
+    log: GradingLog,
+    grader: Grader,
+    found: int,
+    total: int,
+    shard: Shard | None,
+    mechanism: str,
+    warning: str,
+    skipped_entries: list[str],
+) -> None:
+    """Say what is about to be graded, how, and what was left out, on ``stream`` and in the log."""
+    part = f" (shard {shard} of the {total})" if shard is not None else ""
+    if shard is not None:
+        log.write(f"shard {shard}: {found} of the {total} submissions")
+    print(
+        f"speckit grade: {found} submission{'' if found == 1 else 's'}{part}, "
+        f"rubric {grader.rubric.source}, {grader.jobs} at a time",
+        file=stream,
+    )
+    print(f"speckit grade: student code runs as {grader.confinement} ({mechanism})", file=stream)
+    if warning:
+        print(f"speckit grade: {warning}", file=stream)
+    for note in skipped_entries + grader.skipped:
+        print(f"speckit grade: {terminal(note)}", file=stream)
+        log.write(f"note: {note}")
 
 
 def merge(

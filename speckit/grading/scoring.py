@@ -50,10 +50,39 @@ def score_type(
     clean: Callable[[str], str],
 ) -> TypeGrade:
     """A type's grade from the records of one run (partial credit by behaviour)."""
-    files = set(entry.tests) | set(rubric.common)
     operations_of_type = specification.type(entry.name).operations
     mine = {op.qualname for op in operations_of_type if entry.weight(op.name) > 0}
-    relevant: list[tuple[TestRecord, tuple[str, ...]]] = []
+    relevant = _relevant(records, set(entry.tests) | set(rubric.common), mine, clean)
+    covering, gated = _by_operation(relevant)
+    covered = [op for op in operations_of_type if any(r.counted for r in covering.get(op.qualname, ()))]
+    allotted = apportion(points(entry.points), [entry.weight(op.name) for op in covered])
+    operations, shares = _operation_grades(covered, allotted, covering, gated)
+    grades = []
+    for record, covers in relevant:
+        maximum = sum((shares.get((record.test, q), ZERO) for q in covers), ZERO)
+        earned = ZERO
+        if record.outcome is Outcome.PASSED:
+            earned = sum((shares.get((record.test, q), ZERO) for q in covers if q not in gated), ZERO)
+        grades.append(TestGrade(record, covers, rubric.is_hidden(record.test), earned, maximum))
+    uncovered = [op.qualname for op in operations_of_type if op.qualname in mine and op not in covered]
+    return TypeGrade(
+        name=entry.name,
+        score=sum((o.score for o in operations), ZERO),
+        max_score=points(entry.points),
+        graded_as=graded_as,
+        tests=tuple(grades),
+        operations=tuple(operations),
+        note="; ".join(_notes(bool(covered), uncovered, operations, relevant)),
+    )
+
+
+Relevant = list[tuple[TestRecord, tuple[str, ...]]]
+"""The records of a type's tests, each with the type's graded operations it covers."""
+
+
+def _relevant(records: Iterable[TestRecord], files: set[str], mine: set[str], clean: Callable[[str], str]) -> Relevant:
+    """The records of ``files`` that cover operations of ``mine``, messages cleaned, by test name."""
+    relevant: Relevant = []
     for record in records:
         if record.module not in files:
             continue
@@ -61,6 +90,11 @@ def score_type(
         if covers:
             relevant.append((attrs.evolve(record, message=clean(record.message)), covers))
     relevant.sort(key=lambda rc: rc[0].test)
+    return relevant
+
+
+def _by_operation(relevant: Relevant) -> tuple[dict[str, list[TestRecord]], set[str]]:
+    """Each operation's behaviour records, and the operations a failed structure test gates."""
     covering: dict[str, list[TestRecord]] = {}
     gated: set[str] = set()
     for record, covers in relevant:
@@ -70,8 +104,13 @@ def score_type(
                     gated.add(qualname)
             else:
                 covering.setdefault(qualname, []).append(record)
-    covered = [op for op in operations_of_type if any(r.counted for r in covering.get(op.qualname, ()))]
-    allotted = apportion(points(entry.points), [entry.weight(op.name) for op in covered])
+    return covering, gated
+
+
+def _operation_grades(
+    covered: list, allotted: list[Decimal], covering: dict[str, list[TestRecord]], gated: set[str]
+) -> tuple[list[OperationGrade], dict[tuple[str, str], Decimal]]:
+    """Each covered operation's grade, and each (test, operation)'s share of its points."""
     operations = []
     shares: dict[tuple[str, str], Decimal] = {}
     for op, op_points in zip(covered, allotted, strict=True):
@@ -83,14 +122,11 @@ def score_type(
         operations.append(
             OperationGrade(op.qualname, op_points, earned, len(passed), len(counted), op.qualname in gated)
         )
-    grades = []
-    for record, covers in relevant:
-        maximum = sum((shares.get((record.test, q), ZERO) for q in covers), ZERO)
-        earned = ZERO
-        if record.outcome is Outcome.PASSED:
-            earned = sum((shares.get((record.test, q), ZERO) for q in covers if q not in gated), ZERO)
-        grades.append(TestGrade(record, covers, rubric.is_hidden(record.test), earned, maximum))
-    uncovered = [op.qualname for op in operations_of_type if op.qualname in mine and op not in covered]
+    return operations, shares
+
+
+def _notes(covered: bool, uncovered: list[str], operations: list[OperationGrade], relevant: Relevant) -> list[str]:
+    """What a type's grade says besides its score: ungraded, absent or misshapen operations, import problems."""
     notes = []
     if not covered:
         notes.append("no graded test covers its operations")
@@ -109,17 +145,8 @@ def score_type(
     lost = [o.qualname for o in operations if o.gated and o.qualname not in missing]
     if lost:
         notes.append(f"no points for operations without their documented signature: {', '.join(lost)}")
-    problems = list(dict.fromkeys(record.module_problem for record, _ in relevant if record.module_problem))
-    notes += problems
-    return TypeGrade(
-        name=entry.name,
-        score=sum((o.score for o in operations), ZERO),
-        max_score=points(entry.points),
-        graded_as=graded_as,
-        tests=tuple(grades),
-        operations=tuple(operations),
-        note="; ".join(notes),
-    )
+    notes += list(dict.fromkeys(record.module_problem for record, _ in relevant if record.module_problem))
+    return notes
 
 
 def failed_run(entry: TypeRubric, reference: TypeGrade | None, reason: str) -> TypeGrade:

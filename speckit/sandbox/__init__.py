@@ -51,10 +51,14 @@ calls, :mod:`~speckit.sandbox.reads` of values, :mod:`~speckit.sandbox.catalogue
 package provides, :mod:`~speckit.sandbox.folders` for a shared working folder, and
 :mod:`~speckit.sandbox.operation`, the operations),
 :mod:`~speckit.sandbox.values` (handles, the encoding of arguments, twins),
-:mod:`~speckit.sandbox.process` and :mod:`~speckit.sandbox.bubblewrap` (starting, talking
-to and killing the server), and what runs on the server's side:
-:mod:`~speckit.sandbox.launch`, :mod:`~speckit.sandbox.confine` and
-:mod:`~speckit.sandbox.server`. The server imports nothing of the test-process side.
+:mod:`~speckit.sandbox.process`, :mod:`~speckit.sandbox.overrun` and
+:mod:`~speckit.sandbox.bubblewrap` (starting, talking to, timing and killing the server),
+and what runs on the server's side: :mod:`~speckit.sandbox.launch`,
+:mod:`~speckit.sandbox.confine` and :mod:`~speckit.sandbox.server` (its tables, calls and
+command loop), with :mod:`~speckit.sandbox.server_values` (values by handle),
+:mod:`~speckit.sandbox.server_twins` (mirrored objects), :mod:`~speckit.sandbox.server_reads`
+(reads of values) and :mod:`~speckit.sandbox.server_limits` (the watchdog and bounded
+output). The server imports nothing of the test-process side.
 """
 
 from __future__ import annotations

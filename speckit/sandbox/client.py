@@ -206,29 +206,15 @@ class SandboxedImplementation:
                 self.flush()
                 raise
         entry = TRACE.call(op.label, args, kwargs)
-        problem = self.hung.get(op.qualname) if self.hung else None
-        if problem is None and self.test_used > self.test_budget and self.connection.over_test_budget(self.test_used):
-            problem = (
-                f"{op.qualname} was not called: this test's operations already took more than "
-                f"{self.config.test_seconds:g} s in all"
-            )
+        problem = self._refusal(op) if self.hung or self.test_used > self.test_budget else None
         twins: list = []
         mutable: list[int] = []
         """The test's lists, dicts and sets given to the call: they come back updated, as in process."""
         keywords: list | None = None
-        encoder: Encoder | None
         if problem is None:
             encoded = plain_arguments(args, self) if not kwargs else None
             if encoded is None:
-                mutable = [i for i, a in enumerate(args) if type(a) in _MUTABLE]
-                encoder = Encoder(self)
-                try:
-                    encoded = encoder.arguments(args)
-                    if kwargs:
-                        keywords = [[name, encoder.encode(value)] for name, value in kwargs.items()]
-                except StaleHandle as e:
-                    problem = stale_problem(op.qualname, str(e))
-                twins = encoder.twins
+                encoded, twins, mutable, keywords, problem = _encoded(self, op, args, kwargs)
         if problem is not None:
             self.flush()
             entry.failed(problem)
@@ -251,6 +237,23 @@ class SandboxedImplementation:
             command[At.CALL_REPLY] = Reply.LATER
             self.pipeline.defer((op, entry, command, later))
             return later
+        return self._answered(op, entry, command, args, twins, mutable)
+
+    def _refusal(self, op: SandboxedOperation) -> str | None:
+        """Why ``op`` must not be called now (an operation hung, or the test's time is spent), if so."""
+        problem = self.hung.get(op.qualname) if self.hung else None
+        if problem is None and self.test_used > self.test_budget and self.connection.over_test_budget(self.test_used):
+            problem = (
+                f"{op.qualname} was not called: this test's operations already took more than "
+                f"{self.config.test_seconds:g} s in all"
+            )
+        return problem
+
+    def _answered(
+        self, op: SandboxedOperation, entry: Any, command: list, args: tuple, twins: list, mutable: list[int]
+    ) -> Any:
+        """Run ``command`` (with the calls pending before it) and return its decoded result."""
+        __tracebackhide__ = True
         encoder = None
         if twins or self.twins.pinned_ids:  # (most answered calls have no mirrored object to send)
             encoder = Encoder(self)
@@ -261,7 +264,7 @@ class SandboxedImplementation:
         reply = self.pipeline.run(self.pipeline.pending, encoder)
         if mutable:
             self.reads.update_arguments(args, mutable, reply.get("arguments"))
-        result = self.reads.decoded(reply.get("result"), handle_id)
+        result = self.reads.decoded(reply.get("result"), command[At.CALL_HANDLE])
         if op.expects_bool and type(result) is not bool:
             # Checked here, on decoded data: the server's own check runs where the
             # implementation could have patched it (builtins.isinstance, say).
@@ -346,3 +349,20 @@ class SandboxedImplementation:
 _CALL, _KEEP = Command.CALL, Reply.KEEP
 _MUTABLE = (list, dict, set)
 """The containers a call may update in place, which the sandbox copies back."""
+
+
+def _encoded(
+    impl: SandboxedImplementation, op: SandboxedOperation, args: tuple, kwargs: dict[str, Any] | None
+) -> tuple[Any, list, list[int], list | None, str | None]:
+    """Arguments that are not all plain, encoded: the positional ones, the mirrored objects they send,
+    the positions of the test's lists, dicts and sets, the keyword ones; and a stale handle's problem."""
+    mutable = [i for i, a in enumerate(args) if type(a) in _MUTABLE]
+    encoder = Encoder(impl)
+    encoded = keywords = problem = None
+    try:
+        encoded = encoder.arguments(args)
+        if kwargs:
+            keywords = [[name, encoder.encode(value)] for name, value in kwargs.items()]
+    except StaleHandle as e:
+        problem = stale_problem(op.qualname, str(e))
+    return encoded, encoder.twins, mutable, keywords, problem

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -86,14 +87,18 @@ def target_ids(config: SandboxConfig) -> tuple[int | None, int | None]:
     return uid, gid
 
 
-def served_classes(specification) -> dict[str, type]:
+def served_classes(specification) -> dict[str, tuple[type, Any]]:
     """The kit's classes whose objects a test hands to the implementation and the server mirrors,
-    by their twin kind (:class:`~speckit.sandbox.protocol.TwinKind`): those the specification's
-    ``[kit] served`` declares (``adt.display.Display`` is the kind ``display``)."""
+    by their twin kind (the lower-cased class name, ``adt.display.Display`` is ``display``), each
+    with how it travels (its ``[kit.mirrors]`` entry, :class:`spec.model.Mirror`): those the
+    specification's ``[kit] served`` declares, in that order."""
     import importlib
+
+    from spec.model import Mirror
 
     found = {}
     for dotted in specification.kit.served:
         module_name, _, class_name = dotted.rpartition(".")
-        found[class_name.lower()] = getattr(importlib.import_module(module_name), class_name)
+        cls = getattr(importlib.import_module(module_name), class_name)
+        found[class_name.lower()] = (cls, specification.kit.mirrors.get(dotted, Mirror()))
     return found

@@ -128,28 +128,54 @@ def confine(
     to ``uid``.
     """
     settings = config
-    notes = []
+    work, notes = _mount_namespace(settings, uid, gid, work, package, kit, mechanism)
+    os.chdir(work)
+    os.environ["HOME"] = os.environ["TMPDIR"] = work
+    tempfile.tempdir = work
+    notes.append(_set_limits(settings))
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    notes.insert(0, _drop_privileges(uid, gid, mechanism))
+    libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    if (
+        settings.get("require_isolation")
+        and mechanism != BUBBLEWRAP
+        and (uid is None or "private mount namespace" not in notes)
+    ):
+        raise OSError("the operation server could not be isolated (it needs root and mount namespaces)")
+    return "; ".join(notes)
+
+
+def _mount_namespace(
+    settings: dict, uid: int | None, gid: int | None, work: str, package: str, kit: list[str], mechanism: str
+) -> tuple[str, list[str]]:
+    """The fallback's private mount namespace, as root, when it can be made: the working folder, and what is in
+    force (under bubblewrap, its own view of the files)."""
     if mechanism == BUBBLEWRAP:
-        notes.append("bubblewrap: only its allow-list of files, no network, its own PID, IPC and UTS namespaces")
-    elif uid is not None and mechanism == ANOTHER_USER:
-        notes.append("no mount namespace (none can be made here)")
-    elif uid is not None and settings.get("namespace", True):
+        return work, ["bubblewrap: only its allow-list of files, no network, its own PID, IPC and UTS namespaces"]
+    if uid is not None and mechanism == ANOTHER_USER:
+        return work, ["no mount namespace (none can be made here)"]
+    if uid is not None and settings.get("namespace", True):
         try:
             _isolate(package, kit, list(settings.get("hide", ())), int(settings["scratch_mb"]))
             work = "/tmp/speckit-work"
             os.makedirs(work, mode=0o700, exist_ok=True)
             assert gid is not None  # target_ids gives both or neither
             os.chown(work, uid, gid)
-            notes.append("private mount namespace")
+            return work, ["private mount namespace"]
         except OSError as e:
             if settings.get("require_isolation"):
                 raise
-            notes.append(f"no mount namespace ({e.strerror or e})")
-    elif uid is not None:
-        notes.append("no mount namespace (disabled)")
-    os.chdir(work)
-    os.environ["HOME"] = os.environ["TMPDIR"] = work
-    tempfile.tempdir = work
+            return work, [f"no mount namespace ({e.strerror or e})"]
+    if uid is not None:
+        return work, ["no mount namespace (disabled)"]
+    return work, []
+
+
+def _set_limits(settings: dict) -> str:
+    """Set the resource limits (memory, processor time, file size, open files, no new processes); say which."""
     mb = 2**20
     limits = [
         ("RLIMIT_AS", int(settings["memory_mb"]) * mb, int(settings["memory_mb"]) * mb),
@@ -172,14 +198,14 @@ def confine(
         except (ValueError, OSError) as e:
             if name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_FSIZE"):
                 raise OSError(f"setrlimit {name}: {e}") from None
-    notes.append(
+    return (
         f"limits: {settings['memory_mb']} MB memory, {settings['cpu_seconds']} s CPU, "
         f"{settings['output_kb']} KB files and output per call, {settings['open_files']} open files, no new processes"
     )
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    os.close(devnull)
+
+
+def _drop_privileges(uid: int | None, gid: int | None, mechanism: str) -> str:
+    """Become ``uid`` for good (when started as root); say which user the implementation runs as."""
     if uid is not None:
         assert gid is not None  # target_ids gives both or neither
         os.setgroups([])
@@ -191,16 +217,7 @@ def confine(
             pass
         else:
             raise OSError("privileges could not be dropped")
-        notes.insert(0, f"uid {uid}, gid {gid}")
-    elif mechanism == BUBBLEWRAP:
-        notes.insert(0, f"uid {os.getuid()}, gid {os.getgid()}")
-    else:
-        notes.insert(0, f"same user as the tests (uid {os.getuid()}; not started by root)")
-    libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    if (
-        settings.get("require_isolation")
-        and mechanism != BUBBLEWRAP
-        and (uid is None or "private mount namespace" not in notes)
-    ):
-        raise OSError("the operation server could not be isolated (it needs root and mount namespaces)")
-    return "; ".join(notes)
+        return f"uid {uid}, gid {gid}"
+    if mechanism == BUBBLEWRAP:
+        return f"uid {os.getuid()}, gid {os.getgid()}"
+    return f"same user as the tests (uid {os.getuid()}; not started by root)"

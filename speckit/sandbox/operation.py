@@ -66,7 +66,7 @@ class SandboxedOperation(TracedOperation):
         operation the specification's ``[kit] results_by_value`` names, a plain value if the result is one."""
         holders = kit_object_holders(impl.spec)
         self.cannot_reach_kit_objects = all(p.type not in holders for p in operation.params)
-        """None of its parameters can hold (the specification's components say) a Display or an Input."""
+        """None of its parameters can hold (the specification's components say) an object of a served class."""
 
     def function(self):
         signature = self.impl.resolve(self)
@@ -75,12 +75,11 @@ class SandboxedOperation(TracedOperation):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the operation (:meth:`SandboxedImplementation.call`).
 
-        Most calls of a run (hundreds of thousands in a suite) are handled here: a
-        pipelinable operation the implementation has (or, inside ``impl.batch``, one that
-        answers by value), given this server's values (or none), in a test within its
-        time budget, with no operation hung and no kit object in reach. This does exactly
-        what ``call`` does for such a call, in fewer steps; any other call goes to ``call``.
-        The steps of :func:`~speckit.sandbox.values.held_ids`,
+        Most calls of a run (hundreds of thousands in a suite) are handled here: a pipelinable
+        operation the implementation has (or, inside ``impl.batch``, one that answers by value), given
+        this server's values (or none), in a test within its time budget, with no operation hung and no
+        kit object in reach. This does exactly what ``call`` does for such a call, in fewer steps; any
+        other call goes to ``call``. The steps of :func:`~speckit.sandbox.values.held_ids`,
         :meth:`~speckit.sandbox.pipeline.Pipeline.defer` and ``Entry.returned`` are written out here on
         purpose: calling them made each call about a fifth dearer (1.3 µs of the test process's 6).
         """
@@ -126,15 +125,9 @@ class SandboxedOperation(TracedOperation):
         entry = TRACE.call(self.label, args, kwargs)
         impl.next_id += 1
         handle_id = impl.next_id
-        pending = pipeline.pending
         if not self.pipelinable:  # inside impl.batch: the plain result comes back with the batch
-            later = Later()
-            if not pending:
-                pipeline.watch_example()
-            pending.append((self, entry, [_CALL, self.number, handle_id, encoded, _LATER], later))
-            if len(pending) >= MAX_BATCH:
-                pipeline.flush()
-            return later
+            return self._by_value(pipeline, entry, handle_id, encoded)
+        pending = pipeline.pending
         handle = Handle(handle_id, generation, impl)
         if not pending:
             pipeline.watch_example()  # later pipelined calls of the same example are covered
@@ -143,6 +136,17 @@ class SandboxedOperation(TracedOperation):
             pipeline.flush()
         entry.result, entry.named = handle, True  # entry.returned(handle, False)
         return handle
+
+    def _by_value(self, pipeline: Pipeline, entry: Any, handle_id: int, encoded: tuple) -> Later:
+        """Defer a call inside ``impl.batch`` whose plain result comes back with the batch."""
+        later = Later()
+        pending = pipeline.pending
+        if not pending:
+            pipeline.watch_example()
+        pending.append((self, entry, [_CALL, self.number, handle_id, encoded, _LATER], later))
+        if len(pending) >= MAX_BATCH:
+            pipeline.flush()
+        return later
 
 
 _HOLDERS: dict[str, frozenset[str]] = {}

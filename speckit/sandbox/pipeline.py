@@ -147,6 +147,30 @@ class Pipeline:
         release_problem: str | None = None
         reply: dict = {}
         started = time.monotonic()
+        running = self._notice_death(batch, read)
+        try:
+            reply = self.owner.exchange(commands, limits, twins, running=running)
+        except OperationFailed as e:
+            failure = (0, str(e), OperationFailed)
+        except ServerDied as e:
+            failure, release_problem = self._died(e, batch, read, limits, len(commands))
+        finally:
+            self.owner.test_used += time.monotonic() - started
+        if release_problem is not None:
+            self.pending.clear()
+            raise_failure(OperationFailed(release_problem))
+        if failure is None and reply.get("error") is not None:
+            failure = self._error_failure(reply["error"], batch, read, len(commands))
+        if failure is None and any(later is not None for _, _, _, later in batch):
+            failure = self._fill_later(batch, reply.get("results"))
+        if failure is not None:
+            self._fail(batch, *failure)
+        return reply
+
+    def _notice_death(self, batch: list[_Pending], read: ValueRead | None) -> bool:
+        """Whether the server is running (restarted if it died while idle); fail the batch if it used the dead
+        server's values."""
+        __tracebackhide__ = True
         generation = self.owner.generation
         running = self.owner.connection.notice_death()
         if self.owner.generation != generation:
@@ -158,65 +182,56 @@ class Pipeline:
                 self._fail(batch, stale, stale_problem(batch[stale][0].qualname, self.owner.dead_reason))
             if read is not None and read.uses_handles:
                 self._fail(batch, len(batch), stale_problem(read.label, self.owner.dead_reason))
-        try:
-            reply = self.owner.exchange(commands, limits, twins, running=running)
-        except OperationFailed as e:
-            failure = (0, str(e), OperationFailed)
-        except ServerDied as e:
-            if e.index >= len(commands):  # while releasing values, after every command ran
-                if e.hung:
-                    release_problem = f"releasing a value took more than {READ_LIMIT:g} s"
-                else:
-                    release_problem = f"releasing a value ended the implementation's process ({e.reason})"
-            index = min(max(e.index, 0), len(commands) - 1)
-            qualname = read.label if read is not None and index == len(batch) else batch[index][0].qualname
+        return running
+
+    def _died(
+        self, e: ServerDied, batch: list[_Pending], read: ValueRead | None, limits: list[float], count: int
+    ) -> tuple[tuple | None, str | None]:
+        """The failure of the call the server died in (marked hung), or the problem if it died releasing values.
+        ``count``: the commands sent."""
+        release_problem: str | None = None
+        if e.index >= count:  # while releasing values, after every command ran
             if e.hung:
-                problem = (
-                    f"{qualname} did not return within {limits[index]:g} s (an endless loop?); "
-                    "it is not called again in this run"
-                )
+                release_problem = f"releasing a value took more than {READ_LIMIT:g} s"
             else:
-                problem = (
-                    f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
-                )
-            if release_problem is None:
-                self.owner.hung[read.key if read is not None and index == len(batch) else qualname] = problem
-                failure = (index, problem, OperationFailed)
-        finally:
-            self.owner.test_used += time.monotonic() - started
-        if release_problem is not None:
-            self.pending.clear()
-            raise_failure(OperationFailed(release_problem))
-        if failure is None and reply.get("error") is not None:
-            try:
-                index, kind, problem = _error_fields(reply["error"], len(commands))
-            except ProtocolViolation as e:
-                self.owner.lost(f"it wrote into the grader's channel ({e})")
-                index, kind, problem = (
-                    len(commands) - 1,
-                    "failed",
-                    f"the implementation's process sent a malformed answer ({e}) and was stopped",
-                )
-            if index == len(commands):
-                self.pending.clear()
-                raise_failure(OperationFailed(problem))  # releasing a value failed: no call's fault
-            if read is not None and index == len(batch):
-                key, errors = read.key, READ_ERRORS
-            else:
-                key, errors = batch[index][0].qualname, CALL_ERRORS
-            if kind == FailureKind.HUNG:
-                self.owner.hung[key] = problem
-            failure = (
-                index,
-                problem,
-                errors.get(kind, OperationFailed),
-                self._raised_class(reply["error"].get("raised")),
+                release_problem = f"releasing a value ended the implementation's process ({e.reason})"
+        index = min(max(e.index, 0), count - 1)
+        qualname = read.label if read is not None and index == len(batch) else batch[index][0].qualname
+        if e.hung:
+            problem = (
+                f"{qualname} did not return within {limits[index]:g} s (an endless loop?); "
+                "it is not called again in this run"
             )
-        if failure is None and any(later is not None for _, _, _, later in batch):
-            failure = self._fill_later(batch, reply.get("results"))
-        if failure is not None:
-            self._fail(batch, *failure)
-        return reply
+        else:
+            problem = f"{qualname} ended the implementation's process ({e.reason}); it is not called again in this run"
+        if release_problem is not None:
+            return None, release_problem
+        self.owner.hung[read.key if read is not None and index == len(batch) else qualname] = problem
+        return (index, problem, OperationFailed), None
+
+    def _error_failure(self, error: Any, batch: list[_Pending], read: ValueRead | None, count: int) -> tuple:
+        """The failure the server's error answer names (the call marked hung if it was); raise at once if
+        releasing a value failed, no call's fault. ``count``: the commands sent."""
+        __tracebackhide__ = True
+        try:
+            index, kind, problem = _error_fields(error, count)
+        except ProtocolViolation as e:
+            self.owner.lost(f"it wrote into the grader's channel ({e})")
+            index, kind, problem = (
+                count - 1,
+                "failed",
+                f"the implementation's process sent a malformed answer ({e}) and was stopped",
+            )
+        if index == count:
+            self.pending.clear()
+            raise_failure(OperationFailed(problem))  # releasing a value failed: no call's fault
+        if read is not None and index == len(batch):
+            key, errors = read.key, READ_ERRORS
+        else:
+            key, errors = batch[index][0].qualname, CALL_ERRORS
+        if kind == FailureKind.HUNG:
+            self.owner.hung[key] = problem
+        return (index, problem, errors.get(kind, OperationFailed), self._raised_class(error.get("raised")))
 
     def _fill_later(self, batch: list[_Pending], results: Any) -> tuple | None:
         """Give the batched calls their results; a failure tuple when the server's answer is malformed."""

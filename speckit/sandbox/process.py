@@ -2,7 +2,8 @@
 
 :class:`Server` starts the server, exchanges length-prefixed frames with it (requests in
 marshal, answers in JSON: :mod:`speckit.sandbox.protocol`),
-watches its progress page, kills it and says why it ended (:func:`describe_exit`);
+watches its progress page and its time (:mod:`~speckit.sandbox.overrun`), kills it and
+says why it ended (:func:`describe_exit`);
 :func:`probe` starts one to say how it is confined.
 """
 
@@ -26,10 +27,10 @@ from typing import Any
 import attrs
 
 from ..paths import REPO_ROOT
-from ..watchdog import wall_backstop
 from . import bubblewrap
 from .config import SandboxConfig, SandboxError, target_ids
 from .isolation import BUBBLEWRAP, bwrap_path, probe_isolation
+from .overrun import Overrun, first_child, process_cpu_seconds
 from .protocol import HEADER, INDEX_BITS, MAX_MESSAGE, MAX_REPLY, PROGRESS
 
 _JSON = json.JSONDecoder()
@@ -37,43 +38,6 @@ _JSON = json.JSONDecoder()
 
 BUBBLEWRAP_WORK = "/tmp/speckit-work"
 """The server's working folder under bubblewrap, in its private /tmp."""
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-"""Units of the processor times in ``/proc/PID/stat``, per second."""
-
-
-def process_cpu_seconds(pid: int) -> float | None:
-    """Processor time (user and system) process ``pid`` has used, from ``/proc``; None if unknown.
-
-    Read by the test process from the kernel, so the server cannot misreport it.
-    """
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            data = stat.read()
-        fields = data[data.rindex(b")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def first_child(pid: int) -> int | None:
-    """The first child process of ``pid`` (bubblewrap's one child is the server), or None."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
-            found = children.read().split()
-        return int(found[0]) if found else None
-    except (OSError, ValueError):
-        pass
-    for entry in os.listdir("/proc"):  # kernels without the children file
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as stat:
-                    data = stat.read()
-            except OSError:
-                continue
-            if int(data[data.rindex(b")") + 2 :].split()[1]) == pid:
-                return int(entry)
-    return None
 
 
 class ServerDied(Exception):
@@ -94,6 +58,32 @@ def bounded_text(value: Any) -> str:
     if not isinstance(value, str):
         raise ProtocolViolation("expected text")
     return value[:MAX_MESSAGE]
+
+
+def server_environment(work: str) -> dict[str, str]:
+    """The server's whole environment: nothing of the grader's, its home and temporary folder ``work``."""
+    return {
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONNOUSERSITE": "1",
+        "PYTHONSAFEPATH": "1",
+        "HOME": work,
+        "TMPDIR": work,
+    }
+
+
+def decode_answer(frame: bytearray) -> Any:
+    """An answer's JSON text (UTF-8, as the server writes it) as data; ProtocolViolation if it is not JSON."""
+    try:
+        text = frame.decode()
+        answer, end = _JSON.raw_decode(text)
+    except (ValueError, RecursionError):
+        raise ProtocolViolation("not JSON") from None
+    if end != len(text):
+        raise ProtocolViolation("not JSON")
+    return answer
 
 
 class Server:
@@ -122,54 +112,29 @@ class Server:
         return self.process is not None and self.process.poll() is None
 
     def start(self) -> dict:
+        """Start a server (killing the one running) and return its greeting; ServerDied or
+        SandboxError if it does not start."""
         self.kill()
         self._pid = None
-        request_read, self.request = os.pipe()
-        self.reply, reply_write = os.pipe()
-        progress_fd = os.memfd_create("speckit-progress", 0)
-        os.ftruncate(progress_fd, mmap.PAGESIZE)
-        self.progress = mmap.mmap(progress_fd, mmap.PAGESIZE)
-        PROGRESS.pack_into(self.progress, 0, -1)
-        os.set_blocking(self.request, False)
-        os.set_blocking(self.reply, False)  # an answer already there is read without a select
+        request_read, reply_write, progress_fd = self._open_channel()
         uid, gid = target_ids(self.config)
         wrapped = self.isolation.mechanism == BUBBLEWRAP
-        if wrapped:
-            work = BUBBLEWRAP_WORK
-        else:
-            work = str(self.run_dir / "work")
-            os.makedirs(work, exist_ok=True)
-            if uid is not None:
-                assert gid is not None  # target_ids gives both or neither
-                os.chown(work, uid, gid)
-                os.chmod(work, 0o700)
-        argument = json.dumps(
-            {
-                "request": request_read,
-                "reply": reply_write,
-                "progress": progress_fd,
-                "package": bubblewrap.SUBMISSION if wrapped else str(self.package),
-                "spec": self.spec_name,
-                "config": attrs.asdict(self.config),
-                "mechanism": self.isolation.mechanism,
-                "uid": None if wrapped else uid,
-                "gid": None if wrapped else gid,
-                "work": work,
-                "kit": list(self.kit_files()),
-            }
-        )
-        environment = {
-            "PATH": "/usr/bin:/bin",
-            "LANG": "C.UTF-8",
-            "PYTHONHASHSEED": "0",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONNOUSERSITE": "1",
-            "PYTHONSAFEPATH": "1",
-            "HOME": work,
-            "TMPDIR": work,
+        work = BUBBLEWRAP_WORK if wrapped else self._work_folder(uid, gid)
+        argument = {
+            "request": request_read,
+            "reply": reply_write,
+            "progress": progress_fd,
+            "package": bubblewrap.SUBMISSION if wrapped else str(self.package),
+            "spec": self.spec_name,
+            "config": attrs.asdict(self.config),
+            "mechanism": self.isolation.mechanism,
+            "uid": None if wrapped else uid,
+            "gid": None if wrapped else gid,
+            "work": work,
+            "kit": list(self.kit_files()),
         }
         boot = f"import sys; sys.path.insert(0, {str(REPO_ROOT)!r}); from speckit.sandbox.server import main; main()"
-        argv = [sys.executable, "-c", boot, argument]
+        argv = [sys.executable, "-c", boot, json.dumps(argument)]
         user: dict[str, Any] = {}
         if wrapped:
             argv, user = self._wrapped(argv, uid, gid, work)
@@ -182,7 +147,7 @@ class Server:
                     stdout=subprocess.DEVNULL,
                     stderr=errors,
                     pass_fds=(request_read, reply_write, progress_fd),
-                    env=environment,
+                    env=server_environment(work),
                     cwd="/",
                     start_new_session=True,
                 )
@@ -192,6 +157,32 @@ class Server:
             os.close(progress_fd)
         self.buffer.clear()
         self.killed_because = ""
+        return self._greeting()
+
+    def _open_channel(self) -> tuple[int, int, int]:
+        """Open the pipes and the progress page; the server's ends: request, reply, progress."""
+        request_read, self.request = os.pipe()
+        self.reply, reply_write = os.pipe()
+        progress_fd = os.memfd_create("speckit-progress", 0)
+        os.ftruncate(progress_fd, mmap.PAGESIZE)
+        self.progress = mmap.mmap(progress_fd, mmap.PAGESIZE)
+        PROGRESS.pack_into(self.progress, 0, -1)
+        os.set_blocking(self.request, False)
+        os.set_blocking(self.reply, False)  # an answer already there is read without a select
+        return request_read, reply_write, progress_fd
+
+    def _work_folder(self, uid: int | None, gid: int | None) -> str:
+        """The server's working folder without bubblewrap, made and given to ``uid``."""
+        work = str(self.run_dir / "work")
+        os.makedirs(work, exist_ok=True)
+        if uid is not None:
+            assert gid is not None  # target_ids gives both or neither
+            os.chown(work, uid, gid)
+            os.chmod(work, 0o700)
+        return work
+
+    def _greeting(self) -> dict:
+        """The server's first frame, checked: ServerDied if it dies or says nothing valid."""
         try:
             reply = self._read(0, [self.config.import_seconds + 20.0], startup=True)
         except ServerDied as e:
@@ -294,21 +285,12 @@ class Server:
         whose own watchdog was defeated is killed past its limit and the grace); a command
         that waits instead of working is killed past its wall-clock backstop.
         """
-        started = time.monotonic()
-        hard_deadline = None  # worked out once the answer is late: most answers come within 0.1 s
-        current, since, cpu_since = None, started, None
+        clock = Overrun(limits, self.config.grace, self.config.wall_factor)
         readable: object = True  # try to read before waiting: the answer is often there already
         while True:
             frame = self._frame()
             if frame is not None:
-                try:
-                    text = frame.decode()  # UTF-8, as the server writes it
-                    answer, end = _JSON.raw_decode(text)
-                except (ValueError, RecursionError):
-                    raise ProtocolViolation("not JSON") from None
-                if end != len(text):
-                    raise ProtocolViolation("not JSON")
-                return answer
+                return decode_answer(frame)
             if not readable:
                 readable, _, _ = select.select([self.reply], [], [], 0.1)
             if readable:
@@ -325,19 +307,9 @@ class Server:
                 if len(self.buffer) > MAX_REPLY + HEADER.size:
                     raise ProtocolViolation("answer too long")
                 continue
-            now = time.monotonic()
-            grace, factor = self.config.grace, self.config.wall_factor
-            if hard_deadline is None:
-                hard_deadline = started + wall_backstop(sum(limits), factor) + grace + 2.0  # the sum of their backstops
             index = 0 if startup else self.progress_index(seq)
-            cpu = self.cpu_seconds()
-            if index != current:
-                current, since, cpu_since = index, now, cpu
-            elif cpu_since is None:
-                cpu_since = cpu
-            limit = limits[index] if index < len(limits) else limits[-1]
-            worked = cpu - cpu_since if cpu is not None and cpu_since is not None else 0.0
-            if worked > limit + grace or now - since > wall_backstop(limit, factor) + grace or now > hard_deadline:
+            limit = clock.overrun(index, self.cpu_seconds())
+            if limit is not None:
                 self.kill()
                 raise ServerDied(index, f"it did not return within {limit:g} s", hung=True)
 

@@ -16,7 +16,7 @@ Request (test process to server)::
                                 # operations used for the first time by this server
      "commands": [command, ...],
      "release": [handle_id, ...],   # values the tests dropped (released after the commands)
-     "twins": [[twin_id, kind, new, state], ...]}   # mirrored Display/Input objects
+     "twins": [[twin_id, kind, new, state], ...]}   # mirrored objects (below)
 
 Commands, by their first element (:class:`Command`)::
 
@@ -56,22 +56,27 @@ A result that is a list, tuple, set or dict (exactly those types) of plain value
 at most :data:`MAX_DEPTH` deep and of at most :data:`MAX_ITEMS` items in all, comes back
 by value; any other result is held by the server. A result the server already holds
 under an id (the same object, read again) is answered ``[HANDLE, id]``, so the test gets
-the handle it already has. The state of a mirrored object of the kit's other served
-classes may name the server's values as ``[HANDLE, id]`` too: ids the server chooses are
-negative.
+the handle it already has. The state of a mirrored object may name the server's values
+as ``[HANDLE, id]`` too: ids the server chooses are negative.
 
 Answer (server to test process)::
 
     {"seq": N, "result": value, "results": [[command_index, value], ...],
      "arguments": [[index, value], ...],   # a call's updated arguments, when it asked
      "error": None | {"at": command_index, "kind": kind, "message": text},
-     "twins": {"out": [[id, text]], "marks": [[id, [[r, c, mark]]]], "used": [[id, n]], "free": [id],
-               "state": [[id, {attribute: value}]]}}   # objects of other served classes
-                                                      # (only the parts that changed; absent if none)
+     "twins": {"out": [[id, text]], "used": [[id, n]], "free": [id],
+               "state": [[id, {field: value}]]}}   # only the parts that changed; absent if none
 
-A mirrored object of a served class other than the Display and the Input (a recording
-fake, say) travels as its attributes (``vars``), a DICT value: the test's object is the
-authority before a call, the server's ``state`` after it.
+Mirrored objects: a twin's ``kind`` is :attr:`TwinKind.STREAM` (a text stream the test
+passed) or the lower-cased name of a served class (``display``, ``recordingview``); what
+travels of an object is its class's ``[kit.mirrors]`` entry (:class:`spec.model.Mirror`,
+:mod:`speckit.sandbox.mirror`). A request's ``state`` of a served object is ``[fields,
+lines]``: its mirrored fields, a DICT value (the declared ones, else its attributes), and
+its scripted lines not read yet (None if it has none or declares none); a stream's is
+None. The test's object is the authority before a call, the server's after it: the
+answer's ``out`` is what the call wrote to the object's stream, ``used`` how many scripted
+lines it read, ``state`` its fields when they changed, ``free`` the twins nothing of the
+server's refers to any more.
 
 Every key but ``seq`` may be absent: an absent ``result`` or ``error`` is None, and
 ``results`` is there only for calls made with :attr:`Reply.LATER` (most answers, to a
@@ -222,11 +227,9 @@ class ErrorKind:
 class TwinKind:
     """What a mirrored object is."""
 
-    DISPLAY = "display"
-    INPUT = "input"
     STREAM = "stream"
-    """Any other kind is the lower-cased name of a served class (``recordingview``), mirrored
-    by its attributes."""
+    """A text stream the test passed. Any other kind is the lower-cased name of a served class
+    (``display``, ``recordingview``), mirrored as its ``[kit.mirrors]`` entry says."""
 
 
 def frame(data: bytes) -> bytes:

@@ -1,8 +1,8 @@
 """Values crossing between the test process and the operation server, seen from the test process.
 
 :class:`Handle` (a value that stays in the server), the encoder of a call's arguments
-and the decoder of its result, and the registry of the kit's served objects (the
-Display and Input, other served classes such as a recording fake, and text streams)
+and the decoder of its result, and the registry of the kit's served objects (those of
+the classes ``[kit] served`` names, a Display or a recording fake, say, and text streams)
 that are mirrored into the server as twins.
 """
 
@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import io
 import itertools
+import sys
 import weakref
 from typing import Any, Protocol
 
+from .mirror import fields_of, fits, set_fields
 from .process import ProtocolViolation
 from .protocol import MAX_DEPTH, MAX_LINES, At, TwinKind, Value
 
@@ -262,9 +264,10 @@ _CONTAINERS = {Value.TUPLE: tuple, Value.LIST: list, Value.SET: set, Value.DICT:
 
 class TwinRegistry:
     """The kit's served objects (those of the classes ``[kit] served`` names) and text streams
-    that have a twin in the server. The Display and the Input travel as their marks and
-    their scripted lines; an object of any other served class as its attributes (``vars``),
-    which may hold the server's values as handles.
+    that have a twin in the server. One adapter for every served class: an object travels as
+    its class's ``[kit.mirrors]`` entry says (:mod:`speckit.sandbox.mirror`: an output stream,
+    scripted lines, fields by value), else as its attributes (``vars``); fields may hold the
+    server's values as handles.
 
     A twin lives as long as the server may still use it: while the server reports that
     something of its own (a game holding its display, say) refers to it, the test's
@@ -282,14 +285,16 @@ class TwinRegistry:
         self._kinds: tuple | None = None
 
     def kinds(self) -> tuple:
-        """The served classes, as ``(twin kind, class)`` pairs (the Display and Input first)."""
+        """The served classes, as ``(twin kind, class, mirror)`` triples, in the order ``[kit] served`` gives."""
         if self._kinds is None:
             from .config import served_classes
 
-            served = served_classes(self.owner.spec)
-            special = [kind for kind in (TwinKind.DISPLAY, TwinKind.INPUT) if kind in served]
-            self._kinds = tuple((kind, served[kind]) for kind in [*special, *(k for k in served if k not in special)])
+            self._kinds = tuple((kind, cls, mirror) for kind, (cls, mirror) in served_classes(self.owner.spec).items())
         return self._kinds
+
+    def mirror(self, kind: str) -> Any:
+        """How objects of twin kind ``kind`` travel (:class:`spec.model.Mirror`)."""
+        return next(mirror for known, _, mirror in self.kinds() if known == kind)
 
     def reset(self) -> None:
         self.by_object.clear()
@@ -300,7 +305,7 @@ class TwinRegistry:
         return bool(self.pinned_ids)
 
     def encode(self, value: Any, encoder: Encoder) -> list | None:
-        kind = next((kind for kind, cls in self.kinds() if isinstance(value, cls)), None)
+        kind = next((kind for kind, cls, _ in self.kinds() if isinstance(value, cls)), None)
         if kind is None:
             if not isinstance(value, io.TextIOBase):
                 return None
@@ -322,25 +327,26 @@ class TwinRegistry:
         record["strong"] = value
         self.pinned_ids.add(tid)
         kind, state = record["kind"], None
-        if kind == TwinKind.DISPLAY:
-            state = [
-                [r, c, m] for (r, c), m in value.marks.items() if type(r) is int and type(c) is int and type(m) is str
-            ]
-        elif kind == TwinKind.INPUT:
-            if value.lines is None:
-                record["rest"] = None
-            else:
-                rest = list(itertools.islice(value.lines, MAX_LINES + 1))
-                if len(rest) > MAX_LINES or not all(isinstance(line, str) for line in rest):
-                    raise TypeError(
-                        f"scripted input for a sandboxed implementation must be at most {MAX_LINES} strings"
-                    )
-                record["rest"] = rest
-                value.lines = iter(rest)
-            state = record["rest"]
-        elif kind != TwinKind.STREAM:
-            state = encoder.encode(dict(vars(value)), 1)
+        if kind != TwinKind.STREAM:
+            mirror = self.mirror(kind)
+            state = [encoder.encode(fields_of(value, mirror), 1), self._lines(record, value, mirror)]
         encoder.twins.append([tid, kind, new, state])
+
+    @staticmethod
+    def _lines(record: dict, value: Any, mirror: Any) -> list[str] | None:
+        """The scripted lines ``value`` has not read yet (None if it has none), kept in ``record``."""
+        if not mirror.lines:
+            return None
+        lines = getattr(value, mirror.lines)
+        if lines is None:
+            record["rest"] = None
+            return None
+        rest = list(itertools.islice(lines, MAX_LINES + 1))
+        if len(rest) > MAX_LINES or not all(isinstance(line, str) for line in rest):
+            raise TypeError(f"scripted input for a sandboxed implementation must be at most {MAX_LINES} strings")
+        record["rest"] = rest
+        setattr(value, mirror.lines, iter(rest))
+        return rest
 
     def send_pinned(self, encoder: Encoder) -> None:
         """Send the state of every object the server still refers to: the test's copy is the authority."""
@@ -352,6 +358,17 @@ class TwinRegistry:
             del self.by_object[object_id]
         if self.twins.pop(tid, None) is not None and generation == self.owner.generation:
             self.owner.released.append(tid)
+
+    def _stream(self, tid: int) -> Any:
+        """Where what twin ``tid`` wrote goes: the test's stream, or its object's declared stream
+        (standard output as it is now when that is None)."""
+        target = self.original(tid)
+        kind = self.twins[tid]["kind"]
+        if kind == TwinKind.STREAM:
+            return target
+        mirror = self.mirror(kind)
+        stream = getattr(target, mirror.stream, None) if mirror.stream else None
+        return stream if stream is not None else sys.stdout
 
     def original(self, tid: int) -> Any:
         record = self.twins.get(tid)
@@ -367,37 +384,20 @@ class TwinRegistry:
         for tid, text in _pairs(updates.get("out", [])):
             if not isinstance(text, str):
                 raise ProtocolViolation("twin output malformed")
-            target = self.original(tid)
-            stream = target if isinstance(target, io.TextIOBase) else target.stream
-            stream.write(text)
-        for tid, marks in _pairs(updates.get("marks", [])):
-            target = self.original(tid)
-            if not isinstance(marks, list) or not all(
-                isinstance(m, list)
-                and len(m) == 3
-                and type(m[0]) is int
-                and type(m[1]) is int
-                and isinstance(m[2], str)
-                for m in marks
-            ):
-                raise ProtocolViolation("twin marks malformed")
-            target.marks.clear()
-            target.marks.update({(r, c): m for r, c, m in marks})
+            self._stream(tid).write(text)
         for tid, used in _pairs(updates.get("used", [])):
             target, record = self.original(tid), self.twins[tid]
-            rest = record["rest"]
-            if rest is None or not isinstance(used, int) or not 0 <= used <= len(rest):
+            rest, mirror = record["rest"], self.mirror(record["kind"])
+            if rest is None or not mirror.lines or not isinstance(used, int) or not 0 <= used <= len(rest):
                 raise ProtocolViolation("twin input malformed")
             record["rest"] = rest[used:]
-            target.lines = iter(record["rest"])
+            setattr(target, mirror.lines, iter(record["rest"]))
         for tid, state in _pairs(updates.get("state", [])):
-            target = self.original(tid)
-            attributes = decode(state, self.owner, 0, 0, named=True)
-            if not isinstance(attributes, dict) or not all(isinstance(name, str) for name in attributes):
+            target, kind = self.original(tid), self.twins[tid]["kind"]
+            fields = decode(state, self.owner, 0, 0, named=True)
+            if kind == TwinKind.STREAM or not fits(fields, self.mirror(kind)):
                 raise ProtocolViolation("twin state malformed")
-            own = vars(target)
-            own.clear()
-            own.update(attributes)
+            set_fields(target, self.mirror(kind), fields)
         free = updates.get("free", [])
         if not isinstance(free, list) or not all(isinstance(tid, int) for tid in free):
             raise ProtocolViolation("twin updates malformed")

@@ -81,14 +81,23 @@ class Made(NamedTuple):
     left: list[tuple[str, Any, Any, str]]  # [(kind, value, model, description)]
 
 
-def follow(path: Path, value: Any, operations: Any, argument: Callable[[Any], Any], clones: Callable[[], bool]) -> Made:
+def follow(
+    path: Path,
+    value: Any,
+    operations: Any,
+    argument: Callable[[Any], Any],
+    clones: Callable[[], bool],
+    *,
+    in_place: bool = False,
+) -> Made:
     """Take the steps of ``path`` from ``value``, its start already made.
 
     ``operations`` holds the kind's documented operations (``operations.clone`` and the
     updates the steps name); ``argument`` makes a step's argument (a path's value, or the
     argument as it is); ``clones()`` says whether the implementation can clone this kind
     (asked at the first clone step: a clone it leaves out, as an extension may be, changes
-    no model and is skipped).
+    no model and is skipped). With ``in_place`` (the specification says an update changes
+    the value it is called on and its result is not used) the path goes on with the same value.
     """
     left: list[tuple[str, Any, Any, str]] = []
     model = path.start_model
@@ -104,7 +113,8 @@ def follow(path: Path, value: Any, operations: Any, argument: Callable[[Any], An
             else:
                 left.append((path.kind, copy, model, f"clone({so_far})"))
         else:
-            value = getattr(operations, step[0])(value, *(argument(a) for a in step[1:]))
+            result = getattr(operations, step[0])(value, *(argument(a) for a in step[1:]))
+            value = value if in_place else result
         model = after
     return Made(value, model, left)
 
@@ -151,6 +161,7 @@ def expect_frame(
     others: list[tuple[str, str]],
     *,
     ruling: str,
+    in_place: bool = False,
 ) -> None:
     """The frame rule of an update, from the verdicts of questions asked after it.
 
@@ -160,18 +171,23 @@ def expect_frame(
     the argument has ``after`` (updated in place); then one per ``given`` (the other values
     passed to the update) and ``others`` (values built before it), each ``(model in words,
     description)``, in that order. ``ruling`` says, in parentheses after the rule, what an update
-    may do to its argument (the specification's words, or its erratum's).
+    may do to its argument (the specification's words, or its erratum's). With ``in_place`` (the
+    update changes x, and its result is not used) the first verdict alone is about x: x has ``after``.
     """
     __tracebackhide__ = True
-    expect(verdicts[0], f"the result of {call} is {after}", actual=verdicts[0])
-    unchanged, updated = verdicts[1], verdicts[2]
-    expect(
-        unchanged or updated,
-        f"after {call}, x is either unchanged or updated to equal the result, {after} ({ruling}): the frame rule",
-        expected=f"{before} or {after}",
-        actual="something else",
-    )
-    kept = iter(verdicts[3:])
+    if in_place:
+        expect(verdicts[0], f"after {call}, x is {after} ({ruling})", actual=verdicts[0])
+        kept = iter(verdicts[1:])
+    else:
+        expect(verdicts[0], f"the result of {call} is {after}", actual=verdicts[0])
+        unchanged, updated = verdicts[1], verdicts[2]
+        expect(
+            unchanged or updated,
+            f"after {call}, x is either unchanged or updated to equal the result, {after} ({ruling}): the frame rule",
+            expected=f"{before} or {after}",
+            actual="something else",
+        )
+        kept = iter(verdicts[3:])
     for model, description in given:
         verdict = next(kept)
         expect(verdict, f"after {call}, {description}, given to it, is still {model} (the frame rule)", actual=verdict)

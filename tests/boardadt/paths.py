@@ -10,8 +10,11 @@ made from one seeded random source (a Hypothesis draw per choice costs more than
 calls), and printed as the calls it makes.
 
 The frame rule: an update changes its own board and nothing else, so after any step
-every other board still holds its own game (its words and the random source are
-:mod:`speckit.testing.frames`'s, shared with every suite).
+every other board still holds its own game (the verdicts are said by
+:func:`speckit.testing.frames.expect_frame`, and the random source is
+:mod:`speckit.testing.frames`'s, shared with every suite). A history is not a
+:class:`~speckit.testing.frames.Path`: a path makes one value, and a history interleaves the
+moves of several boards, which is how boards sharing what they should not are found.
 """
 
 from __future__ import annotations
@@ -126,11 +129,32 @@ def check_observers(impl, board, model: Model, where: str) -> None:
         )
 
 
+def holds(impl, board, model: Model) -> bool:
+    """Whether ``board`` holds the game ``model``: every square (Get_Value) and the current colour."""
+    read = Read(impl)
+    return read.board(board) == picture_of(model) and read.current(board) == model.current
+
+
+def shown(model: Model) -> str:
+    """A board's game in words, as failure messages give it."""
+    return f"the game {model.moves} (columns, red first)" if model.moves else "an empty board, red to move"
+
+
+RULINGS = {
+    "initialize": "Initialize makes the entire board empty and red the current colour",
+    "move": "Make_Move drops a checker of the current colour into the column and switches the colour",
+}
+"""What each update does to its board, in the document's words: the frame rule's ruling."""
+
+
 def check_frame(impl, history: History, step: tuple) -> None:
-    """Run ``history``, then ``step`` on one of its boards: that board takes the step, every other keeps its game."""
+    """Run ``history``, then ``step`` on one of its boards: that board takes the step, every other keeps its game
+    (:func:`speckit.testing.frames.expect_frame`, the update changing its board in place)."""
+    __tracebackhide__ = True
     boards = follow(impl, history)
     models = history.models()
     target = step[1]
+    before = models[target]
     if step[0] == "initialize":
         impl.board_adt.Initialize(boards[target])
         models[target] = Model()
@@ -139,10 +163,17 @@ def check_frame(impl, history: History, step: tuple) -> None:
         impl.board_adt.Make_Move(boards[target], step[2])
         models[target] = Model(models[target].moves + [step[2]])
         call = f"b{target + 1}.Make_Move({step[2]})"
-    for number, (board, model) in enumerate(zip(boards, models, strict=True)):
-        check_board(
-            impl, board, model, f"b{number + 1}, {frames.role(number, target, 'board')}, after {history!r}; {call}"
-        )
+    others = [number for number in range(len(boards)) if number != target]
+    frames.expect_frame(
+        f"{call} where x = b{target + 1} after {history!r} holds {shown(before)}",
+        shown(before),
+        shown(models[target]),
+        [holds(impl, boards[target], models[target]), *(holds(impl, boards[n], models[n]) for n in others)],
+        [],
+        [(shown(models[n]), f"b{n + 1}, another board") for n in others],
+        ruling=RULINGS[step[0]],
+        in_place=True,
+    )
 
 
 @st.composite

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .adapter import Build, Read
 from .model import COLUMNS, OTHER, Model, differences
 from .strategies import drawn_games, games, won_games
@@ -174,3 +175,24 @@ def test_computer_move_blocks_a_lone_immediate_threat(impl, moves):
         "win in"
         f" column {min(threats)} only, so the kit's player blocks it (erratum B14)\n{model.picture()}",
     )
+
+
+@covers("Player.Computer_Move")
+@settings(max_examples=10)
+@given(history=paths.histories)
+def test_computer_move_changes_no_board_reached_by_any_path(impl, history):
+    """Boards played, initialised again and interleaved (``paths``): Computer_Move on each open one outputs a
+    non-full column and leaves every board with its own game (a value parameter: erratum B13)."""
+    boards, models = paths.follow(impl, history), history.models()
+    for number, (board, model) in enumerate(zip(boards, models, strict=True)):
+        if model.board_full():
+            continue
+        where = f"b{number + 1} after {history!r}"
+        column = computer_move(impl, board, model.moves, level="greedy")
+        expect(not model.full(column), f"Computer_Move({where}) outputs a non-full column", actual=column)
+        for other, (kept, its) in enumerate(zip(boards, models, strict=True)):
+            expect(
+                paths.holds(impl, kept, its),
+                f"after Computer_Move({where}), b{other + 1} is still {paths.shown(its)} (a value parameter: B13)",
+                actual=False,
+            )

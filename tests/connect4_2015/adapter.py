@@ -2,10 +2,7 @@
 enumeration members from models (:mod:`.model`), :class:`Read` reads them back, through the
 traced, documented operations of ``impl`` only.
 
-Grids are built by every documented path: ``Grid()`` then ``setSpace`` square by square,
-in any order, possibly writing other discs first and clearing or overwriting them
-(the ``noisy`` path), so an implementation whose setSpace misbehaves on a square already
-set is caught.
+Grids are built one way here; :mod:`.paths` builds them by every documented path.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ import random
 
 from speckit.testing import MissingOperation, expect
 
-from .model import BLUE, COLOURS, EMPTY, OTHER, RED, SQUARES, Model
+from .model import BLUE, EMPTY, RED, SQUARES, Model
 
 
 class Build:
@@ -43,27 +40,15 @@ class Build:
             raise MissingOperation(f"module {module} has no enumeration {name}")
         return found
 
-    def grid(self, model: Model, path: str = "direct", rng: random.Random | None = None):
-        """The implementation's Grid holding ``model``'s discs, built by ``path``."""
+    def grid(self, model: Model):
+        """The implementation's Grid holding ``model``'s discs: ``Grid()``, then setSpace on each disc in a
+        shuffled order (:mod:`.paths` makes grids by every other path)."""
         ops = self.impl.grid
         grid = ops.Grid()
-        rng = rng or random.Random(0)
         cells = list(model.cells.items())
-        rng.shuffle(cells)
-        if path == "noisy":
-            for x, y in rng.sample(SQUARES, 8):
-                ops.setSpace(grid, x, y, self.space(rng.choice(COLOURS)))
-            for x, y in SQUARES:
-                if (x, y) not in model.cells and rng.random() < 0.3:
-                    ops.setSpace(grid, x, y, self.space(EMPTY))
+        random.Random(0).shuffle(cells)
         for (x, y), colour in cells:
-            if path == "noisy" and rng.random() < 0.3:
-                ops.setSpace(grid, x, y, self.space(OTHER[colour]))
             ops.setSpace(grid, x, y, self.space(colour))
-        if path == "noisy":
-            for x, y in SQUARES:
-                if (x, y) not in model.cells:
-                    ops.setSpace(grid, x, y, self.space(EMPTY))
         return grid
 
     def logic(self):

@@ -41,8 +41,6 @@ unfinished_games = st.builds(lambda c, f: play_out(c, f, stop_before_full=True),
 )
 played_grids = games.map(lambda game: game[0])
 grids = st.one_of(free_grids, played_grids)
-paths = st.sampled_from(("direct", "noisy"))
-seeds = st.integers(0, 2**32 - 1)
 
 
 def _beside(size: int) -> st.SearchStrategy[int]:

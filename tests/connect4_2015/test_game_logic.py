@@ -1,16 +1,18 @@
 """GameLogic: the report's test tables, then every method against the model.
 
 Every method is called on a grid built through Grid's documented operations; after
-each call the grid must read back unchanged (the frame rule: no GameLogic method
-changes the grid it is given).
+each call the grid must read back unchanged (no GameLogic method changes the grid it is
+given). unsupportedConnectThree, an update of its list, is checked by the frame rule of
+:mod:`.paths` on grids from every path.
 """
 
 import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from speckit.testing import SuiteFailure, covers, expect, expect_equal
+from speckit.testing import SuiteFailure, covers, expect, expect_equal, frames
 
+from . import paths
 from .adapter import Build, Read
 from .model import (
     BLUE,
@@ -464,22 +466,33 @@ def test_unsupportedConnectThree_report_tests(impl, test):
 
 
 @covers("GameLogic.unsupportedConnectThree")
-@given(model=played_grids, colour=colours, kept=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5)), max_size=3))
-def test_unsupportedConnectThree_adds_the_squares_under_a_four_and_keeps_the_list(impl, model, colour, kept):
+@given(
+    model=played_grids,
+    colour=colours,
+    kept=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5)), max_size=3),
+    rnd=frames.RANDOM,
+)
+def test_unsupportedConnectThree_adds_the_squares_under_a_four_and_keeps_the_list(impl, model, colour, kept, rnd):
+    """Its update is the list dontPlace: the grid given and every other grid and player keep their models."""
     build, read = Build(impl), Read(impl)
-    grid = build.grid(model)
+    grid, others = paths.made_around(impl, paths.grids(rnd, model), paths.bystanders(rnd, "grid"))
     dont_place = [list(p) for p in kept]
-    impl.game_logic.unsupportedConnectThree(build.logic(), grid, dont_place, build.space(colour))
+    impl.game_logic.unsupportedConnectThree(build.logic(), grid.value, dont_place, build.space(colour))
     found = read.pairs(dont_place, "the list dontPlace")
     expected = model_dont_place(model, colour) | set(kept)
-    expect(
-        found == expected,
-        f"unsupportedConnectThree(grid, {kept}, {colour}) adds every valid spot below a square completing a "
-        f"{colour} four, keeping what the list held{shown(model)}",
-        expected=squares_text(expected),
-        actual=squares_text(found),
+    given = [("grid", grid.value, model, "the grid")]
+    paths.expect_kept(
+        f"unsupportedConnectThree(logic, grid, x, Space.{colour}) where x = {[list(p) for p in kept]}",
+        squares_text(set(kept)),
+        f"{squares_text(expected)}: every valid spot below a square completing a {colour} four added to what it "
+        f"held{shown(model)}",
+        [
+            paths.Verdict(found == expected, squares_text(found)),
+            *(paths.holding(impl, kind, value, m) for kind, value, m, _ in given + others),
+        ],
+        given,
+        others,
     )
-    unchanged(impl, grid, model, "unsupportedConnectThree")
 
 
 def model_check_l(model: Model, i: int, j: int, c: str) -> bool:

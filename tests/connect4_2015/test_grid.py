@@ -5,16 +5,15 @@ Report tests are named ``test_<method>_<bb|wb><number>``: black-box (bb) or whit
 (overruled only where an erratum says so).
 """
 
-import random
-
 import pytest
 from hypothesis import example, given
 
 from speckit.testing import SuiteFailure, covers, expect, expect_equal
 
+from . import paths
 from .adapter import Build, Read
 from .model import BLUE, EMPTY, HEIGHT, RED, SQUARES, WIDTH, Model, all_of, grid_of, shown
-from .strategies import grids, off_grid, paths, played_grids, seeds, spaces, squares
+from .strategies import grids, off_grid, played_grids
 
 
 def raises_index_error(call) -> bool:
@@ -282,55 +281,31 @@ def test_a_new_grid_is_empty(impl):
     expect_equal(impl.grid.isFull(grid), False, "a new grid is not full")
 
 
-@covers("Grid.setSpace", "Grid.getSpaceType")
-@given(model=grids, path=paths, seed=seeds)
-def test_setSpace_then_getSpaceType_reads_back_every_square_by_every_path(impl, model, path, seed):
-    build, read = Build(impl), Read(impl)
-    grid = build.grid(model, path, random.Random(seed))
-    got = read.grid(grid)
-    expect(
-        got == model,
-        f"the grid built with setSpace ({path} path) reads back square by square",
-        expected=shown(model),
-        actual=shown(got),
-    )
-
-
-@covers("Grid.setSpace", "Grid.getSpaceType")
-@given(model=grids, square=squares, colour=spaces)
-def test_setSpace_changes_one_square_only_the_frame_rule(impl, model, square, colour):
-    build, read = Build(impl), Read(impl)
-    grid = build.grid(model)
-    impl.grid.setSpace(grid, *square, build.space(colour))
-    expected = model.copy()
-    expected.put(*square, colour)
-    got = read.grid(grid)
-    expect(
-        got == expected,
-        f"setSpace{square + (colour,)} changes that square and no other",
-        expected=shown(expected),
-        actual=shown(got),
-    )
-
-
 @covers("Grid.Grid", "Grid.setSpace", "Grid.getSpaceType")
-@given(first=grids, second=grids)
-def test_two_grids_never_share_their_squares(impl, first, second):
-    build, read = Build(impl), Read(impl)
-    one, other = build.grid(first), build.grid(second)
+@given(path=paths.reaching(grids))
+def test_setSpace_then_getSpaceType_reads_back_every_square_by_every_path(impl, path):
+    """Grid(), setSpace calls overwriting and clearing squares, then those reaching the model, in any order."""
+    got = Read(impl).grid(paths.make(impl, path))
     expect(
-        read.grid(one) == first and read.grid(other) == second,
-        "two grids hold their own discs",
-        expected="each its own",
-        actual="shared squares",
+        got == path.model,
+        f"the grid {path!r} reads back square by square",
+        expected=shown(path.model),
+        actual=shown(got),
     )
+
+
+@covers("Grid.setSpace", "Grid.getSpaceType")
+@given(case=paths.frame_cases("Grid.setSpace"))
+def test_setSpace_changes_its_square_only_the_frame_rule(impl, case):
+    """setSpace sets its square and no other; every other grid and player made before or meanwhile keeps its model."""
+    paths.check_frame_case(impl, case)
 
 
 @covers("Grid.isFull", "Grid.isValidSpot", "Grid.isSupported", "Grid.endSpaceInRange")
-@given(model=grids)
-def test_the_predicates_agree_with_the_model_and_change_nothing(impl, model):
-    build, read = Build(impl), Read(impl)
-    grid = build.grid(model)
+@given(path=paths.reaching(grids))
+def test_the_predicates_agree_with_the_model_and_change_nothing(impl, path):
+    read, model = Read(impl), path.model
+    grid = paths.make(impl, path)
     ops = impl.grid
     full, valid, supported, balanced = impl.batch(
         lambda: (

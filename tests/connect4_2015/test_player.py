@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from speckit.testing import covers, expect, expect_equal
+from speckit.testing import covers, expect, expect_equal, frames
 
+from . import paths
 from .adapter import Build, Read
 from .model import BLUE, OTHER, RED, Model, shown, squares_text
 from .strategies import colours, unfinished_games
@@ -129,13 +130,61 @@ def test_the_state_follows_the_last_wait_call(impl, colour, steps):
         expect_equal(impl.player.canClickBlue(player), state == GRAB and colour == BLUE, f"canClickBlue {after}")
 
 
+# Players reached by every path, and the frame rule ------------------------------------------------
+
+
+@covers(
+    "Player.Player",
+    "Player.setTurn",
+    "Player.setAI",
+    "Player.waitForPieceDrop",
+    "Player.waitForPieceGrab",
+    "Player.canClickRed",
+    "Player.canClickBlue",
+    "Player.canClickGrid",
+    "Player.isAI",
+    "Player.getColour",
+    "Player.getTurn",
+)
+@given(path=paths.player_paths)
+def test_a_player_reached_by_any_path_answers_by_its_model(impl, path):
+    verdict = paths.holding(impl, "player", paths.make(impl, path), path.model)
+    expect(verdict, f"{path!r} is {path.model}", expected=str(path.model), actual=verdict)
+
+
+@covers("Player.setTurn", "Player.getTurn")
+@given(case=paths.frame_cases("Player.setTurn"))
+def test_setTurn_changes_the_counter_only_the_frame_rule_erratum_S14(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("Player.setAI", "Player.isAI")
+@given(case=paths.frame_cases("Player.setAI"))
+def test_setAI_changes_the_type_only_the_frame_rule(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("Player.waitForPieceDrop", "Player.canClickGrid")
+@given(case=paths.frame_cases("Player.waitForPieceDrop"))
+def test_waitForPieceDrop_changes_the_state_only_the_frame_rule(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("Player.waitForPieceGrab", "Player.canClickGrid")
+@given(case=paths.frame_cases("Player.waitForPieceGrab"))
+def test_waitForPieceGrab_changes_the_state_only_the_frame_rule(impl, case):
+    paths.check_frame_case(impl, case)
+
+
 # The computer's choice -----------------------------------------------------------------------------
 
 
-def ai_move(impl, model: Model, colour: str, claim: str):
+def ai_move(impl, model: Model, colour: str, claim: str, player_path=None):
+    """aiTurn of a new computer player of ``colour`` (or of the player ``player_path`` makes) on a grid of ``model``."""
     build, read = Build(impl), Read(impl)
     grid = build.grid(model)
-    player = impl.player.Player(build.space(colour), True)
+    new = player_path is None
+    player = impl.player.Player(build.space(colour), True) if new else paths.make(impl, player_path)
     square = read.pair(impl.player.aiTurn(player, grid), f"aiTurn {claim}")
     expect(
         model.valid(*square),
@@ -173,6 +222,22 @@ def test_aiTurn_returns_a_valid_spot_and_wins_or_blocks_first(impl, game):
             expected=squares_text(losses),
             actual=square,
         )
+
+
+@covers("Player.aiTurn", "Player.setTurn", "Player.setAI", "Player.waitForPieceDrop", "Player.waitForPieceGrab")
+@given(game=unfinished_games.filter(lambda g: g[0].threats(g[2]) or g[0].threats(OTHER[g[2]])), rnd=frames.RANDOM)
+def test_aiTurn_of_a_computer_player_reached_by_any_path_wins_or_blocks_first(impl, game, rnd):
+    """Whatever its counter and turn state, and whichever way it became a computer player."""
+    model, _, to_move = game
+    player = paths.players(rnd, to_move, computer=True)
+    square = ai_move(impl, model, to_move, f"of {player!r}, {to_move} to move", player)
+    expected = model.threats(to_move) or model.threats(OTHER[to_move])
+    expect(
+        square in expected,
+        f"aiTurn of {player!r} takes a win in one, else blocks an immediate loss{shown(model)}",
+        expected=squares_text(expected),
+        actual=square,
+    )
 
 
 @covers("Player.aiTurn")

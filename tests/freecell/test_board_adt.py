@@ -15,6 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .adapter import Build, Read, expect_position, expect_raises, raised
 from .model import CASCADES, CELLS, FOUNDATIONS, INVALID_INDEX, MOVE_PARTS, MOVES, PACK, SUITS, Position, colour, shown
 from .strategies import positions, won
@@ -73,16 +74,6 @@ def test_a_new_cascade_has_the_placeholder_at_its_bottom_or_nothing_under_its_ca
         )
 
 
-@covers("BoardT.BoardT", "BoardT.moveColToFree", "BoardT.getStack")
-def test_two_boards_are_independent(impl):
-    read = Read(impl)
-    one, other = impl.board_adt.BoardT(), impl.board_adt.BoardT()
-    before = read.board(other)
-    for i in range(CELLS):
-        impl.board_adt.moveColToFree(one, i, i)
-    expect_position(read, other, before, "moving cards on one board leaves another board as it was")
-
-
 # Setting up and reading positions -------------------------------------------------------------
 
 
@@ -95,39 +86,6 @@ def test_a_position_set_up_is_read_back(impl, position):
     expect_position(
         read, board, position, "setStack, setFree and setWin set up the position that getStack, getFree and getWin read"
     )
-
-
-@covers("BoardT.setStack", "BoardT.setFree", "BoardT.setWin")
-@given(position=positions(), other=positions(), data=st.data())
-def test_each_setter_changes_its_own_place_only_and_leaves_its_argument_alone(impl, position, other, data):
-    build = Build(impl)
-    read = Read(impl, build)
-    board = build.board(position)
-    expected = position.copy()
-    i = data.draw(st.integers(0, CASCADES - 1), label="cascade")
-    stack = build.stack(other.cascades[i])
-    impl.board_adt.setStack(board, i, stack)
-    expected.cascades[i] = list(other.cascades[i])
-    expect_equal(
-        read.stack(stack, "the stack given to setStack")[1:],
-        other.cascades[i],
-        "setStack leaves the stack it is given unchanged",
-    )
-    expect_position(
-        read, board, expected, f"setStack({i}, S) makes cascade {i} hold S's cards and changes nothing else"
-    )
-    j = data.draw(st.integers(0, CELLS - 1), label="free cell")
-    card = build.card(other.cells[j])
-    impl.board_adt.setFree(board, j, card)
-    expected.cells[j] = other.cells[j]
-    expect_equal(
-        read.card(card, "the card given to setFree"), other.cells[j], "setFree leaves the card it is given unchanged"
-    )
-    expect_position(read, board, expected, f"setFree({j}, C) puts C in free cell {j} and changes nothing else")
-    k = data.draw(st.integers(0, FOUNDATIONS - 1), label="foundation")
-    impl.board_adt.setWin(board, k, build.card(other.foundations[k]))
-    expected.foundations[k] = other.foundations[k]
-    expect_position(read, board, expected, f"setWin({k}, C) makes C foundation {k}'s top card and changes nothing else")
 
 
 BAD_CASCADES = st.sampled_from([-1, 8, 9, 100])
@@ -300,6 +258,85 @@ def test_a_card_below_a_foundations_top_cannot_go_onto_it(impl, suit, top, data)
     board = build.board(position)
     check_move(read, board, position, "moveColToWin", 0, slot)
     check_move(read, board, position, "moveFreeToWin", 1, slot)
+
+
+# Boards reached by every path, and the frame rule of every update -------------------------------
+
+
+@covers(*(f"BoardT.{m}" for m in MOVES), "BoardT.setStack", "BoardT.setFree", "BoardT.setWin", "BoardT.hasWon")
+@paths.few()
+@given(path=paths.any_path("board"), move=st.sampled_from(MOVES), a=st.integers(-1, 8), b=st.integers(-1, 8))
+def test_a_board_reached_by_any_path_holds_its_position_and_obeys_the_rules(impl, path, move, a, b):
+    """A board made by BoardT(), set up, then any moves and setters: its position, hasWon,
+    isValidMoves, and any move made or refused as the rules say."""
+    read = Read(impl)
+    board, model = paths.make(impl, path), path.model.copy()
+    expect_position(read, board, model, f"{path!r} holds its position")
+    expect_equal(impl.board_adt.hasWon(board), model.won(), f"hasWon() of {path!r}")
+    answer, accepted = impl.board_adt.isValidMoves(board), model.is_valid_moves_answers()
+    expect(
+        answer in accepted,
+        f"isValidMoves() of {path!r}, on\n{model.describe()} (erratum F26)",
+        expected=" or ".join(map(str, sorted(accepted))),
+        actual=answer,
+    )
+    check_move(read, board, model, move, a, b)
+
+
+@covers("BoardT.setStack")
+@paths.few()
+@given(case=paths.frame_cases("BoardT.setStack"))
+def test_setstack_changes_its_own_board_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("BoardT.setFree")
+@paths.few()
+@given(case=paths.frame_cases("BoardT.setFree"))
+def test_setfree_changes_its_own_board_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("BoardT.setWin")
+@paths.few()
+@given(case=paths.frame_cases("BoardT.setWin"))
+def test_setwin_changes_its_own_board_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("BoardT.moveColToCol")
+@paths.few()
+@given(case=paths.frame_cases("BoardT.moveColToCol"))
+def test_movecoltocol_changes_its_own_board_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("BoardT.moveColToFree")
+@paths.few()
+@given(case=paths.frame_cases("BoardT.moveColToFree"))
+def test_movecoltofree_changes_its_own_board_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("BoardT.moveFreeToCol")
+@paths.few()
+@given(case=paths.frame_cases("BoardT.moveFreeToCol"))
+def test_movefreetocol_changes_its_own_board_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("BoardT.moveColToWin")
+@paths.few()
+@given(case=paths.frame_cases("BoardT.moveColToWin"))
+def test_movecoltowin_changes_its_own_board_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("BoardT.moveFreeToWin")
+@paths.few()
+@given(case=paths.frame_cases("BoardT.moveFreeToWin"))
+def test_movefreetowin_changes_its_own_board_only(impl, case):
+    paths.check_frame_case(impl, case)
 
 
 # hasWon and isValidMoves ------------------------------------------------------------------------

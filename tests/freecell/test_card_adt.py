@@ -4,9 +4,9 @@ from hypothesis import given
 
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .adapter import Build, Read
-from .model import ALL_SUITS, COLOUR_OF, COLOURS, PACK, RANK_NAMES, Position, shown
-from .strategies import real_cards
+from .model import ALL_SUITS, COLOUR_OF, COLOURS, PACK, RANK_NAMES, shown
 
 
 @covers("CardT.CardT", "CardT.getSuit", "CardT.getRank")
@@ -101,28 +101,14 @@ def test_the_colour_is_the_suits(impl):
     "BoardT.getFree",
     "BoardT.getWin",
 )
-@given(card=real_cards)
-def test_a_card_reached_through_a_stack_or_a_board_is_the_same_card(impl, card):
+@paths.few()
+@given(path=paths.any_path("card"))
+def test_a_card_reached_by_any_path_has_its_suit_rank_validity_and_colour(impl, path):
+    """A card made by CardT or got out of a stack (peek) or a board (getFree, getWin), each made by any path."""
     build = Build(impl)
     read = Read(impl, build)
-    made = build.card(card)
-    stack = build.stack([card], placeholder=False)
-    # One board each, so that no board holds the card twice (erratum F27).
-    in_cell = build.board(Position([[]] * 8, cells=[None, card, None, None]))
-    at_home = build.board(Position([[]] * 8, foundations=[card, None, None, None]))
-    paths = {
-        "the card made": made,
-        "peek() of a stack it was added to": impl.stack_adt.peek(stack),
-        "getFree(1) of a board it was put in": impl.board_adt.getFree(in_cell, 1),
-        "getWin(0) of a board it was put on": impl.board_adt.getWin(at_home, 0),
-    }
-    for where, value in paths.items():
-        expect_equal(read.card(value, where), card, f"{where} is {shown(card)}")
-        expect_equal(impl.card_adt.isValid(value), True, f"{where} is a valid card")
-        colour = read.member(impl.card_adt.getColour(value), build.colours, f"getColour() of {where}")
-        expect_equal(colour, COLOUR_OF[card[0]], f"getColour() of {where}")
-    expect_equal(
-        read.card(made, "the card made"),
-        card,
-        f"{shown(card)} is unchanged after being added and set (a card never changes)",
-    )
+    card, model = paths.make(impl, path), path.model
+    expect_equal(read.card(card, repr(path)), model, f"{path!r} is {shown(model)}")
+    expect_equal(impl.card_adt.isValid(card), model is not None, f"isValid() of {path!r}, {shown(model)} (erratum F01)")
+    colour = read.member(impl.card_adt.getColour(card), build.colours, f"getColour() of {path!r}")
+    expect_equal(colour, COLOUR_OF[model[0] if model else "NAS"], f"getColour() of {path!r} (erratum F02)")

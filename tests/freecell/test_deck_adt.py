@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .adapter import Read, expect_raises
 from .model import PACK, STACK_EMPTY, shown
 
@@ -108,10 +109,33 @@ def test_shuffling_a_full_deck_keeps_its_52_cards(impl):
     )
 
 
-@covers("DeckT.DeckT", "DeckT.remCard", "DeckT.size")
-def test_two_decks_are_independent(impl):
-    one, other = impl.deck_adt.DeckT(), impl.deck_adt.DeckT()
-    for _ in range(5):
-        impl.deck_adt.remCard(one)
-    expect_equal(impl.deck_adt.size(other), 52, "removing cards from one deck leaves another new deck full")
-    expect_equal(impl.deck_adt.size(one), 47, "size() after five removals")
+@covers("DeckT.DeckT", "DeckT.remCard", "DeckT.shuffle", "DeckT.size", "DeckT.draw")
+@paths.few()
+@given(path=paths.any_path("deck"))
+def test_a_deck_reached_by_any_path_holds_its_cards(impl, path):
+    """A deck made by DeckT(), then remCard, and shuffle while it is full: its size, and as many
+    cards of the pack, each once (errata F04, F05, F08)."""
+    read = Read(impl)
+    deck = paths.make(impl, path)
+    expect_equal(impl.deck_adt.size(deck), path.model, f"size() of {path!r}")
+    cards = empty_out(read, deck, repr(path))
+    expect(
+        len(cards) == len(set(cards)) == path.model and all(c in PACK for c in cards),
+        f"drawing and removing every card of {path!r} gives {path.model} cards of the pack, each once",
+        expected=f"{path.model} different real cards",
+        actual=[shown(c) for c in cards],
+    )
+
+
+@covers("DeckT.remCard")
+@paths.few()
+@given(case=paths.frame_cases("DeckT.remCard"))
+def test_remcard_changes_its_own_deck_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("DeckT.shuffle")
+@paths.few()
+@given(case=paths.frame_cases("DeckT.shuffle"))
+def test_shuffle_changes_its_own_deck_only(impl, case):
+    paths.check_frame_case(impl, case)

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from speckit.testing import covers, expect, expect_equal
 
+from . import paths
 from .adapter import Build, Read, expect_raises, raised
 from .model import STACK_EMPTY, shown
 from .strategies import real_cards
@@ -98,12 +99,28 @@ def test_a_stack_of_only_the_placeholder_shows_it_and_gives_it_up_or_counts_as_e
     )
 
 
-@covers("StackT.StackT", "StackT.addCard", "StackT.size")
-@given(first=st.lists(real_cards, max_size=10), second=st.lists(real_cards, max_size=10))
-def test_two_stacks_are_independent(impl, first, second):
-    build = Build(impl)
-    read = Read(impl, build)
-    one = build.stack(first, placeholder=False)
-    other = build.stack(second, placeholder=False)
-    expect_equal(read.stack(one, "the first stack"), first, "a stack holds only its own cards")
-    expect_equal(read.stack(other, "the second stack"), second, "a stack holds only its own cards")
+@covers("StackT.StackT", "StackT.addCard", "StackT.remCard", "StackT.peek", "StackT.size", "BoardT.getStack")
+@paths.few()
+@given(path=paths.any_path("stack"))
+def test_a_stack_reached_by_any_path_holds_its_cards(impl, path):
+    """A stack made by StackT() or got out of a board (getStack), then any addCard and remCard."""
+    read = Read(impl)
+    stack, model = paths.make(impl, path), list(path.model)
+    expect_equal(impl.stack_adt.size(stack), len(model), f"size() of {path!r}")
+    if model:
+        expect_equal(read.card(impl.stack_adt.peek(stack), "peek()"), model[-1], f"peek() of {path!r} (erratum F09)")
+    expect_equal(read.stack(stack, repr(path)), model, f"{path!r} holds its cards in the order added, bottom first")
+
+
+@covers("StackT.addCard")
+@paths.few()
+@given(case=paths.frame_cases("StackT.addCard"))
+def test_addcard_changes_its_own_stack_only(impl, case):
+    paths.check_frame_case(impl, case)
+
+
+@covers("StackT.remCard")
+@paths.few()
+@given(case=paths.frame_cases("StackT.remCard"))
+def test_remcard_changes_its_own_stack_only(impl, case):
+    paths.check_frame_case(impl, case)

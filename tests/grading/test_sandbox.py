@@ -444,7 +444,7 @@ def test_sandboxed_outcomes_equal_in_process_outcomes(tmp_path, module, faulty):
     [
         ("connect4", "test_index.py"),
         # The kit's DictionaryException must be raised: the reference runs shaped as a student's package.
-        ("xplus", "test_hash_dictionary.py::test_a_rejected_put_or_remove_changes_nothing"),
+        ("xplus", "test_hash_dictionary.py::test_put_changes_its_own_dictionary_only"),
     ],
 )
 def test_pytest_sandbox_option_runs_the_reference(spec_name, tests):

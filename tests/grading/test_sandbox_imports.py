@@ -22,6 +22,7 @@ TEST_PROCESS_SIDE = {
     "speckit.sandbox.reads",
     "speckit.sandbox.values",
     "speckit.sandbox.process",
+    "speckit.sandbox.overrun",
     "speckit.sandbox.bubblewrap",
     "speckit.pytest_plugin",
     "speckit.runner",

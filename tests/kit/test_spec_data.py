@@ -128,6 +128,13 @@ TYPOS = [
     ("boardadt", "spec.toml", "title = ", "titel = ", "spec.toml: unknown keys ['titel']"),
     ("boardadt", "spec.toml", "[kit]\n", "[kit]\nzoos = 'x'\n", "spec.toml: [kit] has unknown keys ['zoos']"),
     (
+        "connect4",
+        "spec.toml",
+        'lines = "lines"',
+        'line = "lines"',
+        "spec.toml: [kit.mirrors] 'adt.input.Input': unknown keys ['line']",
+    ),
+    (
         "xplus",
         "spec.toml",
         "[[rule]]\n",
@@ -232,6 +239,7 @@ def test_every_table_kind_has_a_typo_test():
     table_kinds = {
         "spec.toml",
         "kit",
+        "mirror",
         "rule",
         "type file",
         "type",
@@ -246,6 +254,7 @@ def test_every_table_kind_has_a_typo_test():
     described = {
         "spec.toml: unknown": "spec.toml",
         "[kit]": "kit",
+        "[kit.mirrors]": "mirror",
         "rule": "rule",
         "board_adt.toml: unknown": "type file",
         "[type]": "type",
@@ -260,6 +269,11 @@ def test_every_table_kind_has_a_typo_test():
     covered = {kind for fragment, kind in described.items() if any(fragment in t[-1] for t in TYPOS)}
     assert covered == table_kinds
     assert model.tables_of(model.TypeSpec) == {"operation", "constant", "enumeration", "exception"}
+
+
+def test_a_mirror_must_name_a_served_class(tmp_path, monkeypatch):
+    with pytest.raises(spec.SpecDataError, match=r"\[kit.mirrors\] 'adt.display.Displays': not a served class"):
+        _load_with(tmp_path, monkeypatch, "connect4", "spec.toml", '"adt.display.Display"]', '"adt.display.Displays"]')
 
 
 def test_kinds_are_enumerations_and_an_unknown_kind_is_refused(tmp_path, monkeypatch):

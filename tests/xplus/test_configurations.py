@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import spec
 from speckit.testing import covers, expect, expect_equal, obey
 
+from . import paths
 from .adapter import Build, configuration_of, expect_squares
 from .model import COMPUTER, EMPTY, HUMAN, PLUS_ARMS, SIZES, UNDECIDED, X_ARMS, BoardModel
 from .strategies import boards, play_sequences, scores, shaped_boards
@@ -88,7 +89,6 @@ def test_the_configuration_is_the_board_row_by_row(impl, data, n):
         model.play(row, col, symbol)
         impl.configurations.savePlay(configurations, row, col, symbol)
     configuration_of(impl, configurations, model)
-    expect_squares(impl, configurations, model, "addConfiguration leaves the board as it was")
 
 
 @covers("Configurations.repeatedConfiguration", "Configurations.createDictionary", "HashDictionary.put")
@@ -115,8 +115,6 @@ def test_repeated_configuration_finds_the_board_and_nothing_else(impl, model, sc
         score,
         f"after put of Data({model.string()!r}, {score}), repeatedConfiguration returns {score} (erratum X04)",
     )
-    expect_equal(impl.hash_dictionary.numRecords(dictionary), 2, "repeatedConfiguration changes no dictionary")
-    expect_squares(impl, configurations, model, "repeatedConfiguration leaves the board as it was")
 
 
 @covers("Configurations.createDictionary", "Configurations.addConfiguration", "Configurations.repeatedConfiguration")
@@ -138,13 +136,16 @@ def test_create_dictionary_makes_fresh_independent_dictionaries(impl, model, sco
         "another dictionary made by createDictionary does not hold it",
     )
     expect_equal(impl.hash_dictionary.numRecords(second), 0, "dictionaries made by createDictionary are independent")
-    expect_squares(impl, configurations, model, "createDictionary and addConfiguration leave the board as it was")
 
 
 def expect_rules(impl, model: BoardModel) -> None:
-    configurations = Build(impl).configurations(model)
+    expect_rules_on(impl, Build(impl).configurations(model), model, "")
+
+
+def expect_rules_on(impl, configurations, model: BoardModel, made_by: str) -> None:
+    """wins, isDraw and evalBoard of ``configurations`` (made by ``made_by``, when said) follow the model's rules."""
     ops = impl.configurations
-    where = f"on the board\n{model.picture()}\n"
+    where = f"on the board{made_by}\n{model.picture()}\n"
     for symbol in (HUMAN, COMPUTER):
         expect_equal(
             ops.wins(configurations, symbol),
@@ -161,7 +162,6 @@ def expect_rules(impl, model: BoardModel) -> None:
             expected=" or ".join(map(str, sorted(scores))),
             actual=score,
         )
-    expect_squares(impl, configurations, model, "wins, isDraw and evalBoard leave the board as it was")
 
 
 @covers("Configurations.wins", "Configurations.isDraw", "Configurations.evalBoard", "Configurations.savePlay")
@@ -227,3 +227,66 @@ def test_an_arm_ends_at_the_edge_of_the_board(impl, n, data):
         tiles[(r % n, c % n)] = symbol  # on the board, or across it when the arm would leave it
     model = BoardModel(n, data.draw(st.integers(2, 5), label="k"), tiles)
     expect_rules(impl, model)
+
+
+# Boards from every path, and the frame rule (see ``paths``) ---------------------------------------
+
+
+@covers(
+    "Configurations.Configurations",
+    "Configurations.savePlay",
+    "Configurations.squareIsEmpty",
+    "Configurations.wins",
+    "Configurations.isDraw",
+    "Configurations.evalBoard",
+    "Configurations.createDictionary",
+    "Configurations.repeatedConfiguration",
+)
+@paths.few(2)
+@given(path=paths.any_path("board"), data=st.data())
+def test_the_queries_of_a_board_reached_by_any_path_follow_the_rules_and_change_nothing(impl, path, data):
+    """A board whose squares were played, overwritten and emptied in any order: wins, isDraw and evalBoard
+    follow the rules, repeatedConfiguration finds its configuration in a dictionary reached by any path,
+    createDictionary is empty, and none of them changes the board or the dictionary (queries)."""
+    board = paths.follow(impl, path)
+    model = paths.board_of(path.model)
+    score = data.draw(st.integers(0, 3), label="score")
+    records = data.draw(paths.MODELS["dictionary"], label="other records")
+    held = tuple(sorted((dict(records) | {model.string(): score}).items()))
+    lookup = data.draw(paths.paths("dictionary", held), label="dictionary")
+    dictionary = paths.follow(impl, lookup)
+    expect_rules_on(impl, board.value, model, f" {path!r}")
+    ops = impl.configurations
+    expect_equal(
+        ops.repeatedConfiguration(board.value, dictionary.value),
+        score,
+        f"repeatedConfiguration({path!r}, d), d = {lookup!r} holding {model.string()!r} with the score {score} "
+        "(erratum X04)",
+    )
+    created = ops.createDictionary(board.value)
+    expect_equal(impl.hash_dictionary.numRecords(created), 0, f"createDictionary({path!r}) returns an empty dictionary")
+    queries = "after wins, isDraw, evalBoard, repeatedConfiguration and createDictionary (queries: they change nothing)"
+    paths.check_models(
+        impl,
+        [
+            ("board", board.value, board.model, f"{queries}, the board {path!r}"),
+            ("dictionary", dictionary.value, dictionary.model, f"{queries}, the dictionary d = {lookup!r}"),
+        ],
+    )
+
+
+@covers("Configurations.savePlay")
+@paths.few(2)
+@given(case=paths.frame_cases("Configurations.savePlay"))
+def test_save_play_changes_its_own_square_only(impl, case):
+    """savePlay changes its square of its board; every other board, of the same size, keeps its tiles."""
+    paths.check_frame_case(impl, case)
+
+
+@covers("Configurations.addConfiguration")
+@paths.few(2)
+@given(case=paths.frame_cases("Configurations.addConfiguration"))
+def test_add_configuration_changes_its_dictionary_only(impl, case):
+    """addConfiguration puts the board's configuration into its dictionary; the board and every other
+    dictionary keep theirs."""
+    paths.check_frame_case(impl, case)

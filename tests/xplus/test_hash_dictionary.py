@@ -13,6 +13,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invar
 import spec
 from speckit.testing import covers, expect, expect_equal, obey
 
+from . import paths
 from .adapter import raises_dictionary_exception
 from .model import BoardModel
 from .strategies import configs, play_sequences, scores
@@ -79,8 +80,6 @@ class DictionaryMachine(RuleBasedStateMachine):
         was_empty = not self.model
         result = self.ops.put(self.table, record)
         expect(result in (0, 1), f"put returns 0 or 1 (got {result!r})")
-        kept = (self.impl.data.getConfiguration(record), self.impl.data.getScore(record))
-        expect_equal(kept, (key, score), "put leaves the record it was given unchanged (frame rule)")
         if was_empty:
             expect_equal(result, 0, "put into an empty table reports no collision")
         if self.size == 1:
@@ -163,32 +162,6 @@ def test_n_records_in_m_slots_report_at_least_n_minus_m_collisions(impl, size, k
         expect_equal(results[0], 0, "the first put into an empty table reports no collision")
 
 
-@covers("HashDictionary.put", "HashDictionary.remove", "HashDictionary.get")
-@given(key=configs, others=st.lists(configs, unique=True, max_size=6), score=scores, again=scores)
-def test_a_rejected_put_or_remove_changes_nothing(impl, key, others, score, again):
-    ops = impl.hash_dictionary
-    table = ops.HashDictionary(7)
-    model = {k: i for i, k in enumerate(others) if k != key}
-    for k, v in model.items():
-        ops.put(table, impl.data.Data(k, v))
-    expect(
-        raises_dictionary_exception(ops.remove, table, key),
-        f"remove({key!r}) of an absent configuration raises DictionaryException",
-    )
-    ops.put(table, impl.data.Data(key, score))
-    expect(
-        raises_dictionary_exception(ops.put, table, impl.data.Data(key, again)),
-        f"a second put of {key!r} raises DictionaryException",
-    )
-    expect_equal(ops.get(table, key), score, "the rejected put leaves the first record's score")
-    expect_equal(ops.numRecords(table), len(model) + 1, "the rejected put adds no record")
-    ops.remove(table, key)
-    expect_equal(ops.get(table, key), -1, "after remove the configuration is absent")
-    expect(raises_dictionary_exception(ops.remove, table, key), "removing it again raises DictionaryException")
-    found = {k: ops.get(table, k) for k in model}
-    expect_equal(found, model, "the other records are untouched (frame rule)")
-
-
 @covers("HashDictionary.put", "HashDictionary.get", "HashDictionary.numRecords")
 def test_the_instructors_workload_is_stored_and_found(impl):
     """TestDict's keys: the decimal string of i repeated 32 times, in a table of 13441 slots (long keys)."""
@@ -239,3 +212,42 @@ def test_a_table_emptied_by_remove_is_empty_again_for_put(impl, size, first, sec
         0,
         f"put({second!r}) into a table of {size} slots whose one record ({first!r}) was removed: no collision",
     )
+
+
+# Dictionaries from every path, and the frame rule (see ``paths``) --------------------------------
+
+
+@covers(
+    "HashDictionary.HashDictionary",
+    "HashDictionary.put",
+    "HashDictionary.remove",
+    "HashDictionary.get",
+    "HashDictionary.numRecords",
+    "Configurations.createDictionary",
+    "Configurations.addConfiguration",
+)
+@paths.few(2)
+@given(first=paths.any_path("dictionary"), second=paths.any_path("dictionary"))
+def test_get_and_num_records_see_the_records_of_a_dictionary_reached_by_any_path(impl, first, second):
+    """Two dictionaries, each made by HashDictionary or createDictionary, then puts, removes (refused ones
+    too) and addConfiguration: each holds exactly its own records."""
+    made = [(path, paths.follow(impl, path)) for path in (first, second)]
+    paths.check_models(impl, [("dictionary", m.value, m.model, repr(path)) for path, m in made])
+
+
+@covers("HashDictionary.put")
+@paths.few(2)
+@given(case=paths.frame_cases("HashDictionary.put"))
+def test_put_changes_its_own_dictionary_only(impl, case):
+    """put adds its record to its dictionary (or, refused, changes nothing); the record and every other
+    dictionary keep theirs."""
+    paths.check_frame_case(impl, case)
+
+
+@covers("HashDictionary.remove")
+@paths.few(2)
+@given(case=paths.frame_cases("HashDictionary.remove"))
+def test_remove_changes_its_own_dictionary_only(impl, case):
+    """remove takes its configuration out of its dictionary (or, refused, changes nothing); every other
+    dictionary keeps its records."""
+    paths.check_frame_case(impl, case)
