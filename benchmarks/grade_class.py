@@ -154,8 +154,11 @@ def main() -> int:
     chosen = rubric_module.load(args.rubric, args.spec)
     with Grader(chosen, out=Path(tempfile.gettempdir()), submissions=REPO, jobs=1) as probe:
         suite_files = [kit(args.spec).suite_dir / f.name for f in probe.files_for(probe.graded)]
-    print(f"rubric {chosen.source}: {len(suite_files)} test modules; class of {args.size}: "
-          + ", ".join(f"{n} {kind}" for kind, n in counts(args.size).items()), flush=True)  # fmt: skip
+    print(
+        f"rubric {chosen.source}: {len(suite_files)} test modules; class of {args.size}: "
+        + ", ".join(f"{n} {kind}" for kind, n in counts(args.size).items()),
+        flush=True,
+    )
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores", flush=True)
 
     with tempfile.TemporaryDirectory(prefix="speckit-class-bench-") as scratch:

@@ -227,7 +227,7 @@ class Implementation:
                 f"module {module_name} did not finish importing within {IMPORT_SECONDS:g} s"
                 f"{_where(e, self._folder())} (an endless loop at import time?)"
             )
-        except BaseException as e:  # noqa: BLE001 - any failure while importing is the module's
+        except BaseException as e:  # any failure while importing is the module's (Ctrl-C re-raised)
             if isinstance(e, KeyboardInterrupt):
                 raise
             return MissingOperation(

@@ -95,8 +95,12 @@ class Equivalent:
 
     def matches(self, mutant: Mutant) -> bool:
         return (self.module, self.function, self.operator, self.before, self.after) == (
-            mutant.module, mutant.function, mutant.operator, mutant.before, mutant.after,
-        )  # fmt: skip
+            mutant.module,
+            mutant.function,
+            mutant.operator,
+            mutant.before,
+            mutant.after,
+        )
 
 
 @attrs.frozen
@@ -231,6 +235,7 @@ def _mutate(source: str, operator: str, occurrence: int) -> str | None:
 
 def _changed_lines(source: str, mutated: str) -> tuple[str, str]:
     old, new = source.splitlines(), mutated.splitlines()
+    # The mutated source may have more or fewer lines: compared as far as the shorter goes.
     start = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
     end_old, end_new = len(old), len(new)
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
@@ -362,9 +367,14 @@ def run(
             (package / f"{mutant.module}.py").write_text(mutated, encoding="utf-8")
             tests = tests_for(mutant, coverage, specification)
             outcome = run_suite(
-                spec_name, package, tests=tests, profile="zoo", extra=("-x",), timeout=TIME_LIMIT,
+                spec_name,
+                package,
+                tests=tests,
+                profile="zoo",
+                extra=("-x",),
+                timeout=TIME_LIMIT,
                 bytecode_cache=cache,
-            )  # fmt: skip
+            )
             shutil.rmtree(package, ignore_errors=True)
             failed = outcome.failed_tests()
             if failed:

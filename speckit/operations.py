@@ -132,7 +132,7 @@ class TracedOperation:
                 finally:
                     if limited:
                         _Alarm.deadline = None
-            except BaseException as e:  # noqa: BLE001 - classified below, the rest re-raised
+            except BaseException as e:  # classified below, the rest re-raised
                 kind, problem = failure_of(self.qualname, e, self.time_limit)
                 if kind is None:
                     raise

@@ -136,9 +136,15 @@ def first_failing(spec_name: str, folder: Path, types: list[str], program: str) 
     progress = CheckProgress(specification, types, program)
     # -x: the first failing test is enough to refuse, and a broken package is refused sooner.
     run = run_suite(
-        spec_name, folder, tests=tests, profile="check", extra=("-x",), own_temporary_folder=True,
-        bytecode_cache=user_bytecode_cache(), progress=progress,
-    )  # fmt: skip
+        spec_name,
+        folder,
+        tests=tests,
+        profile="check",
+        extra=("-x",),
+        own_temporary_folder=True,
+        bytecode_cache=user_bytecode_cache(),
+        progress=progress,
+    )
     progress.close()
     if run.crash:
         return f"its conformance tests could not run: {run.crash}"

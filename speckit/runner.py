@@ -187,12 +187,11 @@ def pytest_arguments(
     # is still printed, and errors of collection keep their own traceback (a crash's reason).
     arguments = [
         *map(str, selected),
-        "-p", "speckit.pytest_plugin", "-p", "speckit.report", f"--speckit-report={report}",
-        f"--rootdir={package_base(selected[0])}", "-m", "not slow",
-        f"--spec={spec_name}", f"--profile={profile}", "-q", "-p", "no:cacheprovider", "--no-header", "-rN",
-        "--tb=line",
+        *("-p", "speckit.pytest_plugin", "-p", "speckit.report", f"--speckit-report={report}"),
+        *(f"--rootdir={package_base(selected[0])}", "-m", "not slow", f"--spec={spec_name}", f"--profile={profile}"),
+        *("-q", "-p", "no:cacheprovider", "--no-header", "-rN", "--tb=line"),
         *extra,
-    ]  # fmt: skip
+    ]
     if implementation is not None:
         arguments.append(f"--impl={implementation}")
     return arguments
@@ -230,9 +229,14 @@ def _run(
 ) -> int | None:
     """Run the child to its end and return its exit status, or None past ``timeout``; killed if we are stopped."""
     child = subprocess.Popen(
-        command, cwd=REPO_ROOT, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        env=environment, start_new_session=True,
-    )  # fmt: skip
+        command,
+        cwd=REPO_ROOT,
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=environment,
+        start_new_session=True,
+    )
     if cpus:
         # Set before the interpreter has started anything (it takes far longer to start):
         # the processes it starts, the operation server among them, inherit the set.
@@ -360,12 +364,14 @@ def _write_plan(
     for index, run in enumerate(runs):
         selected = [Path(t) for t in run.tests]
         report = folder / f"report-{index}.json"
-        planned.append({
-            "arguments": pytest_arguments(spec_name, selected, report, profile, run.extra, run.implementation),
-            "report": str(report),
-            "output": str(folder / f"output-{index}"),
-            "temporary_folder": str(run.temporary_folder) if run.temporary_folder else None,
-        })  # fmt: skip
+        planned.append(
+            {
+                "arguments": pytest_arguments(spec_name, selected, report, profile, run.extra, run.implementation),
+                "report": str(report),
+                "output": str(folder / f"output-{index}"),
+                "temporary_folder": str(run.temporary_folder) if run.temporary_folder else None,
+            }
+        )
     collect = sorted({str(t) for run in runs for t in run.tests})
     shared = pytest_arguments(spec_name, [Path(t) for t in collect], folder / "collected.json", profile, (), None)
     plan = {
@@ -413,11 +419,24 @@ def _batch_result(spec_name: str, planned_run: dict[str, Any], status: dict[str,
     )
 
 
-def run_alone(spec_name: str, run: PlannedRun, *, profile: str = "grading", timeout: float = 900.0,
-              bytecode_cache: Path | None = None) -> SuiteRun:  # fmt: skip
+def run_alone(
+    spec_name: str,
+    run: PlannedRun,
+    *,
+    profile: str = "grading",
+    timeout: float = 900.0,
+    bytecode_cache: Path | None = None,
+) -> SuiteRun:
     """One planned run in a pytest process of its own (:func:`run_suite`)."""
-    return run_suite(spec_name, run.implementation, tests=list(run.tests), profile=profile, extra=run.extra,
-                     timeout=timeout, bytecode_cache=bytecode_cache)  # fmt: skip
+    return run_suite(
+        spec_name,
+        run.implementation,
+        tests=list(run.tests),
+        profile=profile,
+        extra=run.extra,
+        timeout=timeout,
+        bytecode_cache=bytecode_cache,
+    )
 
 
 def run_batched(
@@ -443,8 +462,15 @@ def run_batched(
         if not share:
             return []
         seconds = run_seconds * len(share) + 60.0
-        results = run_suites(spec_name, [runs[key] for key in share], seconds=seconds, since=time.monotonic(),
-                             run_seconds=run_seconds, profile=profile, bytecode_cache=bytecode_cache)  # fmt: skip
+        results = run_suites(
+            spec_name,
+            [runs[key] for key in share],
+            seconds=seconds,
+            since=time.monotonic(),
+            run_seconds=run_seconds,
+            profile=profile,
+            bytecode_cache=bytecode_cache,
+        )
         done = []
         for key, result in zip(share, results, strict=True):
             if result is None or result.run is None:

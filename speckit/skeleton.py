@@ -141,7 +141,7 @@ def supplied_source(t: TypeSpec, kit_module: str) -> str:
     return (
         f"{doc}\n\n"
         f"import {kit_module} as _kit\n"
-        f"from {kit_module} import *  # noqa: F401,F403 -- re-exports the kit's module, all of it\n"
+        f"from {kit_module} import *  # noqa: F403 -- re-exports the kit's module, all of it\n"
         f"from {kit_module} import {', '.join(names)}"
         "  # noqa: F401 -- the names the specification gives, re-exported\n\n"
         f"__all__ = sorted({{*getattr(_kit, '__all__', ()), {', '.join(repr(n) for n in names)}}})\n"

@@ -110,8 +110,11 @@ def run_zoo(mutants: list[Mutant], scratch: Path, *, jobs: int = 2, examples: in
         for m in members:
             if not files[m.id]:
                 outcomes[m.id] = SuiteRun((), {}, -1, crash="no test module for the broken type")
-        first = {m.id: PlannedRun(packages[m.id], tuple(coverage[m.breaks]), extra)
-                 for m in members if files[m.id] and coverage.get(m.breaks)}  # fmt: skip
+        first = {
+            m.id: PlannedRun(packages[m.id], tuple(coverage[m.breaks]), extra)
+            for m in members
+            if files[m.id] and coverage.get(m.breaks)
+        }
         outcomes |= {
             key: run
             for key, run in run_batched(spec_name, first, jobs=jobs, profile="zoo", bytecode_cache=cache).items()

@@ -225,10 +225,12 @@ def without_hidden_tests(text: str, module_id: str, is_hidden) -> tuple[str, lis
     while True:
         removed_uses = _names_used([nodes[name] for name in removed])
         orphans = {
-            name for name in nodes
-            if name not in removed and name in removed_uses
+            name
+            for name in nodes
+            if name not in removed
+            and name in removed_uses
             and name not in _names_used([n for n in tree.body if getattr(n, "name", None) not in removed | {name}])
-        }  # fmt: skip
+        }
         if not orphans:
             break
         removed |= orphans

@@ -119,9 +119,14 @@ def _check_once(args: argparse.Namespace, specification, target, origin: str, ty
     progress = _ProgressLine(sys.stderr)
     try:
         run = run_suite(
-            args.spec, target, profile=args.profile, tests=tests, progress=progress if progress.live else None,
-            bytecode_cache=user_bytecode_cache(), own_temporary_folder=True,
-        )  # fmt: skip
+            args.spec,
+            target,
+            profile=args.profile,
+            tests=tests,
+            progress=progress if progress.live else None,
+            bytecode_cache=user_bytecode_cache(),
+            own_temporary_folder=True,
+        )
     finally:
         progress.clear()
     if run.crash:
@@ -166,9 +171,11 @@ def _with_suspects_tests(args: argparse.Namespace, specification, target, run, t
     if more.crash:
         return run
     return attrs.evolve(
-        run, tests=run.tests + more.tests, presence={**more.presence, **run.presence},
+        run,
+        tests=run.tests + more.tests,
+        presence={**more.presence, **run.presence},
         import_problems={**more.import_problems, **run.import_problems},
-    )  # fmt: skip
+    )
 
 
 class _ProgressLine:

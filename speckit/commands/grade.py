@@ -25,16 +25,20 @@ def register(commands: argparse._SubParsersAction) -> None:
         ),
     )
     grade.add_argument(
-        "submissions", metavar="SUBMISSIONS", nargs="+",
+        "submissions",
+        metavar="SUBMISSIONS",
+        nargs="+",
         help="the folder of submissions; or 'merge OUT1 OUT2 ...': "
         "merge the output folders of the shards of one class into --out",
-    )  # fmt: skip
+    )
     grade.add_argument("--out", default="grades", metavar="DIR", help="the output folder (default: ./grades)")
     grade.add_argument(
-        "--shard", default=None, metavar="K/N",
+        "--shard",
+        default=None,
+        metavar="K/N",
         help="grade only the Kth of N slices of the submissions (every Nth by sorted name, from the Kth) "
         "and write shard.json for 'speckit grade merge'",
-    )  # fmt: skip
+    )
     grade.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     grade.add_argument(
         "--replace",

@@ -105,9 +105,13 @@ class SandboxedOperation(TracedOperation):
         elif count == 2:
             first, second = args
             if (
-                type(first) is not Handle or first._gen != generation or first._owner is not impl
-                or type(second) is not Handle or second._gen != generation or second._owner is not impl
-            ):  # fmt: skip
+                type(first) is not Handle
+                or first._gen != generation
+                or first._owner is not impl
+                or type(second) is not Handle
+                or second._gen != generation
+                or second._owner is not impl
+            ):
                 return impl.call(self, args, kwargs)
             encoded = (first._hid, second._hid)
         else:

@@ -168,8 +168,14 @@ class RemoteReads:
         answer = self.remote(ValueRead([Command.ITEMS, self.wire(handle, label), first_id], label, "iter"))
         if answer is None:
             raise TypeError("the value is not iterable")
-        if not (isinstance(answer, list) and len(answer) == 3 and type(answer[0]) is bool and type(answer[1]) is bool
-                and isinstance(answer[2], list) and len(answer[2]) <= MAX_ITEMS):  # fmt: skip
+        if not (
+            isinstance(answer, list)
+            and len(answer) == 3
+            and type(answer[0]) is bool
+            and type(answer[1]) is bool
+            and isinstance(answer[2], list)
+            and len(answer[2]) <= MAX_ITEMS
+        ):
             self.malformed("items malformed")
         sized, indexable, encoded = answer
         return sized, indexable, [self.decoded(item, first_id + i) for i, item in enumerate(encoded)]

@@ -101,7 +101,7 @@ def follow(
     """
     left: list[tuple[str, Any, Any, str]] = []
     model = path.start_model
-    for number, (step, after) in enumerate(zip(path.steps, path.models, strict=False)):
+    for number, (step, after) in enumerate(zip(path.steps, path.models, strict=True)):
         if step[0] == "clone" and not clones():
             continue
         if step[0] == "clone":

@@ -42,7 +42,7 @@ def optional_arities(specification: Any, qualname: str) -> tuple[set[int], str]:
     op = specification.operation(qualname)
     for erratum in specification.errata_for(qualname):
         forms = set(erratum.optional_forms)
-        arities = {arity for arity, form in zip(op.arities, op.signatures, strict=False) if form in forms}
+        arities = {arity for arity, form in zip(op.arities, op.signatures, strict=True) if form in forms}
         if arities:
             return arities, erratum.id
     return set(), ""

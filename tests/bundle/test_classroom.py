@@ -52,6 +52,7 @@ def test_the_starter_repository(tmp_path):
     workflow = out / ".github" / "workflows" / "classroom.yml"
     done = subprocess.run(
         [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(workflow)],
-        capture_output=True, text=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr

@@ -196,8 +196,8 @@ def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(p
         )
 
     # The instructor's speckit grade, from the handout, with the rubric.
-    graded = run([str(venv / "bin" / "speckit"), "grade", str(tmp_path / "class"), "--out", str(tmp_path / "grades"),
-                  "--spec", spec_name, "--rubric", str(rubric), "--jobs", "1"], tmp_path)  # fmt: skip
+    options = ["--out", str(tmp_path / "grades"), "--spec", spec_name, "--rubric", str(rubric), "--jobs", "1"]
+    graded = run([str(venv / "bin" / "speckit"), "grade", str(tmp_path / "class"), *options], tmp_path)
     assert graded.returncode == 0, graded.stderr[-2000:]
     with (tmp_path / "grades" / "grades.csv").open(encoding="utf-8", newline="") as f:
         row = next(csv.DictReader(f))

@@ -184,8 +184,13 @@ def test_the_boardadt_bundles_player_plays_on_the_students_own_square(tmp_path):
         print(Computer_Move(board, level="greedy"))
         """
     )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
-                          env={"PYTHONPATH": str(unpacked), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(unpacked), "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0 and done.stdout.strip() == "4", done.stderr
     for program in ("connect", "play_two"):
         alone = subprocess.run(

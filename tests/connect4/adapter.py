@@ -173,20 +173,20 @@ class Read:
             )
         )
         if not any(e is False for empty in empties for e in empty):
-            return [([None] * len(empty), answer) for empty, answer in zip(empties, answers, strict=False)]
+            return [([None] * len(empty), answer) for empty, answer in zip(empties, answers, strict=True)]
         red = self.red()
         reds = impl.batch(
             lambda: [
                 [
                     None if e else impl.colour.equals(impl.symbol.getColour(s), red)
-                    for s, e in zip(symbols, empty, strict=False)
+                    for s, e in zip(symbols, empty, strict=True)
                 ]
-                for (symbols, _), empty in zip(questions, empties, strict=False)
+                for (symbols, _), empty in zip(questions, empties, strict=True)
             ]
         )
         return [
-            ([None if e else RED if r else BLUE for e, r in zip(empty, is_red, strict=False)], answer)
-            for empty, is_red, answer in zip(empties, reds, answers, strict=False)
+            ([None if e else RED if r else BLUE for e, r in zip(empty, is_red, strict=True)], answer)
+            for empty, is_red, answer in zip(empties, reds, answers, strict=True)
         ]
 
 
@@ -244,7 +244,7 @@ class Checks:
         """Ask every gathered check's questions together and judge each in turn; what each judge returned."""
         checks, self._checks = self._checks, []
         replies = self.read.ask([(symbols, queries) for symbols, queries, _, _ in checks])
-        for (_, _, judge, answer), (models, told) in zip(checks, replies, strict=False):
+        for (_, _, judge, answer), (models, told) in zip(checks, replies, strict=True):
             answer.give(judge(models, told))
         return [answer.value for _, _, _, answer in checks]
 

@@ -846,7 +846,7 @@ def check_compared(impl, first: Path, second: Path) -> None:
                 ),
             )
     verdicts = [answer.value for answer in answers]
-    for (_, k, model, where), verdict in zip(claims, verdicts, strict=False):
+    for (_, k, model, where), verdict in zip(claims, verdicts, strict=True):
         expect(verdict, f"{where} is {shown(k, model)}", actual=verdict)
     if not compared:
         return

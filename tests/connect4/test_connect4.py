@@ -95,7 +95,7 @@ def put(make: TreeMaker, game, side: int, marks: dict):
 
 def marks_of(cells: list, models: list) -> dict:
     """A grid model from the symbols' models read on those cells."""
-    return {cell: model for cell, model in zip(cells, models, strict=False) if model is not None}
+    return {cell: model for cell, model in zip(cells, models, strict=True) if model is not None}
 
 
 class GameChecks(Checks):
@@ -568,12 +568,14 @@ def test_move_possible_exactly_on_the_empty_squares_of_the_grid(impl, model):
     possible = impl.batch(
         lambda: [impl.connect4.movePossible(game, make.location(r, c)) for r, c in [*squares(side), *off]]
     )
+    # possible ends with the answers off the grid, read below.
     for (r, c), got in zip(squares(side), possible, strict=False):
         expect_equal(
             got,
             (r, c) not in marks,
             f"movePossible at (row {r}, column {c}) of a game on {where}: true exactly when the square is empty",
         )
+    # Equal lengths, but strict=False: a change to this test's code changes its examples (see CONTRIBUTING).
     for (r, c), got in zip(off, possible[side * side :], strict=False):
         expect_equal(got, False, f"movePossible at (row {r}, column {c}), off the grid of a game on {where}")
 
@@ -898,6 +900,7 @@ def test_play_leaves_the_tree_numbered_from_0_at_its_root(impl, data, model, per
     right = impl.batch(
         lambda: [impl.level_number.equals(ops.getLevel(node), make.level_probe(depth)) for node, depth in nodes]
     )
+    # Equal lengths, but strict=False: a change to this test's code changes its examples (see CONTRIBUTING).
     for (_, depth), same in zip(nodes, right, strict=False):
         expect(
             same,

@@ -211,7 +211,7 @@ class Walk:
                 (ig.equals(v.grid, v.expected), level_is(v), tg.isEmpty(v.above), tg.isEmpty(v.first)) for v in layer
             ]
         )
-        for visit, (same_grid, same_level, orphan, leaf) in zip(layer, facts, strict=False):
+        for visit, (same_grid, same_level, orphan, leaf) in zip(layer, facts, strict=True):
             node, where = visit.node, self.where(visit.node)
             expect(same_grid, f"getGrid of {where} holds {picture(self.side, node.marks)}")
             if self.levels is not None:
@@ -223,7 +223,7 @@ class Walk:
             visit.leaf = leaf
         below = [v for v in layer if v.parent is not None]
         same_parents = impl.batch(lambda: [ig.equals(tg.getGrid(v.above), v.parent) for v in below])
-        for visit, same in zip(below, same_parents, strict=False):
+        for visit, same in zip(below, same_parents, strict=True):
             expect(same, f"getParent of {self.where(visit.node)} holds its parent's grid")
 
     def find_children(self, layer: list[Visit]) -> None:
@@ -232,7 +232,7 @@ class Walk:
         for visit, children in zip(
             inner,
             children_from(self.impl, [v.first for v in inner], [len(v.node.children) for v in inner]),
-            strict=False,
+            strict=True,
         ):
             visit.children = children
         for visit in layer:
@@ -254,13 +254,13 @@ class Walk:
         # Children usually come in the model's order: ask that first, for the whole layer at once.
         in_order = impl.batch(
             lambda: [
-                [ig.equals(grid, same) for grid, same in zip(g, b, strict=False)]
-                for g, b in zip(grids, built, strict=False)
+                [ig.equals(grid, same) for grid, same in zip(g, b, strict=True)]
+                for g, b in zip(grids, built, strict=True)
             ]
         )
         return [
             child
-            for visit, g, b, answers in zip(layer, grids, built, in_order, strict=False)
+            for visit, g, b, answers in zip(layer, grids, built, in_order, strict=True)
             for child in self.match_children(visit, g, b, answers)
         ]
 
@@ -305,7 +305,7 @@ class Walk:
             visit.node.value = ig.evaluateGrid(visit.expected, self.player)
         checked = [v for v in leaves if v.worth_checked]
         agree = impl.batch(lambda: [impl.worth.equals(ig.getWorth(v.grid), v.node.value) for v in checked])
-        for visit, same in zip(checked, agree, strict=False):
+        for visit, same in zip(checked, agree, strict=True):
             expect(
                 same,
                 f"the worth of the leaf {self.where(visit.node)} is evaluateGrid of its grid for the first player, "
@@ -318,7 +318,7 @@ class Walk:
             wins = impl.batch(
                 lambda: [better(impl, value, best[id(node)], node.level % 2 == 0) for node, value in rivals]  # noqa: B023 - run before the loop moves on
             )
-            for (node, value), win in zip(rivals, wins, strict=False):
+            for (node, value), win in zip(rivals, wins, strict=True):
                 if win:
                     best[id(node)] = value
         for node in inner:
@@ -490,7 +490,7 @@ def check_hand_layer(make: TreeMaker, layer: list, what: str) -> list:
     answers = impl.batch(lambda: [facts(*visit) for visit in layer])
     inner = []
     for (tree, node, level), (empty, same_grid, same_level, first, no_child, same_worth) in zip(
-        layer, answers, strict=False
+        layer, answers, strict=True
     ):
         where = f"{node.where()} of {what}"
         expect(not empty, f"{where} is a node (isEmpty false)", actual=empty)
@@ -529,7 +529,7 @@ def match_hand_children(make: TreeMaker, inner: list, what: str) -> list:
 
     grids = impl.batch(lambda: [compared(node, found) for _, node, _, found in inner])
     layer = []
-    for (_tree, node, level, found), same in zip(inner, grids, strict=False):
+    for (_tree, node, level, found), same in zip(inner, grids, strict=True):
         where = f"{node.where()} of {what}"
         expect_equal(len(found), len(node.children), f"the number of children of {where}")
         pending = list(range(len(node.children)))
@@ -866,7 +866,7 @@ def found_among(make: TreeMaker, found, side: int, tied: list, what: str):
     impl = make.impl
     grids, root = [make.grid(side, child.marks) for child in tied], impl.game_tree.getGrid(found)
     matches = impl.batch(lambda: [impl.grid.equals(root, grid) for grid in grids])
-    best = next((child for child, match in zip(tied, matches, strict=False) if match), None)
+    best = next((child for child, match in zip(tied, matches, strict=True) if match), None)
     expect(
         best is not None,
         f"{what} is a child whose minimax value is the value given (any one when several are, E44): "
@@ -904,6 +904,7 @@ def test_choose_best_and_find_best_on_a_built_game(impl, game):
     result = f"findBest({what}, its chooseBest value)"
     expect(not ops.isEmpty(found), f"{result} is a tree")
     expect(ops.isEmpty(ops.getSibling(found)), f"getSibling of {result} is the empty tree: it is a root (E31)")
+    # Equal lengths, but strict=False: a change to this test's code changes its examples (see CONTRIBUTING).
     best = found_among(make, found, side, [child for child, tie in zip(node.order, ties, strict=False) if tie], result)
     walk(
         make, found, side, first, best, levels=None, root_worth=True, what=f"{result} (E31: detached, its subtree kept)"
@@ -998,7 +999,7 @@ def children_from(impl, firsts: list, most: list[int]) -> list[list]:
     are too many). A step is taken for every node at once (``impl.batch``)."""
     tg = impl.game_tree
     found: list[list] = [[] for _ in firsts]
-    walking = list(zip(found, firsts, most, strict=False))
+    walking = list(zip(found, firsts, most, strict=True))
     while walking:
         for children, child, _ in walking:
             children.append(child)
@@ -1006,7 +1007,7 @@ def children_from(impl, firsts: list, most: list[int]) -> list[list]:
             (children, tg.getSibling(child), limit) for children, child, limit in walking if len(children) <= limit
         ]
         ends = impl.batch(lambda: [tg.isEmpty(child) for _, child, _ in walking])  # noqa: B023 - run before the loop moves on
-        walking = [step for step, end in zip(walking, ends, strict=False) if not end]
+        walking = [step for step, end in zip(walking, ends, strict=True) if not end]
     return found
 
 
@@ -1024,7 +1025,7 @@ def nodes_of(impl, tree, most: int = 400) -> list:
     def explore(frontier: list) -> list:
         empties = impl.batch(lambda: [ops.isEmpty(node) for node in frontier])
         below = []
-        for node, empty in zip(frontier, empties, strict=False):
+        for node, empty in zip(frontier, empties, strict=True):
             pair = None if empty else (ops.getSibling(node), ops.getChild(node))
             links[id(node)] = (node, pair)
             below += pair or ()
@@ -1054,7 +1055,7 @@ def levels_of(impl, tree, most: int = 400) -> list:
 
 def same_levels(impl, first: list, second: list) -> bool:
     return len(first) == len(second) and all(
-        impl.batch(lambda: [impl.level_number.equals(a, b) for a, b in zip(first, second, strict=False)])
+        impl.batch(lambda: [impl.level_number.equals(a, b) for a, b in zip(first, second, strict=True)])
     )
 
 
@@ -1188,7 +1189,7 @@ def check_growth_frame(impl, operation: str, model, first: str, depth: int) -> N
         holds_node(make, bystander, make.grid(side, marks), 0) and ops.isEmpty(ops.getChild(bystander)),
         f"after {call}, another one-node tree of the same grid, built before it, is still one node (the frame rule)",
     )
-    for player, colour in zip(players, (first, OTHER[first]), strict=False):
+    for player, colour in zip(players, (first, OTHER[first]), strict=True):
         expect_equal(
             make.read(impl.player.getSymbol(player)),
             colour,

@@ -91,7 +91,7 @@ class Maker(Build):
         """The marks of a grid of the given side, read square by square with getSymbol."""
         cells = squares(side)
         models = self.read_many([self.impl.grid.getSymbol(grid, self.location(r, c)) for r, c in cells])
-        return {cell: model for cell, model in zip(cells, models, strict=False) if model is not None}
+        return {cell: model for cell, model in zip(cells, models, strict=True) if model is not None}
 
     def checks(self) -> GridChecks:
         """Checks of grids to write one after another, asked together at the end of a ``with`` block."""
@@ -166,7 +166,7 @@ class GridChecks(Checks):
         def judge(found, told):
             judge_outcome(
                 impl,
-                answers | dict(zip(as_symbols, found, strict=False)),
+                answers | dict(zip(as_symbols, found, strict=True)),
                 told,
                 side,
                 marks,
@@ -270,11 +270,11 @@ def readings(impl) -> Readings:
     forms, seen = {}, {}
     for operation, results in answers.items():
         if all(isinstance(result, bool) for result in results):
-            forms[operation], seen[operation] = BOOLEAN, dict(zip(grids, results, strict=False))
+            forms[operation], seen[operation] = BOOLEAN, dict(zip(grids, results, strict=True))
             continue
         forms[operation] = SYMBOL
         try:
-            seen[operation] = dict(zip(grids, make.read_many(results), strict=False))
+            seen[operation] = dict(zip(grids, make.read_many(results), strict=True))
         except OperationFailed as failed:
             problem = _problem(failed)
             expect(
@@ -412,7 +412,7 @@ def square_form(impl) -> str:
         where = picture(4, SQUARE_PROBE)
         told = "; ".join(
             f"at (row {r}, column {c}), as the square: {square or 'right'}, as the symbol: {symbol or 'right'}"
-            for (_, r, c, _), square, symbol in zip(results, faults[SQUARE], faults[SYMBOL_THERE], strict=False)
+            for (_, r, c, _), square, symbol in zip(results, faults[SQUARE], faults[SYMBOL_THERE], strict=True)
         )
         expect(
             False,
@@ -816,6 +816,7 @@ def test_valid_move_is_on_the_grid_at_every_boundary(impl, data, model):
         st.lists(st.tuples(st.integers(1, side + 2), st.integers(1, side + 2)), max_size=4), label="more locations"
     )
     valid = impl.batch(lambda: [impl.grid.validMove(grid, make.location(r, c)) for r, c in probes])
+    # Equal lengths, but strict=False: a change to this test's code changes its examples (see CONTRIBUTING).
     for (r, c), got in zip(probes, valid, strict=False):
         expect_equal(
             got,

@@ -81,7 +81,7 @@ class Read:
         ops = self.impl.grid
         got = self.impl.batch(lambda: [ops.getSpaceType(grid, x, y) for x, y in SQUARES])
         model = Model()
-        for (x, y), value in zip(SQUARES, got, strict=False):
+        for (x, y), value in zip(SQUARES, got, strict=True):
             name = self.space(value)
             expect(
                 name in (RED, BLUE, EMPTY),

@@ -282,6 +282,7 @@ def test_one_logic_answers_for_the_grid_as_it_is_now(impl, model, updates):
             model.put(x, y, colour)
             history.append(f"setSpace({x}, {y}, {colour})")
         connected = impl.batch(lambda: [ops.isConnect4(logic, grid, x, y) for x, y in SQUARES])
+        # Equal lengths, but strict=False: a change to this test's code changes its examples (see CONTRIBUTING).
         for (x, y), c in zip(SQUARES, connected, strict=False):
             expect_equal(
                 c,
@@ -304,6 +305,7 @@ def test_wins_and_lines_agree_with_the_model_on_every_square(impl, model):
             ops.endRegularPlay(logic, grid),
         )
     )
+    # Equal lengths, but strict=False: a change to this test's code changes its examples (see CONTRIBUTING).
     for (x, y), c, s in zip(SQUARES, connected, states, strict=False):
         expect_equal(
             c, model.in_four(x, y), f"isConnect4(grid, {x}, {y}): the disc there is in a line of four{shown(model)}"

@@ -326,6 +326,7 @@ def test_the_predicates_agree_with_the_model_and_change_nothing(impl, path):
         expect_equal(
             full, model.full(), f"isFull: every square holds a disc (erratum S02: the top row agrees){shown(model)}"
         )
+    # Equal lengths, but strict=False: a change to this test's code changes its examples (see CONTRIBUTING).
     for (x, y), v, s in zip(SQUARES, valid, supported, strict=False):
         expect_equal(v, model.valid(x, y), f"isValidSpot({x}, {y}): on the grid, Empty and supported{shown(model)}")
         expect_equal(s, model.supported(x, y), f"isSupported({x}, {y}): no Empty square below it{shown(model)}")

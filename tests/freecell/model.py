@@ -214,7 +214,7 @@ MOVES = tuple(MOVE_PARTS)
 def differences(actual: Position, expected: Position) -> list[str]:
     """Where two positions differ, in words."""
     out = []
-    for i, (a, e) in enumerate(zip(actual.cascades, expected.cascades, strict=False)):
+    for i, (a, e) in enumerate(zip(actual.cascades, expected.cascades, strict=True)):
         if a != e:
             out.append(
                 f"cascade {i}: {' '.join(map(shown, a)) or '(empty)'} (expected {' '.join(map(shown, e)) or '(empty)'})"
@@ -223,7 +223,7 @@ def differences(actual: Position, expected: Position) -> list[str]:
         ("free cell", actual.cells, expected.cells),
         ("foundation", actual.foundations, expected.foundations),
     ):
-        for i, (a, e) in enumerate(zip(xs, ys, strict=False)):
+        for i, (a, e) in enumerate(zip(xs, ys, strict=True)):
             if a != e:
                 out.append(f"{name} {i}: {shown(a)} (expected {shown(e)})")
     return out

@@ -18,8 +18,15 @@ CONNECT4 = spec.load("connect4")
 
 
 def _failure(name: str, covers: tuple[str, ...], called: tuple[str, ...], operation: str = "") -> TestRecord:
-    return TestRecord(f"tests/connect4/test_index.py::{name}", covers, Outcome.FAILED, Outcome.FAILED,
-                      message="The specification requires: ...", operation=operation, suspects=called)  # fmt: skip
+    return TestRecord(
+        f"tests/connect4/test_index.py::{name}",
+        covers,
+        Outcome.FAILED,
+        Outcome.FAILED,
+        message="The specification requires: ...",
+        operation=operation,
+        suspects=called,
+    )
 
 
 INDEX = ("IndexType.newIndexType", "IndexType.increment", "IndexType.equals")

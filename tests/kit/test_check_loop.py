@@ -221,9 +221,13 @@ def test_ctrl_c_stops_the_check_at_once_and_leaves_no_temporary_folder_or_proces
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     child = subprocess.Popen(
-        [sys.executable, "-m", "speckit.cli", "check"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, TMPDIR=str(scratch)), preexec_fn=interruptible,
-    )  # fmt: skip
+        [sys.executable, "-m", "speckit.cli", "check"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, TMPDIR=str(scratch)),
+        preexec_fn=interruptible,
+    )
     deadline = time.monotonic() + 60
     while not any(scratch.glob("speckit-run-*/progress")) and not any(scratch.glob("speckit-run-*/output")):
         assert time.monotonic() < deadline and child.poll() is None, "the check never started"
@@ -285,9 +289,13 @@ def test_check_watch_from_the_command_line_turns_green_after_a_fix(tmp_path):
     patch(package / "index.py", "first.number < second.number", "first.number <= second.number")
     child = subprocess.Popen(
         [sys.executable, "-m", "speckit.cli", "check", "--watch", "--type", "IndexType", str(package)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, preexec_fn=interruptible,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        bufsize=1,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+        preexec_fn=interruptible,
+    )
     seen: list[str] = []
     reader = threading.Thread(target=lambda: seen.extend(child.stdout), daemon=True)
     reader.start()

@@ -97,9 +97,12 @@ def test_killing_the_zoo_leaves_no_temporary_folder_and_no_process(tmp_path):
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     child = subprocess.Popen(
-        [sys.executable, "-m", "speckit.cli", "zoo"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "speckit.cli", "zoo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env=dict(os.environ, TMPDIR=str(scratch), PYTHONFAULTHANDLER="1"),
-    )  # fmt: skip
+    )
     deadline = time.monotonic() + 60
     while not any(scratch.glob("speckit-run*-*/output")):  # a run alone, or a batch of runs
         assert time.monotonic() < deadline and child.poll() is None, "the zoo never started a run"

@@ -46,10 +46,11 @@ def board_in_init(target: Path) -> Path:
     shutil.copytree(INDEPENDENT / "boardadt", target, ignore=shutil.ignore_patterns("__pycache__"))
     (target / "__init__.py").write_text((target / "board_adt.py").read_text(encoding="utf-8"), encoding="utf-8")
     (target / "board_adt.py").write_text(
-        "from . import Board, MoveRefused, number_of_columns, number_of_rows  # noqa: F401\n", encoding="utf-8"
+        "from . import Board, MoveRefused, number_of_columns, number_of_rows  # noqa: F401 - re-exported\n",
+        encoding="utf-8",
     )
     (target / "player.py").write_text(
-        "from reference_games.boardadt.player import Computer_Move  # noqa: F401\n", encoding="utf-8"
+        "from reference_games.boardadt.player import Computer_Move  # noqa: F401 - re-exported\n", encoding="utf-8"
     )
     return target
 

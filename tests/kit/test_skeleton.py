@@ -348,12 +348,15 @@ def test_an_enumeration_type_of_the_2015_design_is_written_as_its_enum():
     assert [m.name for m in namespace["GameState"]] == ["Win", "Ongoing", "Draw"]
 
 
-@pytest.mark.parametrize("entry, complaint", [
-    ({"name": "RankT", "members": ["ACE"], "meaning": "m", "base": "IntEnum"}, "one whole number per member"),
-    ({"name": "SuitT", "members": ["A", "A"], "meaning": "m"}, "each once"),
-    ({"name": "SuitT", "members": ["A"], "meaning": "m", "base": "Flag"}, "is not one of"),
-    ({"name": "SuitT", "members": ["A"], "meaning": "m", "colour": 1}, "unknown keys"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "entry, complaint",
+    [
+        ({"name": "RankT", "members": ["ACE"], "meaning": "m", "base": "IntEnum"}, "one whole number per member"),
+        ({"name": "SuitT", "members": ["A", "A"], "meaning": "m"}, "each once"),
+        ({"name": "SuitT", "members": ["A"], "meaning": "m", "base": "Flag"}, "is not one of"),
+        ({"name": "SuitT", "members": ["A"], "meaning": "m", "colour": 1}, "unknown keys"),
+    ],
+)
 def test_a_malformed_enumeration_is_refused_naming_it(entry, complaint):
     from spec.loader import SpecDataError, _load_enumeration
 

@@ -31,7 +31,8 @@ MODULES = {
         def getColumn(location):
             return location[1]
     """,
-    "display.py": "from adt.display import *  # noqa: F403\nfrom adt.display import showMarkAt  # noqa: F401\n",
+    "display.py": "from adt.display import *  # noqa: F403 - re-exported\n"
+    "from adt.display import showMarkAt  # noqa: F401 - re-exported\n",
     "colour.py": """
         from . import display
 

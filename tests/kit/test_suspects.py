@@ -153,11 +153,15 @@ def test_suspects_change_no_verdict_of_a_faulty_package(tmp_path):
     def run(name: str, *options: str) -> tuple[dict[str, str], str]:
         junit = tmp_path / f"{name}.xml"
         done = subprocess.run(
-            [sys.executable, "-m", "pytest", str(kit("connect4").suite_dir), "-p", "speckit.pytest_plugin",
-             "--spec=connect4", "-m", "not slow", "-q", "-p", "no:cacheprovider", f"--impl={package}",
-             f"--junitxml={junit}", f"--basetemp={tmp_path / name}", *options],
-            capture_output=True, text=True, cwd=tmp_path,
-        )  # fmt: skip
+            [
+                *(sys.executable, "-m", "pytest", str(kit("connect4").suite_dir), "-p", "speckit.pytest_plugin"),
+                *("--spec=connect4", "-m", "not slow", "-q", "-p", "no:cacheprovider", f"--impl={package}"),
+                *(f"--junitxml={junit}", f"--basetemp={tmp_path / name}", *options),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
         return _outcomes(junit), done.stdout
 
     every, every_output = run("every", "--shrink-every-failure")

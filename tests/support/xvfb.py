@@ -98,4 +98,4 @@ def pixel(image, x: int, y: int) -> tuple[int, int, int]:
 
 def near(colour, wanted, tolerance: int) -> bool:
     """Each of the colour's red, green and blue within ``tolerance`` of the wanted one's."""
-    return all(abs(a - b) <= tolerance for a, b in zip(colour, wanted, strict=False))
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, wanted, strict=True))

@@ -6,6 +6,7 @@ on lists (no bitboards) and against Pascal Pons' benchmark files when present.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from functools import cache
@@ -149,7 +150,7 @@ def benchmark_cases(name: str, count: int) -> list[tuple[str, int]]:
     if not path.is_file():
         pytest.skip(f"Pons benchmark file not available: {path}")
     with path.open() as f:
-        lines = [line.split() for line, _ in zip(f, range(count), strict=False)]
+        lines = [line.split() for line in itertools.islice(f, count)]
     return [(moves, int(score)) for moves, score in lines]
 
 
