@@ -12,10 +12,10 @@ model is asked; this module holds the rest:
   itself made by a path), then steps, each with the model it leaves;
 * :func:`walk`, random steps from a seeded random source (one Hypothesis draw: drawing
   each choice from Hypothesis costs more than the calls), and :func:`clone_step`;
-* :func:`follow`, which runs a recipe and keeps the values a clone left behind on the way,
+* :func:`follow`, which runs a recipe (an update returning its result, or changing its
+  argument in place: ``in_place``) and keeps the values a clone left behind on the way,
   each with its model: values built before any later update, that must keep their models;
-* :func:`expect_frame`, the frame rule's verdicts said in the specification's terms, and
-  :func:`role`, how each value of a pool is named after an update of one of them.
+* :func:`expect_frame`, the frame rule's verdicts said in the specification's terms.
 """
 
 from __future__ import annotations
@@ -200,12 +200,3 @@ def expect_frame(
             actual=verdict,
         )
 
-
-def role(number: int, target: int, noun: str) -> str:
-    """How value ``number`` of a pool is named after an update of value ``target``: the one the
-    update was called on, or a bystander that the frame rule says keeps its model."""
-    return (
-        f"the {noun} it was called on"
-        if number == target
-        else f"another {noun} (the frame rule: an update changes its own {noun} only)"
-    )
