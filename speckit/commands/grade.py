@@ -59,8 +59,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     spec_option(grade)
     grade.set_defaults(run=_grade)
+    _register_report(commands)
 
-    # Listed under grade (no help of its own here): ``speckit grade report DIR``.
+
+def _register_report(commands: argparse._SubParsersAction) -> None:
+    """Add ``speckit grade report DIR``, listed under grade (no help of its own in the list)."""
     report = commands.add_parser(
         GRADE_REPORT,
         prog="speckit grade report",
