@@ -15,6 +15,8 @@ model is asked; this module holds the rest:
 * :func:`follow`, which runs a recipe (an update returning its result, or changing its
   argument in place: ``in_place``) and keeps the values a clone left behind on the way,
   each with its model: values built before any later update, that must keep their models;
+* :class:`FrameCase`, one update and its bystanders, and :class:`Verdict`, whether a value
+  has its model (and what it was read as when not);
 * :func:`expect_frame`, the frame rule's verdicts said in the specification's terms.
 """
 
@@ -71,6 +73,31 @@ class _Text(str):
 
 def _call(operation: str, arguments: Iterable[Any]) -> str:
     return f"{operation}({', '.join(repr(a) for a in arguments)})"
+
+
+@attrs.frozen
+class FrameCase:
+    """One update to check the frame rule of: the path of its argument, its other arguments, the
+    argument's model after it, and the other values (bystanders) that must keep their models."""
+
+    operation: str
+    argument: Path
+    arguments: tuple[Any, ...]
+    after: Any
+    others: tuple[Path, ...]
+
+
+class Verdict:
+    """Whether a value has its model; false, it shows what the value was read as."""
+
+    def __init__(self, holds: bool, seen: str) -> None:
+        self.holds, self.seen = holds, seen
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+    def __repr__(self) -> str:
+        return self.seen
 
 
 class Made(NamedTuple):
@@ -199,4 +226,3 @@ def expect_frame(
             "argument at most)",
             actual=verdict,
         )
-

@@ -34,13 +34,11 @@ from __future__ import annotations
 
 import contextvars
 import random
-from typing import Any
 
-import attrs
 from hypothesis import strategies as st
 
 from speckit.testing import expect, frames
-from speckit.testing.frames import Made, Path
+from speckit.testing.frames import FrameCase, Made, Path
 
 from .adapter import Answer, Build, Checks, Read, offers
 from .model import BLUE, OTHER, RED, GridModel
@@ -755,17 +753,6 @@ UPDATES = {
     "GridType.setDimension": (grid_models(most=0), _set_dimension),
 }
 """Each update operation: models of its argument, and how to make its other arguments and its result's model."""
-
-
-@attrs.frozen
-class FrameCase:
-    """One update to check the frame rule of: its argument, other arguments, result's model and bystanders."""
-
-    operation: str
-    argument: Path
-    arguments: tuple
-    after: Any
-    others: tuple
 
 
 @st.composite

@@ -29,7 +29,7 @@ import attrs
 from hypothesis import strategies as st
 
 from speckit.testing import frames
-from speckit.testing.frames import Made, Path
+from speckit.testing.frames import Made, Path, Verdict
 
 from .adapter import Build, Read
 from .model import BLUE, COLOURS, EMPTY, RED, SQUARES, Model, shown
@@ -95,19 +95,6 @@ def _argument(impl, argument):
 
 
 # Whether a value has a model, asked through documented operations only -----------------------
-
-
-class Verdict:
-    """Whether a value has its model; false, it shows what the value was read as."""
-
-    def __init__(self, holds: bool, seen: str) -> None:
-        self.holds, self.seen = holds, seen
-
-    def __bool__(self) -> bool:
-        return self.holds
-
-    def __repr__(self) -> str:
-        return self.seen
 
 
 def holding(impl, kind: str, value, model) -> Verdict:
@@ -257,14 +244,8 @@ UPDATES = {
 
 
 @attrs.frozen
-class FrameCase:
-    """One update to check the frame rule of: its argument, other arguments, model after it, and values made before."""
-
-    operation: str
-    argument: Path
-    arguments: tuple
-    after: Any
-    others: tuple
+class FrameCase(frames.FrameCase):
+    """A frame case that Hypothesis prints as the call it makes and the values made before it."""
 
     def _repr_pretty_(self, printer, cycle: bool) -> None:
         call = ", ".join(["x", *map(repr, self.arguments)])

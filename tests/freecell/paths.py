@@ -34,7 +34,7 @@ import attrs
 from hypothesis import strategies as st
 
 from speckit.testing import frames
-from speckit.testing.frames import Made, Path
+from speckit.testing.frames import FrameCase, Made, Path, Verdict
 
 from .adapter import Build, Read
 from .model import CASCADES, CELLS, FOUNDATIONS, PACK, RANK_NAMES, SUITS, Position, shown
@@ -98,19 +98,6 @@ _BUILDS: dict = {}
 
 
 # Whether a value has a model, asked through documented operations only -----------------------
-
-
-class Verdict:
-    """Whether a value has its model; false, it shows what the value was read as."""
-
-    def __init__(self, holds: bool, seen: str) -> None:
-        self.holds, self.seen = holds, seen
-
-    def __bool__(self) -> bool:
-        return self.holds
-
-    def __repr__(self) -> str:
-        return self.seen
 
 
 def holding(read: Read, kind: str, value, model, where: str) -> Verdict:
@@ -379,17 +366,6 @@ UPDATES = {
     },
 }
 """Each update: ``rnd`` gives its argument's path, its other arguments and its argument's model after it."""
-
-
-@attrs.frozen
-class FrameCase:
-    """One update to check the frame rule of: its argument, other arguments, model after it and bystanders."""
-
-    operation: str
-    argument: Path
-    arguments: tuple
-    after: Any
-    others: tuple
 
 
 @st.composite

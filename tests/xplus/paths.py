@@ -369,17 +369,10 @@ def any_path(kind: str, depth: int = 2):
 
 
 @attrs.frozen
-class FrameCase:
-    """One update: the value it changes, its other arguments, the model after it and the values built before it.
+class FrameCase(frames.FrameCase):
+    """A frame case, and whether the document says the update raises DictionaryException
+    here, changing nothing (``refused``)."""
 
-    ``refused``: the document says the update raises DictionaryException here, changing nothing.
-    """
-
-    operation: str
-    argument: Path
-    arguments: tuple
-    after: Any
-    others: tuple
     refused: bool = False
 
 
