@@ -147,46 +147,42 @@ def rubric_points(spec_name: str) -> dict[str, float]:
 
 
 def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(place, handout, tmp_path):
-    spec_name, venv = handout.spec_name, handout.venv
-    rubric = kit(spec_name).rubric_path
+    spec_name = handout.spec_name
     points = rubric_points(spec_name)
-    total = sum(points.values())
-
     work = tmp_path / "work"
     work.mkdir()
-    package = write_package(spec_name, venv, work)
+    package = write_package(spec_name, handout.venv, work)
 
+    _student_commands_work(handout, work)
+    _instructor_grades_it(handout, package, tmp_path, points)
+    # The Gradescope autograder (set up by its setup.sh under a temporary root): run_autograder.
+    result = handout.run_autograder(package)
+    assert result["score"] == pytest.approx(sum(points.values())), result["output"]
+    assert points_by_type(result) == pytest.approx(points)
+    _classroom_workflow_passes(place, handout, package, tmp_path, points)
+
+
+def _student_commands_work(handout, work: Path) -> None:
+    """The student's documented commands pass on the package ``mypkg`` in ``work``: speckit
+    check, and pytest on the installed suite; the commands that are not the student's refuse in
+    one clear line."""
+    spec_name, venv = handout.spec_name, handout.venv
     checked = run([str(venv / "bin" / "speckit"), "check", "--spec", spec_name, "mypkg"], work)
     assert checked.returncode == 0, checked.stdout[-3000:] + checked.stderr[-2000:]
     assert "Traceback" not in checked.stdout + checked.stderr
 
-    # The student's other documented commands: pytest on the installed suite, and one clear line
-    # from the commands that are not the student's.
     first = next(t for t in spec_data.load(spec_name).types if not t.supplied)
     suite = f"speckit._kit.tests.{Path(kit(spec_name).declaration.suite).name}.test_{first.module}"
-    tested = run(
-        [
-            str(venv / "bin" / "python"),
-            "-m",
-            "pytest",
-            "-p",
-            "speckit.pytest_plugin",
-            "--pyargs",
-            suite,
-            "--impl",
-            "mypkg",
-            "-q",
-            "-x",
-        ],
-        work,
-    )
+    pytest_command = [str(venv / "bin" / "python"), "-m", "pytest", "-p", "speckit.pytest_plugin", "--pyargs", suite]
+    tested = run([*pytest_command, "--impl", "mypkg", "-q", "-x"], work)
     assert tested.returncode == 0 and " passed" in tested.stdout, tested.stdout[-2000:] + tested.stderr[-2000:]
-    (tmp_path / "class").mkdir()
-    shutil.copytree(package, tmp_path / "class" / "alice")
+    class_folder = work.parent / "refused-class"
+    class_folder.mkdir()
+    shutil.copytree(work / "mypkg", class_folder / "alice")
     for command, says in (
         (["mutants", "--spec", spec_name], "mutation analysis is for the kit's maintainers"),
         (
-            ["grade", str(tmp_path / "class"), "--spec", spec_name, "--out", str(tmp_path / "unused")],
+            ["grade", str(class_folder), "--spec", spec_name, "--out", str(work.parent / "unused")],
             "grading is the instructor's work",
         ),
     ):
@@ -195,29 +191,32 @@ def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(p
             refused.stderr
         )
 
-    # The instructor's speckit grade, from the handout, with the rubric.
+
+def _instructor_grades_it(handout, package: Path, tmp_path: Path, points: dict) -> None:
+    """The instructor's speckit grade, from the handout, with the rubric: full marks, type by type."""
+    spec_name, venv = handout.spec_name, handout.venv
+    (tmp_path / "class").mkdir()
+    shutil.copytree(package, tmp_path / "class" / "alice")
+    rubric = kit(spec_name).rubric_path
     options = ["--out", str(tmp_path / "grades"), "--spec", spec_name, "--rubric", str(rubric), "--jobs", "1"]
     graded = run([str(venv / "bin" / "speckit"), "grade", str(tmp_path / "class"), *options], tmp_path)
     assert graded.returncode == 0, graded.stderr[-2000:]
     with (tmp_path / "grades" / "grades.csv").open(encoding="utf-8", newline="") as f:
         row = next(csv.DictReader(f))
     assert {name: float(row[name]) for name in points} == points, row
-    assert float(row["total"]) == total
+    assert float(row["total"]) == sum(points.values())
 
-    # The Gradescope autograder (set up by its setup.sh under a temporary root): run_autograder.
-    result = handout.run_autograder(package)
-    assert result["score"] == pytest.approx(total), result["output"]
-    assert points_by_type(result) == pytest.approx(points)
 
-    # The Classroom starter's workflow, its commands run in the starter as the runner runs them.
+def _classroom_workflow_passes(place: Path, handout, package: Path, tmp_path: Path, points: dict) -> None:
+    """The Classroom starter's workflow, its commands run in the starter as the runner runs them: full marks."""
+    spec_name, venv = handout.spec_name, handout.venv
     starter = classroom.build(spec_name, tmp_path / "starter", wheel=handout.wheel)
     shutil.rmtree(starter / spec_name)
     shutil.copytree(package, starter / spec_name)
     from ruamel.yaml import YAML
 
-    steps = YAML(typ="safe").load((starter / ".github" / "workflows" / "classroom.yml").read_text(encoding="utf-8"))[
-        "jobs"
-    ]["autograding"]["steps"]
+    workflow = YAML(typ="safe").load((starter / ".github" / "workflows" / "classroom.yml").read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["autograding"]["steps"]
     output = tmp_path / "github_output"
     output.touch()
     env = dict(os.environ, PATH=f"{place / 'stubs'}:{venv / 'bin'}:{os.environ['PATH']}", GITHUB_OUTPUT=str(output))
@@ -227,7 +226,7 @@ def test_a_correct_package_in_the_handouts_skeleton_gets_full_marks_everywhere(p
             assert done.returncode == 0, f"{step['name']}: {done.stderr[-2000:]}"
     reported = output.read_text(encoding="utf-8").strip().removeprefix("result=")
     payload = json.loads(base64.b64decode(reported))
-    assert payload["max_score"] == total and payload["status"] == "pass"
+    assert payload["max_score"] == sum(points.values()) and payload["status"] == "pass"
     assert {t["name"]: t["score"] for t in payload["tests"]} == points
 
 
@@ -291,35 +290,53 @@ def test_a_module_that_cannot_be_imported_is_blamed_where_it_is_and_costs_no_oth
     points = rubric_points(spec_name)
     types = {t.name: t.module for t in spec_data.load(spec_name).types if t.name in points}
     (tmp_path / "class").mkdir()
-    faults = {}
-    for student_name, (module, line) in BROKEN[spec_name].items():
-        work = tmp_path / student_name
-        work.mkdir()
-        package = write_package(spec_name, handout.venv, work)
-        unaffected = {name for name, m in types.items() if m not in needing(package, module)}
-        assert unaffected and len(unaffected) < len(types), "the fault must cost some types and not others"
-        faults[student_name] = (
-            f"{module}.py",
-            break_module(package, module, line),
-            unaffected,
-            types_of(types, module),
-        )
-        shutil.copytree(package, tmp_path / "class" / student_name)
+    faults = {
+        student_name: _broken_package_checked(handout, tmp_path, student_name, module, line, types)
+        for student_name, (module, line) in BROKEN[spec_name].items()
+    }
+    _grade_names_each_fault(handout, tmp_path, faults, points)
 
-        # check of the broken module's types and one type that does not need it (the grade below
-        # covers every type): the whole suite twice more would cost CI a minute for nothing new.
-        file, number, _, own = faults[student_name]
-        bystander = sorted(unaffected)[0]
-        chosen = [arg for name in [*sorted(own), bystander] for arg in ("--type", name)]
-        checked = run(handout.speckit("check", "--spec", spec_name, *chosen, "mypkg"), work)
-        assert "Traceback" not in checked.stdout + checked.stderr
-        assert says_where(checked.stdout, file, number), checked.stdout[-3000:]
-        for name in [bystander]:
-            assert re.search(rf"^{name} \({types[name]}\)\s+\d+ passed$", checked.stdout, re.MULTILINE), (
-                name,
-                checked.stdout,
-            )
+    # Gradescope, for the error raised at import (its results.json is the one speckit grade writes,
+    # checked above for both). Its autograder holds the reference, so a type that needs the broken
+    # module may earn points there as a hybrid; every other type earns the same full points.
+    file, number, unaffected, _ = faults["name-error"]
+    result = handout.run_autograder(tmp_path / "class" / "name-error")
+    assert says_where(result["output"], file, number), result["output"]
+    by_type = points_by_type(result)
+    assert {name: by_type[name] for name in unaffected} == pytest.approx({name: points[name] for name in unaffected})
 
+
+def _broken_package_checked(handout, tmp_path: Path, student_name: str, module: str, line: int, types: dict) -> tuple:
+    """A correct package with ``module`` broken at ``line``, put in the class folder, and checked
+    for its broken module's types and one type that does not need it: ``check`` names the file
+    and line, and that type passes. Its fault: (file, line number, unaffected types, own types)."""
+    spec_name = handout.spec_name
+    work = tmp_path / student_name
+    work.mkdir()
+    package = write_package(spec_name, handout.venv, work)
+    unaffected = {name for name, m in types.items() if m not in needing(package, module)}
+    assert unaffected and len(unaffected) < len(types), "the fault must cost some types and not others"
+    fault = (f"{module}.py", break_module(package, module, line), unaffected, types_of(types, module))
+    shutil.copytree(package, tmp_path / "class" / student_name)
+
+    # The grade covers every type: the whole suite twice more would cost CI a minute for nothing new.
+    file, number, _, own = fault
+    bystander = sorted(unaffected)[0]
+    chosen = [arg for name in [*sorted(own), bystander] for arg in ("--type", name)]
+    checked = run(handout.speckit("check", "--spec", spec_name, *chosen, "mypkg"), work)
+    assert "Traceback" not in checked.stdout + checked.stderr
+    assert says_where(checked.stdout, file, number), checked.stdout[-3000:]
+    assert re.search(rf"^{bystander} \({types[bystander]}\)\s+\d+ passed$", checked.stdout, re.MULTILINE), (
+        bystander,
+        checked.stdout,
+    )
+    return fault
+
+
+def _grade_names_each_fault(handout, tmp_path: Path, faults: dict, points: dict) -> None:
+    """The instructor's grade of the class: each student's gradebook note, feedback and results.json
+    name the broken file and line; the types that do not need it get full points, its own fewer."""
+    spec_name = handout.spec_name
     rubric = kit(spec_name).rubric_path
     arguments = ["--out", str(tmp_path / "grades"), "--spec", spec_name, "--rubric", str(rubric), "--jobs", "2"]
     graded = run(handout.speckit("grade", str(tmp_path / "class"), *arguments), tmp_path)
@@ -338,12 +355,3 @@ def test_a_module_that_cannot_be_imported_is_blamed_where_it_is_and_costs_no_oth
             (tmp_path / "grades" / "results" / student_name / "results.json").read_text(encoding="utf-8")
         )
         assert says_where(result["output"], file, number), result["output"]
-
-    # Gradescope, for the error raised at import (its results.json is the one speckit grade writes,
-    # checked above for both). Its autograder holds the reference, so a type that needs the broken
-    # module may earn points there as a hybrid; every other type earns the same full points.
-    file, number, unaffected, _ = faults["name-error"]
-    result = handout.run_autograder(tmp_path / "class" / "name-error")
-    assert says_where(result["output"], file, number), result["output"]
-    by_type = points_by_type(result)
-    assert {name: by_type[name] for name in unaffected} == pytest.approx({name: points[name] for name in unaffected})

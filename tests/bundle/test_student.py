@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -90,9 +91,19 @@ def test_a_student_installs_the_bundle_and_checks_a_type(tmp_path):
     assert "state_machine" not in suite.replace("run_state_machine_as_test", "") and "class GridMachine" not in suite
     assert (bundle.docs / "specification.html").is_file() and not (bundle.docs / "api.html").exists()
 
+    venv = _installed_without_the_solution(bundle, tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    _skeleton_checks_a_type(venv, work)
+    _plays_on_a_finished_package(venv, work, tmp_path)
+
+
+def _installed_without_the_solution(bundle, tmp_path: Path) -> Path:
+    """The bundle's wheel installed in a fresh environment (its folder): of the package adt only the
+    kit's supplied modules are there, and the reference's modules cannot be imported."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python, speckit = venv / "bin" / "python", venv / "bin" / "speckit"
+    python = venv / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "-q", str(bundle.wheel)], check=True, cwd=tmp_path)
     reference = [f"adt.{t.module}" for t in spec_data.load("connect4").types if not t.supplied] + [
         "adt.driver",
@@ -103,9 +114,12 @@ def test_a_student_installs_the_bundle_and_checks_a_type(tmp_path):
     assert found.strip() == "['adt.display']"
     imported = subprocess.run([str(python), "-c", "import adt.connect4"], capture_output=True, text=True, cwd=tmp_path)
     assert imported.returncode == 1 and "ModuleNotFoundError: No module named 'adt.connect4'" in imported.stderr
+    return venv
 
-    work = tmp_path / "work"
-    work.mkdir()
+
+def _skeleton_checks_a_type(venv: Path, work: Path) -> None:
+    """A skeleton with one type filled in: speckit check passes that type; given no folder, it asks for one."""
+    speckit = venv / "bin" / "speckit"
     subprocess.run([str(speckit), "skeleton", "mypkg"], check=True, cwd=work, capture_output=True)
     shutil.copy2(REPO_ROOT / "adt" / "index.py", work / "mypkg" / "index.py")
     done = subprocess.run([str(speckit), "check", "mypkg"], cwd=work, capture_output=True, text=True, timeout=900)
@@ -113,7 +127,9 @@ def test_a_student_installs_the_bundle_and_checks_a_type(tmp_path):
     refused = subprocess.run([str(speckit), "check"], cwd=work, capture_output=True, text=True)
     assert refused.returncode == 2 and "give your package's folder" in refused.stderr
 
-    # The student plays on a finished package (a correct implementation that is not the reference).
+
+def _plays_on_a_finished_package(venv: Path, work: Path, tmp_path: Path) -> None:
+    """The connect4 program refuses to start without --impl, and plays a game on a finished package."""
     shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "alt_connect4", work / "finished")
     connect4 = venv / "bin" / "connect4"
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "XDG_CACHE_HOME": str(tmp_path / "cache")}
