@@ -283,6 +283,7 @@ class TwinRegistry:
         self.twins: dict[int, dict] = {}
         self.pinned_ids: set[int] = set()
         self._kinds: tuple | None = None
+        self._mirrors: dict[str, Any] | None = None
 
     def kinds(self) -> tuple:
         """The served classes, as ``(twin kind, class, mirror)`` triples, in the order ``[kit] served`` gives."""
@@ -294,7 +295,9 @@ class TwinRegistry:
 
     def mirror(self, kind: str) -> Any:
         """How objects of twin kind ``kind`` travel (:class:`spec.model.Mirror`)."""
-        return next(mirror for known, _, mirror in self.kinds() if known == kind)
+        if self._mirrors is None:
+            self._mirrors = {known: mirror for known, _, mirror in self.kinds()}
+        return self._mirrors[kind]
 
     def reset(self) -> None:
         self.by_object.clear()
@@ -395,9 +398,10 @@ class TwinRegistry:
         for tid, state in _pairs(updates.get("state", [])):
             target, kind = self.original(tid), self.twins[tid]["kind"]
             fields = decode(state, self.owner, 0, 0, named=True)
-            if kind == TwinKind.STREAM or not fits(fields, self.mirror(kind)):
+            mirror = None if kind == TwinKind.STREAM else self.mirror(kind)
+            if mirror is None or not fits(fields, mirror):
                 raise ProtocolViolation("twin state malformed")
-            set_fields(target, self.mirror(kind), fields)
+            set_fields(target, mirror, fields)
         free = updates.get("free", [])
         if not isinstance(free, list) or not all(isinstance(tid, int) for tid in free):
             raise ProtocolViolation("twin updates malformed")
