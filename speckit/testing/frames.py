@@ -12,9 +12,10 @@ model is asked; this module holds the rest:
   itself made by a path), then steps, each with the model it leaves;
 * :func:`walk`, random steps from a seeded random source (one Hypothesis draw: drawing
   each choice from Hypothesis costs more than the calls), and :func:`clone_step`;
-* :func:`follow`, which runs a recipe (an update returning its result, or changing its
-  argument in place: ``in_place``) and keeps the values a clone left behind on the way,
-  each with its model: values built before any later update, that must keep their models;
+* :func:`start`, which makes a recipe's first value, and :func:`follow`, which takes its
+  steps (an update returning its result, or changing its argument in place: ``in_place``)
+  and keeps the values a clone left behind on the way, each with its model: values built
+  before any later update, that must keep their models;
 * :class:`FrameCase`, one update and its bystanders, and :class:`Verdict`, whether a value
   has its model (and what it was read as when not);
 * :func:`expect_frame`, the frame rule's verdicts said in the specification's terms.
@@ -106,6 +107,13 @@ class Made(NamedTuple):
     value: Any
     model: Any
     left: list[tuple[str, Any, Any, str]]  # [(kind, value, model, description)]
+
+
+def start(path: Path, modules: Any, argument: Callable[[Any], Any]) -> Any:
+    """The value ``path`` starts from: its constructor (or get) on ``modules`` (the implementation,
+    whose attributes are the kinds' modules) called with its arguments, each made by ``argument``."""
+    module, operation, *arguments = path.start
+    return getattr(getattr(modules, module), operation)(*(argument(a) for a in arguments))
 
 
 def follow(

@@ -72,8 +72,7 @@ def described(kind: str, model) -> str:
 
 def follow(impl, path: Path) -> Made:
     """Make the value of ``path`` with the implementation's documented operations."""
-    module, operation, *arguments = path.start
-    value = getattr(getattr(impl, module), operation)(*(_argument(impl, a) for a in arguments))
+    value = frames.start(path, impl, lambda a: _argument(impl, a))
     return frames.follow(
         path, value, getattr(impl, KINDS[path.kind]), lambda a: _argument(impl, a), lambda: False, in_place=True
     )

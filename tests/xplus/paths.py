@@ -140,8 +140,7 @@ class _DictionarySteps:
 
 def follow(impl, path: Path) -> Made:
     """Make the value of ``path`` with the implementation's documented operations."""
-    module, operation, *arguments = path.start
-    value = getattr(getattr(impl, module), operation)(*(_argument(impl, a) for a in arguments))
+    value = frames.start(path, impl, lambda a: _argument(impl, a))
     operations = _DictionarySteps(impl) if path.kind == "dictionary" else getattr(impl, KINDS[path.kind])
     return frames.follow(path, value, operations, lambda a: _argument(impl, a), lambda: False, in_place=True)
 
